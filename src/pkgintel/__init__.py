@@ -1,0 +1,3 @@
+"""pkgintel: package intelligence for AI coding agents."""
+
+__version__ = "0.7.0"

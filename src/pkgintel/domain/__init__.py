@@ -1,0 +1,1 @@
+"""Pure domain values and rules; imports nothing else from `pkgintel`."""
