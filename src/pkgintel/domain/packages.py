@@ -51,6 +51,8 @@ class Release:
     """PyPI yanked (every file yanked), npm deprecated-version, and the like: not to be installed."""
     yanked_reason: str | None = None
     prerelease: bool = False
+    deprecated: str | None = None
+    """npm per-version deprecation message; None when the version is not deprecated."""
 
 
 @dataclass(frozen=True, slots=True)
