@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from datetime import datetime
 
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
@@ -47,3 +49,30 @@ def validate_name(ecosystem: Ecosystem, name: str) -> str:
     if ecosystem is Ecosystem.PYPI and not _PYPI_NAME.match(cleaned):
         raise InvalidInput("package", f"{cleaned!r} is not a valid PyPI project name (PEP 508)")
     return cleaned
+
+
+@dataclass(frozen=True, slots=True)
+class NameEntry:
+    """One row of an ecosystem's name index."""
+
+    ecosystem: Ecosystem
+    name: str
+    """Normalised key (see `normalise_name`)."""
+    display_name: str
+    latest_version: str | None = None
+    monthly_downloads: int | None = None
+    popularity_rank: int | None = None
+    """1 = most downloaded, when the source ranks packages."""
+    summary: str | None = None
+    source: str = "ingest"
+    """`ingest` (a loaded name list) or `live` (seen by a live report)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NameIndexState:
+    """Whether (and from where) an ecosystem's name index has been loaded."""
+
+    ecosystem: Ecosystem
+    source: str
+    loaded_at: datetime
+    names_count: int

@@ -1,0 +1,40 @@
+"""`Annotated` dependencies: the runtime and its services, read from `app.state` (no module singletons)."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+from fastapi import Depends, Path, Query, Request
+
+from pkgintel.api.http import ClientIdentity
+from pkgintel.services.runtime import Runtime
+
+
+def get_runtime(request: Request) -> Runtime:
+    return cast(Runtime, request.app.state.runtime)
+
+
+def get_identity(request: Request) -> ClientIdentity:
+    return cast(ClientIdentity, request.app.state.identity)
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+IdentityDep = Annotated[ClientIdentity, Depends(get_identity)]
+
+PackagePath = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=214,
+        description="Package name; scoped npm names as `@scope/name` or percent-encoded `%40scope%2Fname`.",
+        examples=["lodash", "@types/jquery", "requests"],
+    ),
+]
+VersionQuery = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=128,
+        description="Render the answer for this version (default: latest).",
+    ),
+]

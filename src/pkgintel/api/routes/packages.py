@@ -1,0 +1,379 @@
+"""Package endpoints: check, health, prompt, brief, exists, latest, versions, license, install."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from pkgintel.api.deps import IdentityDep, PackagePath, RuntimeDep, VersionQuery
+from pkgintel.api.http import PACKAGE_CACHE, STALE_CACHE, cached_json, cached_text
+from pkgintel.api.schemas.packages import (
+    ExistsOut,
+    InstallOut,
+    LatestOut,
+    LicenseOut,
+    PackageHealthOut,
+    PackageReportOut,
+    VersionsListOut,
+)
+from pkgintel.api.schemas.wire import (
+    _iso,
+    health_wire,
+    meta_wire,
+    path_name,
+    recommendation_wire,
+    report_wire,
+)
+from pkgintel.domain.errors import PackageNotFound, VersionNotFound
+from pkgintel.domain.names import validate_name
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
+from pkgintel.scoring import classify_license
+from pkgintel.services.briefs import render_brief, render_prompt
+from pkgintel.services.reports import PackageReport
+from pkgintel.services.runtime import Runtime
+
+router = APIRouter(prefix="/api", tags=["packages"])
+
+BULK_WINDOW_S = 60
+
+
+def _cache_control(cache_status: str) -> str:
+    return STALE_CACHE if cache_status == "stale" else PACKAGE_CACHE
+
+
+async def _report(
+    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
+) -> PackageReport:
+    name = validate_name(ecosystem, package)
+    try:
+        return await runtime.reports.get_report(ecosystem, name, version)
+    except PackageNotFound as exc:
+        if not exc.did_you_mean:
+            exc.did_you_mean = await runtime.names.suggest(ecosystem, name)
+        raise
+
+
+def _count(runtime: Runtime, group: str, cache_status: str | None = None) -> None:
+    runtime.status.stats.count(group)
+    if cache_status:
+        runtime.status.stats.cache[cache_status] += 1
+
+
+@router.get(
+    "/check/{ecosystem}/{package:path}",
+    response_model=PackageReportOut,
+    summary="Full package report",
+    responses={
+        404: {"description": "Unknown package or version (problem+json with did_you_mean)"},
+        503: {"description": "Registry down and nothing cached (problem+json, Retry-After)"},
+    },
+)
+async def check(
+    request: Request,
+    ecosystem: Ecosystem,
+    package: PackagePath,
+    runtime: RuntimeDep,
+    identity: IdentityDep,
+    version: VersionQuery = None,
+) -> Response:
+    """Everything we know about a package (rendered for `version` when given): health, vulnerabilities, licence, recommendation."""
+    started = time.perf_counter()
+    report = await _report(runtime, ecosystem, package, version)
+    _count(runtime, "check", report.snapshot.cache_status)
+    body = report_wire(report, public_url=runtime.public_url)
+    meta = meta_wire(
+        endpoint="/api/check/{ecosystem}/{package}",
+        tier="full",
+        ecosystem=ecosystem,
+        name=report.info.name,
+        public_url=runtime.public_url,
+        sources=report.sources,
+    )
+    body["_meta"] = meta
+    hits = await runtime.status.hit_window(f"checks:{identity.key(request)}", BULK_WINDOW_S)
+    volatile: dict[str, Any] = {"_cache": report.snapshot.cache_status}
+    if hits >= runtime.bulk_hint_threshold:
+        body["_meta"] = {
+            **meta,
+            "hint_bulk": (
+                f"You made {hits} full checks in {BULK_WINDOW_S} s. POST /api/check_bulk answers up to 100 "
+                "packages in one call from the database; use /api/check only for the ones it marks unknown."
+            ),
+        }
+    volatile["_response_ms"] = round((time.perf_counter() - started) * 1000)
+    return cached_json(
+        request, body, cache_control=_cache_control(report.snapshot.cache_status), volatile=volatile
+    )
+
+
+@router.get(
+    "/health/{ecosystem}/{package:path}",
+    response_model=PackageHealthOut,
+    summary="Health score and breakdown",
+)
+async def package_health(
+    request: Request,
+    ecosystem: Ecosystem,
+    package: PackagePath,
+    runtime: RuntimeDep,
+    version: VersionQuery = None,
+) -> Response:
+    """The health score (0-100) with its breakdown and the recommendation; the same number as `/api/check`."""
+    report = await _report(runtime, ecosystem, package, version)
+    _count(runtime, "health", report.snapshot.cache_status)
+    body = {
+        "package": report.package,
+        "ecosystem": ecosystem.value,
+        "version": report.evaluated_version,
+        "requested_version": report.requested_version,
+        "health": health_wire(report.health),
+        "recommendation": recommendation_wire(report.recommendation),
+        "_meta": meta_wire(
+            endpoint="/api/health/{ecosystem}/{package}",
+            tier="standard",
+            ecosystem=ecosystem,
+            name=report.info.name,
+            public_url=runtime.public_url,
+            sources=report.sources,
+        ),
+    }
+    return cached_json(
+        request,
+        body,
+        cache_control=_cache_control(report.snapshot.cache_status),
+        volatile={"_cache": report.snapshot.cache_status},
+    )
+
+
+@router.get(
+    "/prompt/{ecosystem}/{package:path}",
+    response_class=Response,
+    summary="Plain-text brief (~500 tokens)",
+    responses={200: {"content": {"text/plain": {}}}},
+)
+async def prompt(
+    request: Request,
+    ecosystem: Ecosystem,
+    package: PackagePath,
+    runtime: RuntimeDep,
+    version: VersionQuery = None,
+) -> Response:
+    """A plain-text brief for an LLM prompt, verdict first (about 500 tokens at most)."""
+    report = await _report(runtime, ecosystem, package, version)
+    _count(runtime, "prompt", report.snapshot.cache_status)
+    return cached_text(
+        request, render_prompt(report), cache_control=_cache_control(report.snapshot.cache_status)
+    )
+
+
+@router.get(
+    "/ai/brief/{ecosystem}/{package:path}",
+    response_class=Response,
+    summary="Compact brief (~300 tokens)",
+    responses={200: {"content": {"text/plain": {}}}},
+)
+async def ai_brief(
+    request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
+) -> Response:
+    """The compact brief: verdict, score, top issues, vulnerabilities, licence, sources (about 300 tokens)."""
+    report = await _report(runtime, ecosystem, package, None)
+    _count(runtime, "brief", report.snapshot.cache_status)
+    return cached_text(
+        request, render_brief(report), cache_control=_cache_control(report.snapshot.cache_status)
+    )
+
+
+@router.get(
+    "/exists/{ecosystem}/{package:path}",
+    response_model=ExistsOut,
+    summary="Existence (database only)",
+)
+async def exists(
+    request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
+) -> Response:
+    """Whether the name is in the ecosystem's name index; `exists: null` when that index is not loaded."""
+    name = validate_name(ecosystem, package)
+    ans = await runtime.names.exists(ecosystem, name)
+    runtime.status.stats.count("exists")
+    body = {
+        "ecosystem": ecosystem.value,
+        "package": name,
+        "normalized": ans.normalized,
+        "exists": ans.exists,
+        "reason": ans.reason,
+        "display_name": ans.entry.display_name if ans.entry else None,
+        "latest_version": ans.entry.latest_version if ans.entry else None,
+        "source": ans.entry.source if ans.entry else None,
+        "index_loaded_at": _iso(ans.index.loaded_at) if ans.index else None,
+        "did_you_mean": list(ans.did_you_mean),
+    }
+    return cached_json(request, body, cache_control="public, max-age=3600")
+
+
+@router.get(
+    "/latest/{ecosystem}/{package:path}", response_model=LatestOut, summary="Latest version only"
+)
+async def latest(
+    request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
+) -> Response:
+    """The latest version as the registry tags it."""
+    name = validate_name(ecosystem, package)
+    snap = await _snapshot(runtime, ecosystem, name)
+    info = snap.info
+    rel = info.release(info.latest_version)
+    body = {
+        "ecosystem": ecosystem.value,
+        "package": info.name,
+        "latest_version": info.latest_version,
+        "published_at": _iso(rel.published_at) if rel else None,
+        "deprecated": info.deprecated,
+    }
+    return cached_json(
+        request,
+        body,
+        cache_control=_cache_control(snap.cache_status),
+        volatile={"_cache": snap.cache_status},
+    )
+
+
+async def _snapshot(runtime: Runtime, ecosystem: Ecosystem, name: str, version: str | None = None):  # type: ignore[no-untyped-def]
+    runtime.status.stats.count("snapshot")
+    try:
+        return await runtime.packages.get_snapshot(ecosystem, name, version)
+    except PackageNotFound as exc:
+        exc.did_you_mean = await runtime.names.suggest(ecosystem, name)
+        raise
+
+
+@router.get(
+    "/versions/{ecosystem}/{package:path}", response_model=VersionsListOut, summary="Versions"
+)
+async def versions(
+    request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
+) -> Response:
+    """Latest, total count, the recent list (newest first) and every version with its date and flags."""
+    name = validate_name(ecosystem, package)
+    snap = await _snapshot(runtime, ecosystem, name)
+    info = snap.info
+    ordered = newest_first(ecosystem, [r.version for r in info.releases])
+    by_version = {r.version: r for r in info.releases}
+    body = {
+        "ecosystem": ecosystem.value,
+        "package": info.name,
+        "latest": info.latest_version,
+        "total_count": len(ordered),
+        "recent": ordered[:10],
+        "deprecated": info.deprecated,
+        "versions": [
+            {
+                "version": v,
+                "published_at": _iso(by_version[v].published_at),
+                "prerelease": by_version[v].prerelease,
+                "yanked": by_version[v].yanked,
+                "deprecated": by_version[v].deprecated,
+            }
+            for v in ordered
+        ],
+    }
+    return cached_json(
+        request,
+        body,
+        cache_control=_cache_control(snap.cache_status),
+        volatile={"_cache": snap.cache_status},
+    )
+
+
+@router.get(
+    "/license/{ecosystem}/{package:path}", response_model=LicenseOut, summary="Licence lookup"
+)
+async def license_lookup(
+    request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
+) -> Response:
+    """The latest version's licence (SPDX), its class and what it means for commercial use."""
+    name = validate_name(ecosystem, package)
+    snap = await _snapshot(runtime, ecosystem, name)
+    lic = classify_license(snap.info.license)
+    body = {
+        "ecosystem": ecosystem.value,
+        "package": snap.info.name,
+        "version": snap.info.latest_version,
+        "license": lic.license,
+        "class": lic.license_class,
+        "license_risk": lic.license_risk,
+        "commercial_safe": lic.commercial_safe,
+        "copyleft": lic.copyleft,
+        "commercial_use_notes": lic.commercial_use_notes,
+        "declared": snap.info.license,
+    }
+    return cached_json(request, body, cache_control=_cache_control(snap.cache_status))
+
+
+def install_commands(ecosystem: Ecosystem, name: str, version: str) -> dict[str, str]:
+    """Install commands for the common tools of `ecosystem`, shell-quoted."""
+    if ecosystem is Ecosystem.NPM:
+        spec = shlex.quote(f"{name}@{version}")
+        return {
+            "npm": f"npm install {spec}",
+            "yarn": f"yarn add {spec}",
+            "pnpm": f"pnpm add {spec}",
+            "bun": f"bun add {spec}",
+        }
+    if ecosystem is Ecosystem.PYPI:
+        spec = shlex.quote(f"{name}=={version}")
+        return {
+            "pip": f"pip install {spec}",
+            "uv": f"uv add {spec}",
+            "poetry": f"poetry add {spec}",
+            "pipenv": f"pipenv install {spec}",
+        }
+    return {}
+
+
+@router.get(
+    "/install/{ecosystem}/{package:path}", response_model=InstallOut, summary="Install commands"
+)
+async def install(
+    request: Request,
+    ecosystem: Ecosystem,
+    package: PackagePath,
+    runtime: RuntimeDep,
+    version: VersionQuery = None,
+) -> Response:
+    """Commands for npm/yarn/pnpm/bun or pip/uv/poetry/pipenv, pinned to `version` (latest when omitted)."""
+    name = validate_name(ecosystem, package)
+    if version is not None:
+        version = validate_version(ecosystem, version)
+    snap = await _snapshot(runtime, ecosystem, name)
+    info = snap.info
+    chosen = version or info.latest_version
+    rel = info.release(chosen)
+    if rel is None:
+        raise VersionNotFound(
+            ecosystem.value,
+            name,
+            chosen,
+            available=newest_first(ecosystem, [r.version for r in info.releases])[:10],
+        )
+    notes = []
+    if rel.yanked:
+        notes.append(
+            f"{chosen} is yanked" + (f": {rel.yanked_reason}" if rel.yanked_reason else "")
+        )
+    if rel.deprecated:
+        notes.append(f"{chosen} is deprecated: {rel.deprecated}")
+    if is_prerelease(ecosystem, chosen):
+        notes.append(f"{chosen} is a pre-release")
+    body = {
+        "ecosystem": ecosystem.value,
+        "package": info.name,
+        "version": chosen,
+        "commands": install_commands(ecosystem, info.name, chosen),
+        "notes": notes,
+        "check": f"/api/check/{ecosystem.value}/{path_name(info.name)}?version={chosen}",
+    }
+    return cached_json(request, body, cache_control=_cache_control(snap.cache_status))

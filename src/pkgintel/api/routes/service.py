@@ -1,0 +1,158 @@
+"""Service endpoints: root, ecosystems, status, health, now."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from pkgintel.api.deps import RuntimeDep
+from pkgintel.api.http import NO_STORE, cached_json, plain_json
+from pkgintel.domain.packages import Ecosystem
+
+router = APIRouter(tags=["service"])
+
+REGISTRIES: dict[Ecosystem, tuple[str, str]] = {
+    Ecosystem.NPM: ("npm", "https://registry.npmjs.org"),
+    Ecosystem.PYPI: ("PyPI", "https://pypi.org"),
+    Ecosystem.CARGO: ("crates.io", "https://crates.io"),
+    Ecosystem.GO: ("Go modules", "https://proxy.golang.org"),
+    Ecosystem.MAVEN: ("Maven Central", "https://repo1.maven.org/maven2"),
+    Ecosystem.NUGET: ("NuGet", "https://api.nuget.org"),
+    Ecosystem.RUBYGEMS: ("RubyGems", "https://rubygems.org"),
+    Ecosystem.COMPOSER: ("Packagist", "https://repo.packagist.org"),
+    Ecosystem.PUB: ("pub.dev", "https://pub.dev"),
+    Ecosystem.HEX: ("Hex", "https://hex.pm"),
+    Ecosystem.SWIFT: ("Swift Package Index", "https://swiftpackageindex.com"),
+    Ecosystem.COCOAPODS: ("CocoaPods", "https://cdn.cocoapods.org"),
+    Ecosystem.CPAN: ("CPAN (MetaCPAN)", "https://fastapi.metacpan.org"),
+    Ecosystem.HACKAGE: ("Hackage", "https://hackage.haskell.org"),
+    Ecosystem.CRAN: ("CRAN", "https://cran.r-project.org"),
+    Ecosystem.CONDA: ("Anaconda / conda-forge", "https://api.anaconda.org"),
+    Ecosystem.HOMEBREW: ("Homebrew", "https://formulae.brew.sh"),
+    Ecosystem.JULIA: ("Julia General registry", "https://github.com/JuliaRegistries/General"),
+    Ecosystem.JSR: ("JSR", "https://jsr.io"),
+}
+
+
+@router.get("/", summary="Root")
+async def root(runtime: RuntimeDep) -> Response:
+    """What this service is and where to start."""
+    base = runtime.public_url
+    return plain_json(
+        {
+            "service": "pkgintel",
+            "version": runtime.status.version,
+            "description": "Is this package safe, maintained and current? Ask before you install.",
+            "docs": f"{base}/docs",
+            "openapi": f"{base}/openapi.json",
+            "start_here": {
+                "check": f"{base}/api/check/pypi/requests",
+                "brief": f"{base}/api/ai/brief/npm/lodash",
+                "exists": f"{base}/api/exists/npm/lodash",
+                "ecosystems": f"{base}/api/ecosystems",
+                "status": f"{base}/api/status",
+            },
+        },
+        cache_control="public, max-age=3600",
+    )
+
+
+@router.get("/api/ecosystems", summary="Ecosystems")
+async def ecosystems(request: Request, runtime: RuntimeDep) -> Response:
+    """All 19 ecosystems: registry, whether live reports are supported yet, and name-index counts."""
+    indexes = {s["ecosystem"]: s for s in await runtime.status.name_indexes()}
+    supported = set(runtime.status.supported)
+    items: list[dict[str, Any]] = []
+    for eco in Ecosystem:
+        label, url = REGISTRIES[eco]
+        idx = indexes.get(eco.value)
+        items.append(
+            {
+                "id": eco.value,
+                "name": label,
+                "registry_url": url,
+                "supported": eco.value in supported,
+                "features": {
+                    "report": eco.value in supported,
+                    "exists": idx is not None,
+                    "vulnerabilities": False,
+                },
+                "package_count": idx["names"] if idx else None,
+                "vulnerability_count": None,
+                "name_index_loaded_at": idx["loaded_at"] if idx else None,
+            }
+        )
+    body = {
+        "count": len(items),
+        "supported_count": sum(1 for i in items if i["supported"]),
+        "ecosystems": items,
+    }
+    return cached_json(request, body, cache_control="public, max-age=300")
+
+
+@router.get("/api/status", summary="Fast status probe")
+async def status(runtime: RuntimeDep) -> Response:
+    """`ok`, uptime, component states, counters and version; cheap enough to poll."""
+    st = runtime.status
+    components = await st.components(timeout=0.5)
+    ok = all(v == "ok" for v in components.values())
+    return plain_json(
+        {
+            "ok": ok,
+            "uptime_s": st.uptime_s,
+            "version": st.version,
+            "components": {**components, "backends": st.backends()},
+            "stats": {
+                "requests": dict(st.stats.requests),
+                "cache": dict(st.stats.cache),
+                "name_indexes": await st.name_indexes(),
+                "supported_ecosystems": list(st.supported),
+                "scope": "this worker process since start",
+            },
+        }
+    )
+
+
+@router.get("/api/health", summary="Liveness and readiness")
+async def service_health(runtime: RuntimeDep) -> Response:
+    """Always 200; each subsystem says `ok` or an error string, and `status` sums them up."""
+    st = runtime.status
+    components = await st.components(timeout=2.0)
+    failing = [k for k, v in components.items() if v != "ok"]
+    overall = "ok" if not failing else ("down" if "database" in failing else "degraded")
+    return plain_json(
+        {
+            "status": overall,
+            "live": True,
+            "ready": "database" not in failing,
+            "subsystems": components,
+            "version": st.version,
+            "uptime_s": st.uptime_s,
+        },
+        cache_control=NO_STORE,
+    )
+
+
+@router.get("/api/now", summary="Current time and service snapshot")
+async def now(runtime: RuntimeDep) -> Response:
+    """Current UTC time (for agents without a clock) and a snapshot of service state."""
+    current = datetime.now(UTC)
+    st = runtime.status
+    return plain_json(
+        {
+            "utc": current.isoformat().replace("+00:00", "Z"),
+            "unix": round(time.time(), 3),
+            "date": current.date().isoformat(),
+            "service": {
+                "version": st.version,
+                "uptime_s": st.uptime_s,
+                "supported_ecosystems": list(st.supported),
+                "name_indexes": await st.name_indexes(),
+                "vulnerability_data": "not loaded: vulnerability answers say status unavailable",
+            },
+        }
+    )

@@ -1,0 +1,1 @@
+"""Wire shapes: pydantic models (documented in OpenAPI) and the functions that fill them from services."""

@@ -1,0 +1,215 @@
+"""
+Wire models of the package endpoints. The route functions build plain dicts with the `*_wire`
+functions (fast, orjson) and declare these models as `response_model` for the OpenAPI document; a test
+validates real responses against them so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class SourceOut(_Open):
+    name: str
+    kind: str
+    status: str = Field(description="ok, stale or unavailable")
+    fetched_at: datetime | None
+    detail: str | None = None
+
+
+class CheaperAlternative(_Open):
+    endpoint: str
+    tokens_estimated: int
+    use_when: str
+
+
+class MetaOut(_Open):
+    endpoint: str
+    tier: str
+    philosophy: str
+    cheaper_alternatives: list[CheaperAlternative]
+    docs: str
+    hint_bulk: str | None = None
+    sources: list[SourceOut]
+
+
+class HealthOut(_Open):
+    score: int = Field(ge=0, le=100)
+    risk: str = Field(
+        description="low (80+), medium (60-79), high (40-59), critical (<40), unknown (insufficient data)"
+    )
+    breakdown: dict[str, int]
+    deprecated: bool
+    max_score: int = 100
+    colour: str
+    unscored: list[str]
+    insufficient_data: bool
+    explanations: dict[str, str]
+
+
+class VulnerabilitiesOut(_Open):
+    status: str = Field(description="complete, partial or unavailable (counts are then not known)")
+    version: str | None
+    count: int
+    critical: int
+    high: int
+    medium: int
+    low: int
+    details: list[dict[str, Any]]
+    reason: str | None = None
+
+
+class VersionsOut(_Open):
+    latest: str
+    total_count: int
+    recent: list[str]
+
+
+class DependencyOut(_Open):
+    name: str
+    requirement: str
+    kind: str
+    marker: str | None = None
+
+
+class MetadataOut(_Open):
+    deprecated: bool
+    deprecated_message: str | None
+    maintainers_count: int
+    first_published: datetime | None
+    last_published: datetime | None
+    dependencies_count: int
+    dependencies: list[DependencyOut]
+
+
+class KnownIssuesOut(_Open):
+    bugs_count: int
+    bugs_severity: dict[str, int]
+    status_breakdown: dict[str, int]
+    link: str | None
+    scope: str
+
+
+class RecommendationOut(_Open):
+    action: str
+    issues: list[str]
+    use_version: str
+    version_hint: str | None
+    summary: str
+
+
+class VersionHistoryOut(_Open):
+    total_versions: int
+    first_release_age_days: int | None
+    last_release_days_ago: int | None
+    avg_days_between_releases: float | None
+    release_velocity: str
+
+
+class FlagOut(_Open):
+    available: bool
+
+
+class PackageReportOut(_Open):
+    """The package report (`/api/check`)."""
+
+    package: str
+    ecosystem: str
+    latest_version: str
+    description: str
+    license: str | None
+    license_risk: str
+    commercial_use_notes: str
+    homepage: str | None
+    repository: str | None
+    downloads_weekly: int | None
+    health: HealthOut
+    vulnerabilities: VulnerabilitiesOut
+    versions: VersionsOut
+    metadata: MetadataOut
+    github_stats: dict[str, Any] | None
+    bundle: dict[str, Any] | None
+    typescript: dict[str, Any] | None
+    known_issues: KnownIssuesOut
+    historical_compromise: dict[str, Any] | None
+    recommendation: RecommendationOut
+    version_scoped: dict[str, Any] | None
+    requested_version: str | None
+    typosquat: dict[str, Any]
+    maintainer_trust: FlagOut
+    malicious: dict[str, Any]
+    scorecard: FlagOut
+    quality: FlagOut
+    version_history_summary: VersionHistoryOut
+    meta: MetaOut = Field(alias="_meta")
+    cache: str = Field(alias="_cache")
+    response_ms: int = Field(alias="_response_ms")
+    powered_by: str = Field(alias="_powered_by")
+
+
+class PackageHealthOut(_Open):
+    """`/api/health/{ecosystem}/{package}`."""
+
+    package: str
+    ecosystem: str
+    version: str
+    requested_version: str | None
+    health: HealthOut
+    recommendation: RecommendationOut
+    meta: MetaOut = Field(alias="_meta")
+
+
+class ExistsOut(_Open):
+    ecosystem: str
+    package: str
+    normalized: str
+    exists: bool | None = Field(description="null: the name index for this ecosystem is not loaded")
+    reason: str
+    latest_version: str | None
+    source: str | None
+    index_loaded_at: datetime | None
+    did_you_mean: list[str]
+
+
+class LatestOut(_Open):
+    ecosystem: str
+    package: str
+    latest_version: str
+    published_at: datetime | None
+    deprecated: bool
+
+
+class VersionsListOut(_Open):
+    ecosystem: str
+    package: str
+    latest: str
+    total_count: int
+    recent: list[str]
+    deprecated: bool
+    versions: list[dict[str, Any]]
+
+
+class LicenseOut(_Open):
+    ecosystem: str
+    package: str
+    version: str
+    license: str | None
+    license_class: str = Field(alias="class")
+    license_risk: str
+    commercial_safe: bool
+    copyleft: bool
+    commercial_use_notes: str
+
+
+class InstallOut(_Open):
+    ecosystem: str
+    package: str
+    version: str
+    commands: dict[str, str]

@@ -1,0 +1,232 @@
+"""Fill the wire shapes (plain dicts, see `packages.py` for their documented models) from service values."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.provenance import SourceStatus
+from pkgintel.domain.versions import newest_first
+from pkgintel.scoring import HealthScore, Recommendation
+from pkgintel.services.reports import RECENT_VERSIONS, PackageReport
+from pkgintel.services.vulnerabilities import SEVERITIES, VulnerabilityReport
+
+POWERED_BY = (
+    "pkgintel — registry metadata from the ecosystems' own registries; advisories from OSV (CC-BY-4.0) "
+    "where loaded; see /api/status for data freshness"
+)
+PHILOSOPHY = (
+    "Verdict first, every signal with its source and age; 'unavailable' rather than a guess. "
+    "Ask for the smallest answer that settles your question."
+)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def path_name(name: str) -> str:
+    """A package name as it goes into our own paths (`/` percent-encoded)."""
+    return quote(name, safe="@")
+
+
+def sources_wire(sources: tuple[SourceStatus, ...] | list[SourceStatus]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": s.name,
+            "kind": s.kind,
+            "status": s.status.value,
+            "fetched_at": _iso(s.fetched_at),
+            "detail": s.detail,
+        }
+        for s in sources
+    ]
+
+
+def cheaper_alternatives(ecosystem: Ecosystem, name: str, endpoint: str) -> list[dict[str, Any]]:
+    """Smaller answers that may settle the caller's question, cheapest first; never the current endpoint."""
+    p = f"{ecosystem.value}/{path_name(name)}"
+    options = [
+        (f"/api/exists/{p}", 60, "you only need to know the package exists (database only)"),
+        (f"/api/latest/{p}", 50, "you only need the latest version"),
+        (f"/api/health/{p}", 200, "you only need the score and the verdict"),
+        (f"/api/ai/brief/{p}", 300, "you want the verdict and top issues as text for a prompt"),
+        (f"/api/prompt/{p}", 500, "you want a fuller plain-text brief for a prompt"),
+    ]
+    return [
+        {"endpoint": e, "tokens_estimated": t, "use_when": w}
+        for e, t, w in options
+        if not e.startswith(endpoint)
+    ]
+
+
+def meta_wire(
+    *,
+    endpoint: str,
+    tier: str,
+    ecosystem: Ecosystem,
+    name: str,
+    public_url: str,
+    sources: tuple[SourceStatus, ...] | list[SourceStatus],
+) -> dict[str, Any]:
+    prefix = endpoint.split("{", 1)[0]
+    return {
+        "endpoint": endpoint,
+        "tier": tier,
+        "philosophy": PHILOSOPHY,
+        "cheaper_alternatives": cheaper_alternatives(ecosystem, name, prefix),
+        "docs": f"{public_url}/docs",
+        "sources": sources_wire(sources),
+    }
+
+
+def health_wire(h: HealthScore) -> dict[str, Any]:
+    return {
+        "score": h.score,
+        "risk": h.risk,
+        "breakdown": dict(h.breakdown),
+        "deprecated": h.deprecated,
+        "max_score": h.max_score,
+        "colour": h.colour,
+        "unscored": list(h.unscored),
+        "insufficient_data": h.insufficient_data,
+        "explanations": dict(h.explanations),
+    }
+
+
+def recommendation_wire(r: Recommendation) -> dict[str, Any]:
+    return {
+        "action": r.action,
+        "issues": list(r.issues),
+        "use_version": r.use_version,
+        "version_hint": r.version_hint,
+        "summary": r.summary,
+    }
+
+
+def vulnerabilities_wire(v: VulnerabilityReport) -> dict[str, Any]:
+    out: dict[str, Any] = {"status": v.status, "version": v.version, "count": len(v.details)}
+    for sev in SEVERITIES:
+        out[sev] = v.count(sev)
+    out["details"] = list(v.details)
+    out["reason"] = v.reason
+    return out
+
+
+def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
+    """The report body except `_meta`, `_cache`, `_response_ms` (added by the route)."""
+    info = report.info
+    eco = report.ecosystem
+    versions = newest_first(eco, [r.version for r in info.releases])
+    dates = [r.published_at for r in info.releases if r.published_at is not None]
+    hist = report.history
+    lic = report.license
+    typescript: dict[str, Any] | None = None
+    if eco is Ecosystem.NPM:
+        bundled = info.extra.get("types")
+        typescript = {
+            "bundled_types": bundled is not None,
+            "types_entry": bundled,
+            "definitely_typed": None
+            if info.name.startswith("@types/")
+            else f"@types/{info.name.lstrip('@').replace('/', '__')}",
+            "note": "definitely_typed names the @types package to look for; its existence is not checked here",
+        }
+    version_scoped = None
+    if report.requested_version is not None and report.scoped_vulnerabilities is not None:
+        release = info.release(report.requested_version)
+        version_scoped = {
+            "version": report.requested_version,
+            "is_latest": report.requested_version == info.latest_version,
+            "published_at": _iso(release.published_at) if release else None,
+            "yanked": bool(release and release.yanked),
+            "deprecated": release.deprecated if release else None,
+            "vulnerabilities": vulnerabilities_wire(report.scoped_vulnerabilities),
+            "recommendation": recommendation_wire(report.recommendation),
+            "health_score": report.health.score,
+        }
+    mal = report.malicious
+    return {
+        "package": report.package,
+        "ecosystem": eco.value,
+        "latest_version": info.latest_version,
+        "description": info.description or "",
+        "license": lic.license,
+        "license_risk": lic.license_risk,
+        "commercial_use_notes": lic.commercial_use_notes,
+        "homepage": info.homepage,
+        "repository": info.repository,
+        "downloads_weekly": report.snapshot.weekly_downloads,
+        "health": health_wire(report.health),
+        "vulnerabilities": vulnerabilities_wire(report.vulnerabilities),
+        "versions": {
+            "latest": info.latest_version,
+            "total_count": len(versions),
+            "recent": versions[:RECENT_VERSIONS],
+        },
+        "metadata": {
+            "deprecated": info.deprecated,
+            "deprecated_message": info.deprecated_message,
+            "maintainers_count": len(info.maintainers),
+            "maintainers": [m.name for m in info.maintainers[:20]],
+            "first_published": _iso(min(dates)) if dates else None,
+            "last_published": _iso(max(dates)) if dates else None,
+            "dependencies_count": len(info.dependencies),
+            "dependencies_version": info.dependencies_version,
+            "dependencies": [
+                {"name": d.name, "requirement": d.requirement, "kind": d.kind, "marker": d.marker}
+                for d in info.dependencies
+            ],
+            "keywords": list(info.keywords[:20]),
+            **(
+                {"requires_python": info.extra["requires_python"]}
+                if "requires_python" in info.extra
+                else {}
+            ),
+        },
+        "github_stats": None,
+        "bundle": None,
+        "typescript": typescript,
+        "known_issues": {
+            "bugs_count": 0,
+            "bugs_severity": {},
+            "status_breakdown": {},
+            "link": None,
+            "scope": "unavailable: no known-bug database is loaded, so 0 means not checked",
+            "available": False,
+        },
+        "historical_compromise": None,
+        "recommendation": recommendation_wire(report.recommendation),
+        "version_scoped": version_scoped,
+        "requested_version": report.requested_version,
+        "typosquat": {
+            "is_suspected": report.typosquat.is_suspected,
+            "checked": report.typosquat.checked,
+            "targets": [{"name": n, "edit_distance": d} for n, d in report.typosquat.targets],
+            "reason": report.typosquat.reason,
+        },
+        "maintainer_trust": {
+            "available": False,
+            "reason": "maintainer-trust signals are not collected yet",
+        },
+        "malicious": {
+            "is_malicious": bool(mal.is_malicious),
+            "checked": mal.is_malicious is not None,
+            "status": mal.status,
+            "advisories": list(mal.advisories),
+            "reason": mal.reason,
+        },
+        "scorecard": {"available": False, "reason": "OpenSSF Scorecard is not queried yet"},
+        "quality": {"available": False, "reason": "quality signals are not collected yet"},
+        "version_history_summary": {
+            "total_versions": hist.total_versions,
+            "first_release_age_days": hist.first_release_age_days,
+            "last_release_days_ago": hist.last_release_days_ago,
+            "avg_days_between_releases": hist.avg_days_between_releases,
+            "releases_last_365_days": hist.releases_last_365_days,
+            "release_velocity": hist.release_velocity,
+        },
+        "_powered_by": POWERED_BY,
+    }

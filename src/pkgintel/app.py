@@ -1,0 +1,58 @@
+"""FastAPI application factory. `app_from_env` is the uvicorn `--factory` entry point."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from brotli_asgi import BrotliMiddleware
+from fastapi import FastAPI
+
+from pkgintel import __version__
+from pkgintel.api.errors import install_error_handlers
+from pkgintel.api.http import ClientIdentity
+from pkgintel.api.routes import packages, service
+from pkgintel.bootstrap import build_runtime
+from pkgintel.config import Settings
+from pkgintel.services.runtime import Runtime
+
+DESCRIPTION = (
+    "Package intelligence for AI coding agents: before installing, ask whether a package exists, is safe, "
+    "is maintained and which version to use. Every answer carries its sources and their age."
+)
+
+
+def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
+    """
+    Build the app. With `runtime` given (tests), it is used as is and no lifespan runs; otherwise the
+    lifespan builds one from `settings` (migrating the database when configured).
+    """
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with build_runtime(settings) as built:
+            app.state.runtime = built
+            yield
+
+    app = FastAPI(
+        title="pkgintel",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=None if runtime is not None else lifespan,
+    )
+    if runtime is not None:
+        app.state.runtime = runtime
+    app.state.identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
+    app.include_router(service.router)
+    app.include_router(packages.router)
+    install_error_handlers(app)
+    app.add_middleware(BrotliMiddleware, minimum_size=500, gzip_fallback=True)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """`uvicorn pkgintel.app:app_from_env --factory`."""
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper())
+    return create_app(settings)

@@ -1,0 +1,1 @@
+"""Server-side cache behind one Protocol: in-process memory (default) or Redis (shared by workers)."""

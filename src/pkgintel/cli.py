@@ -1,0 +1,177 @@
+"""
+Command line: `pkgintel serve | check | migrate | ingest names`.
+
+A composition root like `app.py`: it reads `Settings` and builds what each command needs.
+Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import httpx
+import orjson
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pkgintel.config import Settings
+from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.packages import Ecosystem
+
+app = typer.Typer(help="pkgintel: package intelligence for AI coding agents.", no_args_is_help=True)
+ingest_app = typer.Typer(help="Load data into the database.", no_args_is_help=True)
+app.add_typer(ingest_app, name="ingest")
+err = Console(stderr=True)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes (use Redis when more than 1).")
+    ] = 1,
+) -> None:
+    """Start the HTTP service (migrates the database first)."""
+    import uvicorn
+
+    settings = Settings()
+    if settings.migrate_on_start:
+        asyncio.run(_migrate(settings))
+    uvicorn.run(
+        "pkgintel.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=settings.log_level,
+        proxy_headers=False,
+    )
+
+
+async def _migrate(settings: Settings) -> str | None:
+    from pkgintel.storage.migrate import upgrade
+    from pkgintel.storage.sql import create_engine
+
+    engine = create_engine(settings.database_url)
+    try:
+        return await upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+@app.command()
+def migrate() -> None:
+    """Apply database migrations (idempotent)."""
+    revision = asyncio.run(_migrate(Settings()))
+    typer.echo(f"database at revision {revision}")
+
+
+@app.command()
+def check(
+    ecosystem: Annotated[Ecosystem, typer.Argument(help="Ecosystem id, e.g. npm or pypi.")],
+    package: Annotated[str, typer.Argument(help="Package name.")],
+    version: Annotated[
+        str | None, typer.Option("--version", help="Render for this version.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report.")] = False,
+) -> None:
+    """Print the report of one package (the plain-text brief, or JSON with --json)."""
+    from pkgintel.api.schemas.wire import report_wire
+    from pkgintel.bootstrap import build_runtime
+    from pkgintel.domain.names import validate_name
+    from pkgintel.services.briefs import render_prompt
+
+    settings = Settings()
+
+    async def _run() -> str:
+        async with build_runtime(settings) as runtime:
+            name = validate_name(ecosystem, package)
+            report = await runtime.reports.get_report(ecosystem, name, version)
+            if as_json:
+                body = report_wire(report, public_url=runtime.public_url)
+                body["_cache"] = report.snapshot.cache_status
+                return orjson.dumps(body, option=orjson.OPT_INDENT_2).decode()
+            return render_prompt(report)
+
+    try:
+        typer.echo(asyncio.run(_run()))
+    except PkgIntelError as exc:
+        err.print(f"[red]error:[/red] {exc.message}")
+        raise typer.Exit(2 if exc.reason == "invalid_input" else 1) from exc
+
+
+def _read_source(source: str, timeout: float) -> bytes:
+    """Bytes of a local path or an http(s) URL, gunzipped when gzip-compressed."""
+    if source.startswith(("http://", "https://")):
+        with httpx.Client(timeout=timeout, follow_redirects=True) as client:
+            resp = client.get(source)
+            resp.raise_for_status()
+            raw = resp.content
+    else:
+        raw = Path(source.removeprefix("file://")).read_bytes()
+    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+
+
+@ingest_app.command("names")
+def ingest_names(
+    ecosystem: Annotated[Ecosystem, typer.Option(help="Ecosystem the names belong to.")],
+    source: Annotated[
+        str, typer.Option("--from", help="Path or URL: TSV(.gz), PyPI simple JSON, npm name list.")
+    ],
+) -> None:
+    """Load a registry name list into the name index (backs /api/exists and did-you-mean)."""
+    from pkgintel.bootstrap import prepare_database
+    from pkgintel.services.names import NameService
+    from pkgintel.sources.name_lists import parse_name_list
+
+    settings = Settings()
+    try:
+        raw = _read_source(source, settings.upstream_timeout_s * 6)
+    except (OSError, httpx.HTTPError) as exc:
+        err.print(f"[red]error:[/red] cannot read {source}: {exc}")
+        raise typer.Exit(2) from exc
+    total_lines = max(raw.count(b"\n"), 1)
+
+    async def _run() -> int:
+        engine, store = await prepare_database(settings)
+        try:
+            names = NameService(store)
+            with Progress(
+                TextColumn(f"[bold]{ecosystem.value}[/bold] names"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                transient=False,
+            ) as progress:
+                task = progress.add_task("ingest", total=total_lines)
+                return await names.ingest(
+                    ecosystem,
+                    parse_name_list(ecosystem, raw),
+                    source=source,
+                    progress=lambda n: progress.update(task, completed=n),
+                )
+        finally:
+            await engine.dispose()
+
+    try:
+        count = asyncio.run(_run())
+    except ValueError as exc:
+        err.print(f"[red]error:[/red] {source}: {exc}")
+        raise typer.Exit(2) from exc
+    typer.echo(f"loaded {count:,} {ecosystem.value} names from {source}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Use cases: the only callers of adapters and stores. Front doors (API, CLI, MCP) call these."""

@@ -1,0 +1,199 @@
+"""
+`NameService`: the per-ecosystem name index — existence, did-you-mean, typosquat hints, ingestion.
+
+Existence is answered from the database only. When an ecosystem's index has never been loaded and
+the name has not been seen by a live report, the answer is `exists: None` ("we do not know"), never
+"no".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
+from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.storage.base import NameStore
+
+POPULAR_POOL = 20000
+"""How many of the most popular names are kept in memory per ecosystem for suggestions."""
+_POOL_TTL_S = 600.0
+
+
+@dataclass(frozen=True, slots=True)
+class ExistsAnswer:
+    """Answer of `/api/exists`."""
+
+    ecosystem: Ecosystem
+    package: str
+    normalized: str
+    exists: bool | None
+    reason: str
+    entry: NameEntry | None
+    index: NameIndexState | None
+    did_you_mean: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TyposquatHint:
+    """Whether a name looks like a misspelling of a much more popular one."""
+
+    is_suspected: bool
+    checked: bool
+    targets: tuple[tuple[str, int], ...] = ()
+    """(popular name, edit distance)."""
+    reason: str = ""
+
+
+class NameService:
+    """See the module docstring. `clock` returns UNIX seconds (injected for tests)."""
+
+    def __init__(self, store: NameStore, *, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+        self._pools: dict[Ecosystem, tuple[float, list[NameEntry], list[str]]] = {}
+
+    async def exists(self, ecosystem: Ecosystem, name: str) -> ExistsAnswer:
+        """Look the name up in the index. See the module docstring for the `None` case."""
+        key = normalise_name(ecosystem, name)
+        entry = await self._store.get_name(ecosystem, key)
+        state = await self._store.get_index_state(ecosystem)
+        if entry is not None:
+            how = "the loaded name index" if entry.source == "ingest" else "a live registry lookup"
+            return ExistsAnswer(ecosystem, name, key, True, f"found in {how}", entry, state)
+        if state is None:
+            return ExistsAnswer(
+                ecosystem,
+                name,
+                key,
+                None,
+                f"the {ecosystem.value} name index has not been loaded, so absence proves nothing; "
+                f"use /api/check/{ecosystem.value}/... for a live answer",
+                None,
+                None,
+            )
+        suggestions = await self.suggest(ecosystem, name)
+        return ExistsAnswer(
+            ecosystem,
+            name,
+            key,
+            False,
+            f"not in the {ecosystem.value} name index loaded {state.loaded_at.date().isoformat()} "
+            f"({state.names_count:,} names); a package published since may be missing",
+            None,
+            state,
+            tuple(suggestions),
+        )
+
+    async def _pool(self, ecosystem: Ecosystem) -> tuple[list[NameEntry], list[str]]:
+        cached = self._pools.get(ecosystem)
+        now = self._clock()
+        if cached is not None and now - cached[0] < _POOL_TTL_S:
+            return cached[1], cached[2]
+        entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
+        keys = [e.name for e in entries]
+        self._pools[ecosystem] = (now, entries, keys)
+        return entries, keys
+
+    async def suggest(self, ecosystem: Ecosystem, name: str, limit: int = 5) -> list[str]:
+        """Up to `limit` known names close to `name`, popular ones first (empty when nothing is close)."""
+        key = normalise_name(ecosystem, name)
+        entries, keys = await self._pool(ecosystem)
+        cutoff = 2 if len(key) > 4 else 1
+        found: dict[str, tuple[int, int]] = {}
+        for match, dist, idx in process.extract(
+            key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=cutoff, limit=limit * 4
+        ):
+            if match != key:
+                found[entries[idx].display_name] = (int(dist), idx)
+        if len(found) < limit:
+            near = await self._store.list_names_near(ecosystem, key, 5000)
+            for match, dist, _ in process.extract(
+                key, near, scorer=DamerauLevenshtein.distance, score_cutoff=cutoff, limit=limit * 4
+            ):
+                if match != key and match not in found:
+                    found[match] = (int(dist), POPULAR_POOL + 1)
+        ranked = sorted(found.items(), key=lambda item: (item[1][0], item[1][1]))
+        return [n for n, _ in ranked[:limit]]
+
+    async def typosquat(self, ecosystem: Ecosystem, name: str) -> TyposquatHint:
+        """
+        Suspected when `name` is within edit distance 1 (2 for names over 8 characters) of a name in the
+        popular pool while `name` itself is not in that pool. Not checked when the index is not loaded.
+        """
+        key = normalise_name(ecosystem, name)
+        entries, keys = await self._pool(ecosystem)
+        if not keys:
+            return TyposquatHint(
+                False, False, reason=f"no popularity data loaded for {ecosystem.value}"
+            )
+        if key in set(keys):
+            return TyposquatHint(
+                False, True, reason="the name is itself among the most popular packages"
+            )
+        if len(key) < 4:
+            return TyposquatHint(False, True, reason="names under 4 characters are not compared")
+        cutoff = 2 if len(key) > 8 else 1
+        hits = process.extract(
+            key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=cutoff, limit=5
+        )
+        targets = tuple((entries[idx].display_name, int(dist)) for _, dist, idx in hits if dist > 0)
+        if targets:
+            return TyposquatHint(
+                True, True, targets, "the name is a near-miss of a much more popular package"
+            )
+        return TyposquatHint(
+            False, True, reason="no popular package within the edit-distance threshold"
+        )
+
+    async def record_seen(self, info: PackageInfo, weekly_downloads: int | None) -> None:
+        """A package seen by a live report joins the index (keeping popularity a loaded list gave)."""
+        await self._store.upsert_names(
+            [
+                NameEntry(
+                    ecosystem=info.ecosystem,
+                    name=normalise_name(info.ecosystem, info.name),
+                    display_name=info.name,
+                    latest_version=info.latest_version,
+                    summary=info.description[:500] or None,
+                    source="live",
+                )
+            ]
+        )
+
+    async def ingest(
+        self,
+        ecosystem: Ecosystem,
+        entries: Iterable[NameEntry],
+        *,
+        source: str,
+        batch_size: int = 20000,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Load `entries` (already normalised) in batches; mark the index loaded; returns the count."""
+        total = 0
+        batch: list[NameEntry] = []
+        for entry in entries:
+            batch.append(entry)
+            if len(batch) >= batch_size:
+                total += await self._store.upsert_names(batch)
+                batch = []
+                if progress:
+                    progress(total)
+        if batch:
+            total += await self._store.upsert_names(batch)
+            if progress:
+                progress(total)
+        await self._store.save_index_state(
+            NameIndexState(ecosystem, source, datetime.fromtimestamp(self._clock(), UTC), total)
+        )
+        self._pools.pop(ecosystem, None)
+        return total
+
+    async def index_states(self) -> list[NameIndexState]:
+        return await self._store.list_index_states()

@@ -1,0 +1,237 @@
+"""
+`ReportService`: the package report — registry data, vulnerabilities, malicious check, typosquat hint,
+licence, health score and recommendation — assembled from the other services. One report feeds every
+front door (`/api/check`, `/api/health`, the briefs, MCP), so their scores cannot disagree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from pkgintel.domain.errors import VersionNotFound
+from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
+from pkgintel.domain.provenance import SourceStatus
+from pkgintel.domain.versions import newest_first, validate_version
+from pkgintel.scoring import (
+    HealthScore,
+    HealthSignals,
+    LicenseAssessment,
+    Recommendation,
+    VulnerabilitySummary,
+    classify_license,
+    compute_health,
+    compute_recommendation,
+)
+from pkgintel.services.names import NameService, TyposquatHint
+from pkgintel.services.packages import PackageService, Snapshot
+from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
+
+RECENT_VERSIONS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class VersionHistory:
+    """Release cadence (`version_history_summary`). Velocity bands: see docs/scoring.md."""
+
+    total_versions: int
+    first_release_age_days: int | None
+    last_release_days_ago: int | None
+    avg_days_between_releases: float | None
+    releases_last_365_days: int
+    release_velocity: str
+
+
+@dataclass(frozen=True, slots=True)
+class PackageReport:
+    """Everything one report says; `api/schemas` shapes it for the wire."""
+
+    ecosystem: Ecosystem
+    package: str
+    snapshot: Snapshot
+    requested_version: str | None
+    evaluated_version: str
+    license: LicenseAssessment
+    health: HealthScore
+    recommendation: Recommendation
+    vulnerabilities: VulnerabilityReport
+    """Of the latest version."""
+    scoped_vulnerabilities: VulnerabilityReport | None
+    """Of the requested version (None when no version was asked for)."""
+    malicious: MaliciousAnswer
+    typosquat: TyposquatHint
+    history: VersionHistory
+    generated_at: datetime
+
+    @property
+    def info(self) -> PackageInfo:
+        return self.snapshot.info
+
+    @property
+    def sources(self) -> tuple[SourceStatus, ...]:
+        seen: dict[tuple[str, str], SourceStatus] = {}
+        for src in (
+            *self.snapshot.sources,
+            *self.vulnerabilities.sources,
+            *(self.scoped_vulnerabilities.sources if self.scoped_vulnerabilities else ()),
+            *self.malicious.sources,
+        ):
+            seen.setdefault((src.name, src.kind), src)
+        return tuple(seen.values())
+
+
+def summarise_history(releases: tuple[Release, ...], now: datetime) -> VersionHistory:
+    """Cadence figures from the publish dates (releases without a date count only in the total)."""
+    dates = sorted(r.published_at for r in releases if r.published_at is not None)
+    total = len(releases)
+    if not dates:
+        return VersionHistory(total, None, None, None, 0, "unknown")
+    first, last = dates[0], dates[-1]
+    recent = sum(1 for d in dates if (now - d).days <= 365)
+    avg = round((last - first).days / (len(dates) - 1), 1) if len(dates) > 1 else None
+    if recent >= 12:
+        velocity = "high"
+    elif recent >= 4:
+        velocity = "moderate"
+    elif recent >= 1:
+        velocity = "low"
+    elif (now - last).days <= 730:
+        velocity = "dormant"
+    else:
+        velocity = "inactive"
+    return VersionHistory(total, (now - first).days, (now - last).days, avg, recent, velocity)
+
+
+def vulnerability_summary(report: VulnerabilityReport) -> VulnerabilitySummary:
+    """The scoring view of a vulnerability report."""
+    return VulnerabilitySummary(
+        status=report.status,
+        critical=report.count("critical"),
+        high=report.count("high"),
+        medium=report.count("medium"),
+        low=report.count("low"),
+        kev_count=report.kev_count,
+        max_epss=report.max_epss,
+        fix_available=report.fix_available,
+        fixed_version=report.fixed_version,
+    )
+
+
+class ReportService:
+    """Builds `PackageReport`s. `clock` returns the current UTC time (injected for tests)."""
+
+    def __init__(
+        self,
+        packages: PackageService,
+        names: NameService,
+        advisories: AdvisoryLookup,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._packages = packages
+        self._names = names
+        self._advisories = advisories
+        self._clock = clock
+
+    @property
+    def packages(self) -> PackageService:
+        return self._packages
+
+    async def get_report(
+        self, ecosystem: Ecosystem, name: str, version: str | None = None
+    ) -> PackageReport:
+        """
+        The report for `name`, rendered for `version` when given (else the latest).
+
+        Raises `InvalidInput` for an unparseable version, `VersionNotFound`, `PackageNotFound`,
+        `EcosystemNotSupported` and `RegistryUnavailable` (nothing cached or stored).
+        """
+        if version is not None and version.strip().lower() == "latest":
+            version = None
+        if version is not None:
+            version = validate_version(ecosystem, version)
+        snapshot = await self._packages.get_snapshot(ecosystem, name, version)
+        info = snapshot.info
+        if version is not None and info.release(version) is None:
+            raise VersionNotFound(
+                ecosystem.value,
+                name,
+                version,
+                available=newest_first(ecosystem, [r.version for r in info.releases])[
+                    :RECENT_VERSIONS
+                ],
+            )
+        evaluated = version or info.latest_version
+        latest_task = self._advisories.for_version(ecosystem, info.name, info.latest_version)
+        scoped_task = (
+            self._advisories.for_version(ecosystem, info.name, version)
+            if version is not None and version != info.latest_version
+            else None
+        )
+        results = await asyncio.gather(
+            latest_task,
+            self._advisories.malicious(ecosystem, info.name),
+            self._names.typosquat(ecosystem, info.name),
+            *([scoped_task] if scoped_task is not None else []),
+        )
+        latest_vulns: VulnerabilityReport = results[0]
+        malicious: MaliciousAnswer = results[1]
+        typosquat: TyposquatHint = results[2]
+        scoped: VulnerabilityReport | None = None
+        if version is not None:
+            scoped = results[3] if scoped_task is not None else latest_vulns
+        now = self._clock()
+        signals = self._signals(info, snapshot, evaluated, scoped or latest_vulns, malicious)
+        health = compute_health(signals, now=now)
+        return PackageReport(
+            ecosystem=ecosystem,
+            package=name,
+            snapshot=snapshot,
+            requested_version=version,
+            evaluated_version=evaluated,
+            license=classify_license(info.license),
+            health=health,
+            recommendation=compute_recommendation(signals, health),
+            vulnerabilities=latest_vulns,
+            scoped_vulnerabilities=scoped,
+            malicious=malicious,
+            typosquat=typosquat,
+            history=summarise_history(info.releases, now),
+            generated_at=now,
+        )
+
+    @staticmethod
+    def _signals(
+        info: PackageInfo,
+        snapshot: Snapshot,
+        evaluated: str,
+        vulns: VulnerabilityReport,
+        malicious: MaliciousAnswer,
+    ) -> HealthSignals:
+        dates = [r.published_at for r in info.releases if r.published_at is not None]
+        release = info.release(evaluated)
+        deprecated = info.deprecated
+        message = info.deprecated_message
+        if release is not None and not deprecated and (release.deprecated or release.yanked):
+            deprecated = True
+            message = release.deprecated or (
+                f"version {evaluated} was yanked"
+                + (f": {release.yanked_reason}" if release.yanked_reason else "")
+            )
+        latest_release = info.release(info.latest_version)
+        return HealthSignals(
+            last_release_at=max(dates) if dates else None,
+            first_release_at=min(dates) if dates else None,
+            version_count=len(info.releases),
+            weekly_downloads=snapshot.weekly_downloads,
+            maintainers_count=len(info.maintainers) or None,
+            deprecated=deprecated,
+            deprecated_message=message,
+            vulnerabilities=vulnerability_summary(vulns),
+            malicious=malicious.is_malicious,
+            latest_version=info.latest_version,
+            evaluated_version=evaluated,
+            latest_is_prerelease=bool(latest_release and latest_release.prerelease),
+        )

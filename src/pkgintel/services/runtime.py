@@ -1,0 +1,22 @@
+"""`Runtime`: the services the front doors use, built by `bootstrap.build_runtime`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pkgintel.services.names import NameService
+from pkgintel.services.packages import PackageService
+from pkgintel.services.reports import ReportService
+from pkgintel.services.status import StatusService
+
+
+@dataclass(frozen=True, slots=True)
+class Runtime:
+    """Frozen bundle of services; `api/deps.py` reads it from `app.state.runtime`."""
+
+    packages: PackageService
+    reports: ReportService
+    names: NameService
+    status: StatusService
+    bulk_hint_threshold: int = 10
+    public_url: str = "http://127.0.0.1:8000"

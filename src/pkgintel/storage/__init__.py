@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy Core tables and the SQL store (SQLite by default, PostgreSQL at scale)."""

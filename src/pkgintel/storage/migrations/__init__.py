@@ -1,0 +1,1 @@
+"""Alembic migrations; applied by `pkgintel migrate` and at start (`storage.migrate.upgrade`)."""

@@ -1,0 +1,128 @@
+"""
+A replay registry: serves recorded registry bodies by URL path, with an adjustable artificial latency.
+
+One server stands in for several upstreams, each under its own prefix:
+
+| prefix | stands for | setting |
+| --- | --- | --- |
+| `/npm` | registry.npmjs.org | `PKGINTEL_UPSTREAM_NPM_URL=http://HOST:PORT/npm` |
+| `/npm-downloads` | api.npmjs.org | `PKGINTEL_UPSTREAM_NPM_DOWNLOADS_URL=.../npm-downloads` |
+| `/pypi` | pypi.org | `PKGINTEL_UPSTREAM_PYPI_URL=.../pypi` |
+| `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
+
+Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
+from extra `{url: body}` mappings. Anything not recorded answers 404 like the registries do.
+
+Run: `python -m tests.fake_registry --port 9100 --latency-ms 30 [--shared ../shared/data]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+HOST_PREFIX = {
+    "registry.npmjs.org": "/npm",
+    "api.npmjs.org": "/npm-downloads",
+    "pypi.org": "/pypi",
+    "pypistats.org": "/pypistats",
+}
+FIXTURE_DIRS = ("registry-fixtures/npm", "registry-fixtures/pypi", "registry-fixtures/pypi-live")
+
+
+def _key(path: str) -> str:
+    return unquote(path).rstrip("/").lower()
+
+
+def load_shared_recordings(shared: Path) -> dict[str, tuple[int, bytes]]:
+    """`{prefixed path: (status, body)}` from the shared registry fixtures (later folders win)."""
+    out: dict[str, tuple[int, bytes]] = {}
+    for folder in FIXTURE_DIRS:
+        index = shared / folder / "INDEX.json"
+        if not index.exists():
+            continue
+        for item in json.loads(index.read_text()):
+            parts = urlsplit(item["url"])
+            prefix = HOST_PREFIX.get(parts.hostname or "")
+            if prefix is None or parts.query:
+                continue
+            raw = (shared / folder / item["file"]).read_bytes()
+            body = gzip.decompress(raw) if item.get("gzipped") else raw
+            out[_key(prefix + parts.path)] = (int(item.get("status", 200)), body)
+    return out
+
+
+class ReplayRegistry:
+    """The recordings plus a latency knob; `app` is the Starlette application."""
+
+    def __init__(self, recordings: dict[str, tuple[int, bytes]], *, latency_s: float = 0.0) -> None:
+        self.recordings = recordings
+        self.latency_s = latency_s
+        self.hits: list[str] = []
+        self.fail_with: int | None = None
+        self.app = Starlette(routes=[Route("/{path:path}", self._serve)])
+
+    def add(self, url: str, body: Any, status: int = 200) -> None:
+        """Record one more response (`body` as bytes or JSON-able)."""
+        parts = urlsplit(url)
+        prefix = HOST_PREFIX[parts.hostname or ""]
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.recordings[_key(prefix + parts.path)] = (status, data)
+
+    async def _serve(self, request: Request) -> Response:
+        raw_path = request.scope.get("raw_path", b"").decode() or request.url.path
+        self.hits.append(raw_path)
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        if self.fail_with is not None:
+            return Response(b"upstream failure", status_code=self.fail_with)
+        found = self.recordings.get(_key(raw_path.split("?", 1)[0]))
+        if found is None:
+            return Response(
+                b'{"error":"Not found"}', status_code=404, media_type="application/json"
+            )
+        status, body = found
+        return Response(body, status_code=status, media_type="application/json")
+
+
+def build(
+    shared: Path | None, latency_ms: float = 0.0, extra: Iterable[tuple[str, Any]] = ()
+) -> ReplayRegistry:
+    recordings = load_shared_recordings(shared) if shared is not None and shared.is_dir() else {}
+    reg = ReplayRegistry(recordings, latency_s=latency_ms / 1000)
+    for url, body in extra:
+        reg.add(url, body)
+    return reg
+
+
+def main() -> None:  # pragma: no cover - manual and bench entry point
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=9100)
+    parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument(
+        "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data"
+    )
+    args = parser.parse_args()
+    reg = build(args.shared, args.latency_ms)
+    print(
+        f"replaying {len(reg.recordings)} recordings on http://{args.host}:{args.port}", flush=True
+    )
+    uvicorn.run(reg.app, host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
