@@ -1,0 +1,240 @@
+"""
+The recommendation: what an agent should do about a package version, derived from its signals and health.
+
+`compute_recommendation` applies a fixed precedence of rules (the first that matches wins; the list is in its
+docstring and in `docs/scoring.md`). A wrong "safe" is the worst answer this service can give, so `safe_to_use`
+needs complete vulnerability data and a negative malicious-package check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from pkgintel.scoring.health import HealthScore, maintenance_points
+from pkgintel.scoring.signals import HealthSignals
+from pkgintel.scoring.weights import EPSS_CAPS, GO_THRESHOLD, LEGACY_AFTER_DAYS
+
+ACTIONS: Final = (
+    "safe_to_use",
+    "update_required",
+    "use_with_caution",
+    "find_alternative",
+    "do_not_use",
+    "legacy_but_working",
+    "insufficient_data",
+)
+"""Every value `Recommendation.action` can take (the specification's list)."""
+
+NO_VERSION: Final = "none"
+"""`use_version` when we cannot name any version that is safe to install."""
+
+VERDICTS: Final = {
+    "safe_to_use": "Safe to use",
+    "update_required": "Update required",
+    "use_with_caution": "Use with caution",
+    "find_alternative": "Find an alternative",
+    "do_not_use": "Do not use",
+    "legacy_but_working": "Legacy but working",
+    "insufficient_data": "Insufficient data",
+}
+"""The words each `summary` starts with, per action."""
+
+_MAX_MESSAGE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Recommendation:
+    """What to do about the evaluated version, with the reasons."""
+
+    action: str
+    """One of `ACTIONS`."""
+    issues: tuple[str, ...]
+    """Short sentences, most severe first; may be non-empty even for `safe_to_use` (e.g. a low advisory)."""
+    use_version: str
+    """The version to install: the evaluated one when it is acceptable, the fixed one for `update_required`,
+    `NO_VERSION` ("none") when no version can be recommended."""
+    version_hint: str | None
+    summary: str
+    """One sentence starting with the verdict (`VERDICTS[action]`)."""
+
+
+def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recommendation:
+    """
+    Recommend an action for `signals.evaluated_version`, given its `health` (from `compute_health`).
+
+    Advisory counts are trusted only when the vulnerability status is not `unavailable`. The first rule that
+    matches wins:
+
+    1. flagged malicious → `do_not_use` (use_version "none");
+    2. critical, high or KEV-listed advisories, and a fixed release exists → `update_required`;
+    3. a KEV-listed or critical advisory without a fix → `do_not_use` (use_version "none");
+    4. a high advisory without a fix → `find_alternative` (use_version "none");
+    5. deprecated → `find_alternative`;
+    6. health has insufficient data → `insufficient_data`;
+    7. no release for more than two years, vulnerability data known → `legacy_but_working`;
+    8. score ≥ 70, vulnerability data complete, not flagged by a malicious-package check that ran, and no
+       medium advisory → `safe_to_use`;
+    9. otherwise `use_with_caution`.
+
+    Never raises for a valid `HealthSignals` and `HealthScore`.
+    """
+    vulns = signals.vulnerabilities
+    known = vulns.known
+    critical = vulns.critical if known else 0
+    high = vulns.high if known else 0
+    kev = vulns.kev_count if known else 0
+    medium = vulns.medium if known else 0
+    version = signals.evaluated_version
+    issues = _issues(signals, health)
+    latest_hint = (
+        f"the latest version is {signals.latest_version}"
+        if signals.latest_version != version and not signals.latest_is_prerelease
+        else None
+    )
+
+    def verdict(action: str, detail: str, use: str, hint: str | None) -> Recommendation:
+        return Recommendation(action, issues, use, hint, f"{VERDICTS[action]}: {detail}.")
+
+    if signals.malicious is True:
+        return verdict("do_not_use", "the package is flagged as malicious", NO_VERSION, None)
+    if critical + high + kev > 0 and vulns.fix_available:
+        target = vulns.fixed_version or signals.latest_version
+        hint = (
+            f"upgrade to {vulns.fixed_version}"
+            if vulns.fixed_version
+            else f"upgrade to a release that fixes these advisories (the latest is {target})"
+        )
+        detail = f"{version} has {_serious(critical, high, kev)}; {hint}"
+        return verdict("update_required", detail, target, hint)
+    if kev + critical > 0:
+        detail = f"{version} has {_serious(critical, 0, kev)} and no fixed release is known"
+        return verdict("do_not_use", detail, NO_VERSION, None)
+    if high > 0:
+        detail = f"{version} has {_plural(high, 'high advisory', 'high advisories')} and no fixed release is known"
+        return verdict("find_alternative", detail, NO_VERSION, None)
+    if signals.deprecated:
+        return verdict("find_alternative", "the package is deprecated", version, latest_hint)
+    if health.insufficient_data:
+        detail = f"too little is known to score it ({', '.join(health.unscored)} not scored)"
+        return verdict("insufficient_data", detail, version, latest_hint)
+    if known and _no_release_for_two_years(health):
+        detail = f"no release in over two years, but no critical or high advisory affects {version}"
+        return verdict("legacy_but_working", detail, version, latest_hint)
+
+    cautions: list[str] = []
+    if health.score < GO_THRESHOLD:
+        cautions.append(f"health score {health.score} is below {GO_THRESHOLD}")
+    if vulns.status != "complete":
+        cautions.append(
+            "security not verified" if not known else "vulnerability data is incomplete"
+        )
+    if signals.malicious is None:
+        cautions.append("not checked for malicious-package reports")
+    if medium > 0:
+        cautions.append(
+            _plural(medium, "medium advisory", "medium advisories")
+            + f" {_affect(medium)} {version}"
+        )
+    if not cautions:
+        detail = (
+            f"health {health.score}/100 and no critical, high or medium advisory affects {version}"
+        )
+        return verdict("safe_to_use", detail, version, latest_hint)
+    return verdict("use_with_caution", "; ".join(cautions), version, latest_hint)
+
+
+def _no_release_for_two_years(health: HealthScore) -> bool:
+    """True when the maintenance points say the last release is older than `LEGACY_AFTER_DAYS`."""
+    if "maintenance" in health.unscored or health.deprecated:
+        return False
+    return health.breakdown.get("maintenance", 0) < maintenance_points(LEGACY_AFTER_DAYS)
+
+
+def _issues(signals: HealthSignals, health: HealthScore) -> tuple[str, ...]:
+    """Every problem worth telling the caller, most severe first."""
+    vulns = signals.vulnerabilities
+    version = signals.evaluated_version
+    issues: list[str] = []
+    if signals.malicious is True:
+        issues.append("Flagged as malicious: do not install any version.")
+    if vulns.known:
+        if vulns.kev_count:
+            n = _plural(vulns.kev_count, "advisory", "advisories")
+            issues.append(
+                f"{n} affecting {version} {_be(vulns.kev_count)} in the CISA KEV catalog (exploited in the wild)."
+            )
+        for severity, count in (("critical", vulns.critical), ("high", vulns.high)):
+            if count:
+                n = _plural(count, f"{severity} advisory", f"{severity} advisories")
+                issues.append(f"{n} {_affect(count)} {version}.")
+        if vulns.critical + vulns.high + vulns.kev_count > 0:
+            if vulns.fix_available and vulns.fixed_version:
+                issues.append(f"Fixed in {vulns.fixed_version}.")
+            elif vulns.fix_available:
+                issues.append("A newer release fixes them.")
+            else:
+                issues.append("No fixed release is known.")
+    if signals.deprecated:
+        message = _clean(signals.deprecated_message)
+        issues.append(f"Deprecated: {message}" if message else "Deprecated by its maintainers.")
+    if vulns.known:
+        epss = vulns.max_epss
+        if not vulns.kev_count and epss is not None and epss >= EPSS_CAPS[-1][0]:
+            issues.append(f"An advisory has a {epss:.0%} exploit probability (EPSS).")
+        for severity, count in (("medium", vulns.medium), ("low", vulns.low)):
+            if count:
+                n = _plural(count, f"{severity} advisory", f"{severity} advisories")
+                issues.append(f"{n} {_affect(count)} {version}.")
+        if vulns.status == "partial":
+            issues.append("Vulnerability data is partial: some advisory sources did not answer.")
+    elif signals.malicious is not True:
+        issues.append("Vulnerability data unavailable: security not verified.")
+    if signals.malicious is None:
+        issues.append("Not checked against malicious-package reports.")
+    if health.insufficient_data:
+        issues.append(f"Not enough data to score: {', '.join(health.unscored)} not scored.")
+    elif health.unscored:
+        issues.append(f"Not scored for lack of data: {', '.join(health.unscored)}.")
+    if _no_release_for_two_years(health):
+        issues.append("No release in more than two years.")
+    if not health.insufficient_data and health.score < GO_THRESHOLD:
+        issues.append(f"Health score {health.score} is below {GO_THRESHOLD}.")
+    return tuple(issues)
+
+
+def _serious(critical: int, high: int, kev: int) -> str:
+    parts: list[str] = []
+    if critical:
+        parts.append(_plural(critical, "critical advisory", "critical advisories"))
+    if high:
+        parts.append(_plural(high, "high advisory", "high advisories"))
+    text = " and ".join(parts)
+    if not kev:
+        return text
+    if not parts:
+        return _plural(kev, "advisory", "advisories") + " in the CISA KEV catalog"
+    return f"{text} ({kev} in the CISA KEV catalog)"
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _affect(n: int) -> str:
+    return "affects" if n == 1 else "affect"
+
+
+def _be(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+def _clean(message: str | None) -> str:
+    """A deprecation message as one sentence on one line, at most `_MAX_MESSAGE` characters."""
+    if not message:
+        return ""
+    text = re.sub(r"\s+", " ", message).strip()
+    if len(text) > _MAX_MESSAGE:
+        return text[: _MAX_MESSAGE - 1].rstrip() + "…"
+    return text if not text or text[-1] in ".!?…" else text + "."

@@ -1,0 +1,83 @@
+"""
+Inputs of the scoring core: the facts about one package (and one version of it) that a score is computed from.
+
+The service layer collects these from the registry, the advisory store and the malicious-package data; the
+scoring functions only read them. `None` always means "we do not know", never "zero".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+VULNERABILITY_STATUSES: Final = ("complete", "partial", "unavailable")
+"""`complete`: every advisory source answered. `partial`: some did. `unavailable`: we do not know."""
+
+
+@dataclass(frozen=True, slots=True)
+class VulnerabilitySummary:
+    """
+    Advisories affecting the evaluated version, counted by severity.
+
+    The counts mean something only when `status` is not `unavailable`; with `unavailable` the scoring core
+    ignores them. Raises `ValueError` for an unknown `status` or a negative count.
+    """
+
+    status: str
+    """One of `VULNERABILITY_STATUSES`."""
+    critical: int = 0
+    high: int = 0
+    medium: int = 0
+    low: int = 0
+    kev_count: int = 0
+    """Advisories affecting the version whose CVE is in the CISA Known Exploited Vulnerabilities catalog."""
+    max_epss: float | None = None
+    """Highest EPSS exploit probability (0..1) among those advisories; None when no advisory has one."""
+    fix_available: bool = False
+    """A non-vulnerable newer release exists for every critical/high (and KEV-listed) advisory affecting the version."""
+    fixed_version: str | None = None
+    """The nearest such release."""
+
+    def __post_init__(self) -> None:
+        if self.status not in VULNERABILITY_STATUSES:
+            raise ValueError(f"unknown vulnerability status {self.status!r}")
+        if min(self.critical, self.high, self.medium, self.low, self.kev_count) < 0:
+            raise ValueError("advisory counts cannot be negative")
+
+    @property
+    def count(self) -> int:
+        """Advisories affecting the version, all severities (KEV-listed ones are already counted by severity)."""
+        return self.critical + self.high + self.medium + self.low
+
+    @property
+    def known(self) -> bool:
+        """True when the counts are real (status `complete` or `partial`)."""
+        return self.status != "unavailable"
+
+
+@dataclass(frozen=True, slots=True)
+class HealthSignals:
+    """
+    Everything the health score and the recommendation are computed from.
+
+    Datetimes should be timezone-aware UTC; naive ones are read as UTC.
+    """
+
+    last_release_at: datetime | None
+    first_release_at: datetime | None
+    version_count: int
+    weekly_downloads: int | None
+    """None when the registry does not expose downloads or the source is unavailable."""
+    maintainers_count: int | None
+    """None when unknown."""
+    deprecated: bool
+    deprecated_message: str | None
+    vulnerabilities: VulnerabilitySummary
+    """Advisories affecting `evaluated_version`."""
+    malicious: bool | None
+    """True: flagged as malicious. False: checked against malicious-package data, not flagged. None: not checked."""
+    latest_version: str
+    evaluated_version: str
+    """The version the caller asked about, or the latest."""
+    latest_is_prerelease: bool = False
