@@ -17,9 +17,9 @@ def _dt(value: str | None) -> datetime | None:
 
 
 def encode_snapshot(
-    info: PackageInfo, weekly_downloads: int | None, downloads_status: str
+    info: PackageInfo, weekly_downloads: int | None, downloads_status: str, fetched_at: datetime
 ) -> bytes:
-    """Bytes holding `info`, the weekly downloads and the downloads source state."""
+    """Bytes holding `info`, the weekly downloads, the downloads source state and the fetch time."""
     doc: dict[str, Any] = {
         "f": _FORMAT,
         "eco": info.ecosystem.value,
@@ -50,11 +50,12 @@ def encode_snapshot(
         "x": info.extra,
         "dl": weekly_downloads,
         "dls": downloads_status,
+        "at": fetched_at.isoformat(),
     }
     return orjson.dumps(doc)
 
 
-def decode_snapshot(raw: bytes) -> tuple[PackageInfo, int | None, str]:
+def decode_snapshot(raw: bytes) -> tuple[PackageInfo, int | None, str, datetime]:
     """Inverse of `encode_snapshot`; raises `ValueError` on bytes of another format."""
     doc = orjson.loads(raw)
     if not isinstance(doc, dict) or doc.get("f") != _FORMAT:
@@ -79,4 +80,4 @@ def decode_snapshot(raw: bytes) -> tuple[PackageInfo, int | None, str]:
         keywords=tuple(doc["kw"]),
         extra=dict(doc["x"]),
     )
-    return info, doc["dl"], doc["dls"]
+    return info, doc["dl"], doc["dls"], datetime.fromisoformat(doc["at"])

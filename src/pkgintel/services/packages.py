@@ -114,7 +114,7 @@ class PackageService:
         if entry is not None:
             if entry.value == _NOT_FOUND:
                 raise PackageNotFound(ecosystem.value, name)
-            snap = self._from_bytes(entry.value, entry.stored_at, adapter)
+            snap = self._from_bytes(entry.value, adapter)
             if snap is not None:
                 if entry.is_fresh(now):
                     return replace(snap, cache_status="hit")
@@ -135,15 +135,12 @@ class PackageService:
         except CacheUnavailable as exc:
             logger.warning("cache unavailable on set: %s", exc)
 
-    def _from_bytes(
-        self, raw: bytes, stored_at: float, adapter: RegistryAdapter
-    ) -> Snapshot | None:
+    def _from_bytes(self, raw: bytes, adapter: RegistryAdapter) -> Snapshot | None:
         try:
-            info, downloads, dl_status = decode_snapshot(raw)
+            info, downloads, dl_status, fetched = decode_snapshot(raw)
         except (ValueError, KeyError, TypeError):
             logger.warning("dropping an undecodable cached snapshot")
             return None
-        fetched = datetime.fromtimestamp(stored_at, UTC)
         return Snapshot(
             info,
             downloads,
@@ -225,8 +222,7 @@ class PackageService:
                 raise RegistryUnavailable(
                     ecosystem.value, str(exc), reason=exc.reason, source=adapter.registry_source
                 ) from exc
-            raw, fetched = stored
-            info, downloads, dl_status = decode_snapshot(raw)
+            info, downloads, dl_status, fetched = decode_snapshot(stored[0])
             detail = (
                 f"registry failed ({exc.reason}); serving the copy fetched at {fetched.isoformat()}"
             )
@@ -245,7 +241,7 @@ class PackageService:
             logger.info("downloads unavailable for %s/%s: %s", ecosystem.value, name, exc)
             dl_status = SourceState.UNAVAILABLE.value
         fetched = datetime.fromtimestamp(self._clock(), UTC)
-        raw = encode_snapshot(info, downloads, dl_status)
+        raw = encode_snapshot(info, downloads, dl_status, fetched)
         await self._cache_set(key, raw, self._ttl, self._stale)
         try:
             await self._store.save_snapshot(ecosystem, store_key, version or "", raw, fetched)

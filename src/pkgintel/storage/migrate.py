@@ -17,6 +17,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 def _config(connection: Any) -> Config:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("path_separator", "os")
     cfg.set_main_option("version_locations", str(MIGRATIONS / "versions"))
     cfg.attributes["connection"] = connection
     return cfg

@@ -1,0 +1,98 @@
+"""
+Shared fixtures: a replay registry behind an ASGI transport, a runtime on a fresh database, and an
+API client — parametrized over SQLite + memory cache always, and PostgreSQL + Redis when
+`PKGINTEL_TEST_DATABASE_URL` / `PKGINTEL_TEST_REDIS_URL` are set (CI sets them).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from pkgintel.app import create_app
+from pkgintel.bootstrap import build_runtime
+from pkgintel.config import Settings
+from pkgintel.services.runtime import Runtime
+from pkgintel.storage.sql import create_engine
+from tests.bodies import RECORDINGS
+from tests.fake_registry import ReplayRegistry, build
+from tests.shared import SHARED_DATA
+
+PG_URL = os.environ.get("PKGINTEL_TEST_DATABASE_URL")
+REDIS_URL = os.environ.get("PKGINTEL_TEST_REDIS_URL")
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+BACKENDS = [pytest.param(("sqlite", None), id="sqlite-memory")]
+if PG_URL:
+    BACKENDS.append(
+        pytest.param(("postgres", REDIS_URL), id="postgres-redis", marks=pytest.mark.postgres)
+    )
+
+
+async def reset_postgres(url: str) -> None:
+    """Drop every table so the test starts from an empty, then migrated, database."""
+    engine = create_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text("DROP SCHEMA public CASCADE"))
+        await conn.execute(text("CREATE SCHEMA public"))
+    await engine.dispose()
+
+
+async def reset_redis(url: str) -> None:
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(url)
+    await client.flushdb()
+    await client.aclose()
+
+
+@pytest.fixture(params=BACKENDS)
+async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    db, redis_url = request.param
+    if db == "postgres":
+        assert PG_URL
+        await reset_postgres(PG_URL)
+        url = PG_URL
+    else:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'pkgintel.db'}"
+    if redis_url:
+        await reset_redis(redis_url)
+    return Settings(
+        _env_file=None,
+        database_url=url,
+        redis_url=redis_url,
+        upstream_npm_url="http://registry.test/npm",
+        upstream_npm_downloads_url="http://registry.test/npm-downloads",
+        upstream_pypi_url="http://registry.test/pypi",
+        upstream_pypistats_url="http://registry.test/pypistats",
+        ip_hash_secret="test-secret",
+        bulk_hint_threshold=3,
+    )
+
+
+@pytest.fixture
+def registry() -> ReplayRegistry:
+    """Hand-written bodies always; the shared recorded bodies too when ../shared/data is present."""
+    return build(SHARED_DATA if SHARED_DATA.is_dir() else None, extra=RECORDINGS)
+
+
+@pytest.fixture
+async def runtime(settings: Settings, registry: ReplayRegistry) -> AsyncIterator[Runtime]:
+    transport = httpx.ASGITransport(app=registry.app)
+    async with build_runtime(settings, transport=transport, clock=lambda: NOW) as rt:
+        yield rt
+
+
+@pytest.fixture
+async def client(settings: Settings, runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings, runtime=runtime)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://test"
+    ) as c:
+        yield c
