@@ -1,0 +1,357 @@
+"""
+npm adapter: package metadata from the npm registry, weekly downloads from the npm downloads API.
+
+API: https://github.com/npm/registry/blob/main/docs/REGISTRY-API.md — `GET /{name}` returns the full
+packument (every version's manifest, `time`, `dist-tags`, `maintainers`); a scoped name is sent as
+`@scope%2Fname`. No auth for public packages; no published rate limit, but bulk clients are throttled
+(429). The abbreviated "corgi" form (`Accept: application/vnd.npm.install-v1+json`) lacks `time`,
+licences and maintainers, so we ask for the full document. Large packages' packuments run to several
+MB.
+
+Downloads: https://github.com/npm/registry/blob/main/docs/download-counts.md —
+`GET /downloads/point/last-week/{name}` (scoped names with a literal `/`); 404 for unknown packages.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any, ClassVar, Final
+from urllib.parse import quote, unquote
+
+import httpx
+
+from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
+from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
+from pkgintel.ecosystems._http import get_json
+from pkgintel.ecosystems._urls import normalise_repository_url
+
+DEFAULT_BASE_URL: Final = "https://registry.npmjs.org"
+DEFAULT_DOWNLOADS_URL: Final = "https://api.npmjs.org"
+REGISTRY_SOURCE: Final = "registry.npmjs.org"
+DOWNLOADS_SOURCE: Final = "api.npmjs.org"
+AVAILABLE_IN_ERRORS: Final = 10
+"""How many of the newest versions a `VersionNotFound` lists."""
+
+logger = logging.getLogger(__name__)
+
+_ECOSYSTEM: Final = Ecosystem.NPM
+_DEPENDENCY_KINDS: Final = (
+    ("dependencies", "runtime"),
+    ("optionalDependencies", "optional"),
+    ("peerDependencies", "peer"),
+)
+_PERSON = re.compile(
+    r"^\s*(?P<name>[^<(]*?)\s*(?:<(?P<email>[^>]*)>)?\s*(?:\((?P<url>[^)]*)\))?\s*$"
+)
+
+
+class NpmAdapter:
+    """`RegistryAdapter` for registry.npmjs.org (or a mirror at `base_url`)."""
+
+    ecosystem: ClassVar[Ecosystem] = Ecosystem.NPM
+    registry_source: ClassVar[str] = REGISTRY_SOURCE
+    downloads_source: ClassVar[str | None] = DOWNLOADS_SOURCE
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        downloads_url: str = DEFAULT_DOWNLOADS_URL,
+    ) -> None:
+        self._client = client
+        self._base_url = base_url.rstrip("/")
+        self._downloads_url = downloads_url.rstrip("/")
+
+    def packument_url(self, name: str) -> str:
+        """The packument URL; `@scope/name` and `%40scope%2Fname` both become `@scope%2Fname`."""
+        return f"{self._base_url}/{quote(unquote(name), safe='@')}"
+
+    def downloads_url(self, name: str) -> str:
+        """The last-week point URL; scoped names keep their literal `/` as the API documents."""
+        return f"{self._downloads_url}/downloads/point/last-week/{quote(unquote(name), safe='@/')}"
+
+    async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
+        """See `RegistryAdapter.fetch_package`; an unpublished package is `PackageNotFound`."""
+        name = unquote(name)
+        data = await get_json(
+            self._client,
+            self.packument_url(name),
+            ecosystem=self.ecosystem,
+            name=name,
+            source=self.registry_source,
+        )
+        return parse_packument(data, version=version)
+
+    async def fetch_weekly_downloads(self, name: str) -> int | None:
+        """See `RegistryAdapter.fetch_weekly_downloads`; a package npm does not count gives None."""
+        name = unquote(name)
+        data = await get_json(
+            self._client,
+            self.downloads_url(name),
+            ecosystem=self.ecosystem,
+            name=name,
+            source=DOWNLOADS_SOURCE,
+            not_found="none",
+        )
+        return None if data is None else parse_downloads(data)
+
+
+def parse_downloads(data: Mapping[str, Any]) -> int | None:
+    """
+    The `downloads` count of a `/downloads/point/...` body.
+
+    Returns None for the API's `{"error": "package ... not found"}` body; raises
+    `RegistryResponseInvalid` when the body has neither a count nor an error.
+    """
+    downloads = data.get("downloads")
+    if isinstance(downloads, int) and not isinstance(downloads, bool) and downloads >= 0:
+        return downloads
+    if "error" in data:
+        return None
+    raise RegistryResponseInvalid(
+        _ECOSYSTEM,
+        "npm downloads body has no count",
+        reason="invalid_shape",
+        source=DOWNLOADS_SOURCE,
+    )
+
+
+def parse_packument(data: Mapping[str, Any], *, version: str | None = None) -> PackageInfo:
+    """
+    Turn a full packument (`GET /{name}`) into `PackageInfo`.
+
+    Dependencies, licence and `types` are those of `version` (a version or a dist-tag such as
+    `next`; the `dist-tags.latest` version when None). Malformed versions, times and people are
+    skipped and logged. Raises `PackageNotFound` when the package was unpublished (`time.unpublished`)
+    or its `versions` is empty, `VersionNotFound` when `version` is not published, and
+    `RegistryResponseInvalid` when the body has no name or no `versions` at all.
+    """
+    raw_versions = data.get("versions")
+    name = _package_name(data, raw_versions)
+    if not name:
+        raise RegistryResponseInvalid(
+            _ECOSYSTEM,
+            "npm packument has neither a name nor versions",
+            reason="invalid_shape",
+            source=REGISTRY_SOURCE,
+        )
+    times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
+    manifests = _manifests(name, raw_versions)
+    if not manifests:
+        if "unpublished" in times or isinstance(raw_versions, Mapping):
+            why = "was unpublished" if "unpublished" in times else "has no published versions"
+            logger.info("npm package %r %s", name, why)
+            raise PackageNotFound(_ECOSYSTEM, name)
+        # A name without `versions` is some other document (a version manifest, an error page).
+        raise RegistryResponseInvalid(
+            _ECOSYSTEM,
+            f"npm body for {name!r} is not a packument (no versions)",
+            reason="invalid_shape",
+            source=REGISTRY_SOURCE,
+        )
+
+    releases = tuple(
+        sorted(
+            (_release(name, v, manifest, times.get(v)) for v, manifest in manifests.items()),
+            key=lambda rel: sort_key(_ECOSYSTEM, rel.version),
+        )
+    )
+    dist_tags = data.get("dist-tags") if isinstance(data.get("dist-tags"), Mapping) else {}
+    latest = _latest_version(name, dist_tags, releases)
+    target = latest if version is None else version
+    tagged = dist_tags.get(target)
+    if target not in manifests and isinstance(tagged, str) and tagged in manifests:
+        target = tagged
+    if target not in manifests:
+        available = newest_first(_ECOSYSTEM, [rel.version for rel in releases])
+        raise VersionNotFound(_ECOSYSTEM, name, target, available=available[:AVAILABLE_IN_ERRORS])
+    manifest = manifests[target]
+    latest_deprecation = _deprecation(manifests[latest].get("deprecated"))
+
+    extra: dict[str, str] = {}
+    types = manifest.get("types") or manifest.get("typings")
+    if isinstance(types, str) and types.strip():
+        extra["types"] = types.strip()
+    engines = manifest.get("engines")
+    if isinstance(engines, Mapping) and isinstance(engines.get("node"), str):
+        extra["engines.node"] = engines["node"]
+
+    return PackageInfo(
+        ecosystem=_ECOSYSTEM,
+        name=name,
+        latest_version=latest,
+        description=_text(data.get("description")) or _text(manifest.get("description")) or "",
+        license=_license(manifest) or _license(data),
+        homepage=_text(data.get("homepage")) or _text(manifest.get("homepage")),
+        repository=_repository(data.get("repository")) or _repository(manifest.get("repository")),
+        releases=releases,
+        maintainers=_maintainers(data.get("maintainers") or manifest.get("maintainers")),
+        dependencies=_dependencies(name, target, manifest),
+        dependencies_version=target,
+        deprecated=latest_deprecation is not None,
+        deprecated_message=latest_deprecation,
+        keywords=_keywords(data.get("keywords") or manifest.get("keywords")),
+        extra=extra,
+    )
+
+
+def _package_name(data: Mapping[str, Any], raw_versions: Any) -> str | None:
+    for candidate in (data.get("name"), data.get("_id")):
+        if isinstance(candidate, str) and candidate:
+            return candidate
+    if isinstance(raw_versions, Mapping):
+        for manifest in raw_versions.values():
+            if isinstance(manifest, Mapping) and isinstance(manifest.get("name"), str):
+                return str(manifest["name"])
+    return None
+
+
+def _manifests(name: str, raw_versions: Any) -> dict[str, Mapping[str, Any]]:
+    if raw_versions is None:
+        return {}
+    if not isinstance(raw_versions, Mapping):
+        logger.warning("npm %s: `versions` is a %s, ignored", name, type(raw_versions).__name__)
+        return {}
+    manifests: dict[str, Mapping[str, Any]] = {}
+    for version, manifest in raw_versions.items():
+        if isinstance(version, str) and isinstance(manifest, Mapping):
+            manifests[version] = manifest
+        else:
+            logger.warning("npm %s: skipped malformed version entry %r", name, version)
+    return manifests
+
+
+def _release(name: str, version: str, manifest: Mapping[str, Any], published: Any) -> Release:
+    deprecation = _deprecation(manifest.get("deprecated"))
+    return Release(
+        version=version,
+        published_at=_timestamp(name, version, published),
+        # `Release.yanked` covers npm deprecated versions too: "not to be installed".
+        yanked=deprecation is not None,
+        yanked_reason=deprecation,
+        prerelease=is_prerelease(_ECOSYSTEM, version),
+        deprecated=deprecation,
+    )
+
+
+def _timestamp(name: str, version: str, value: Any) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        logger.info("npm %s@%s: unreadable publish time %r", name, version, value)
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def _latest_version(name: str, dist_tags: Mapping[str, Any], releases: tuple[Release, ...]) -> str:
+    """`dist-tags.latest`, or (when missing or dangling) the newest stable, else newest, version."""
+    latest = dist_tags.get("latest")
+    if isinstance(latest, str) and any(rel.version == latest for rel in releases):
+        return latest
+    logger.info("npm %s: no usable dist-tags.latest, using the newest version", name)
+    stable = [rel for rel in releases if not rel.prerelease and is_valid(_ECOSYSTEM, rel.version)]
+    return (stable or list(releases))[-1].version
+
+
+def _deprecation(value: Any) -> str | None:
+    """npm marks a deprecated version with a message; an empty string means un-deprecated."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if value is True:
+        return "deprecated"
+    return None
+
+
+def _text(value: Any) -> str | None:
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _license(document: Mapping[str, Any]) -> str | None:
+    """`license` as an SPDX string, or the legacy `{"type": ...}` object / `licenses` array."""
+    for key in ("license", "licenses"):
+        value = document.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        if isinstance(value, Mapping):
+            kind = _text(value.get("type"))
+            if kind:
+                return kind
+        if isinstance(value, list):
+            kinds: list[str] = []
+            for item in value:
+                kind = _text(item.get("type")) if isinstance(item, Mapping) else _text(item)
+                if kind and kind not in kinds:
+                    kinds.append(kind)
+            if kinds:
+                return " OR ".join(kinds)
+    return None
+
+
+def _repository(value: Any) -> str | None:
+    if isinstance(value, Mapping):
+        value = value.get("url")
+    return normalise_repository_url(value) if isinstance(value, str) else None
+
+
+def _maintainers(value: Any) -> tuple[Maintainer, ...]:
+    """People from `[{name, email}]` or `["Name <email> (url)"]`, de-duplicated by name."""
+    if not isinstance(value, list):
+        return ()
+    found: dict[str, Maintainer] = {}
+    for person in value:
+        name: str | None = None
+        email: str | None = None
+        if isinstance(person, Mapping):
+            name, email = _text(person.get("name")), _text(person.get("email"))
+        elif isinstance(person, str) and (m := _PERSON.match(person)):
+            name, email = m["name"] or None, _text(m["email"])
+        name = name or email
+        if not name:
+            logger.debug("npm: skipped maintainer entry %r", person)
+            continue
+        found.setdefault(name.lower(), Maintainer(name=name, email=email, role="maintainer"))
+    return tuple(found.values())
+
+
+def _dependencies(name: str, version: str, manifest: Mapping[str, Any]) -> tuple[Dependency, ...]:
+    """Runtime, optional and peer dependencies (npm also lists optional ones under `dependencies`)."""
+    optional = manifest.get("optionalDependencies")
+    optional_names = set(optional) if isinstance(optional, Mapping) else set()
+    deps: list[Dependency] = []
+    for key, kind in _DEPENDENCY_KINDS:
+        table = manifest.get(key)
+        if table is None:
+            continue
+        if not isinstance(table, Mapping):
+            logger.info("npm %s@%s: `%s` is not an object, skipped", name, version, key)
+            continue
+        for dep_name, requirement in table.items():
+            if kind == "runtime" and dep_name in optional_names:
+                continue
+            if not isinstance(dep_name, str) or not isinstance(requirement, str):
+                logger.info("npm %s@%s: skipped %s entry %r", name, version, key, dep_name)
+                continue
+            deps.append(Dependency(name=dep_name, requirement=requirement.strip(), kind=kind))
+    return tuple(deps)
+
+
+def _keywords(value: Any) -> tuple[str, ...]:
+    items: Iterable[Any]
+    if isinstance(value, str):
+        items = re.split(r"[,\s]+", value)
+    elif isinstance(value, list):
+        items = value
+    else:
+        return ()
+    seen: dict[str, None] = {}
+    for item in items:
+        if isinstance(item, str) and item.strip():
+            seen.setdefault(item.strip(), None)
+    return tuple(seen)
