@@ -15,18 +15,48 @@ MAX_NAME_LENGTH = 214
 _PEP503 = re.compile(r"[-_.]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NPM_NAME = re.compile(r"^(?:@[a-z0-9~][a-z0-9._~-]*/)?[a-zA-Z0-9~][a-zA-Z0-9._~-]*$")
+_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _PYPI_NAME = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
 
 
 def normalise_name(ecosystem: Ecosystem, name: str) -> str:
     """
-    The key under which a name is stored and compared.
+    The key under which a name is stored and compared (two names are the same package exactly
+    when their keys are equal).
 
-    PyPI: PEP 503 (`Django_Rest.Framework` → `django-rest-framework`). npm: unchanged (names are
-    case-sensitive; scopes kept). Others: unchanged until their adapters define a rule.
+    - PyPI: PEP 503 (`Django_Rest.Framework` → `django-rest-framework`).
+    - npm, JSR: unchanged (npm names are case-sensitive, legacy capitals exist; scopes kept).
+    - Go: unchanged (module paths are case-sensitive; the proxy escapes capitals instead).
+    - Maven: `groupId:artifactId`, unchanged in case (Maven coordinates are case-sensitive);
+      surrounding blanks are dropped and a `group/artifact` spelling (as in purls) becomes
+      `group:artifact`.
+    - cargo: lower case with `_` → `-`; crates.io refuses a new crate whose name equals an
+      existing one under exactly this folding, so the key never merges two crates.
+    - NuGet, Composer, Conda, Homebrew: lower case (those registries compare ids
+      case-insensitively; Packagist and Conda names are lower case anyway).
+    - Swift (OSV `SwiftURL`): the repository URL without scheme, `.git` suffix or trailing
+      slash, lower-cased (`https://github.com/Vapor/vapor.git` → `github.com/vapor/vapor`).
+    - Julia: a trailing `.jl` is dropped (`HTTP.jl` → `HTTP`); otherwise unchanged.
+    - RubyGems, Pub, Hex, CocoaPods, CPAN, Hackage, CRAN: unchanged (case-sensitive names).
     """
     if ecosystem is Ecosystem.PYPI:
         return _PEP503.sub("-", name).lower()
+    if ecosystem is Ecosystem.CARGO:
+        return name.lower().replace("_", "-")
+    if ecosystem in (Ecosystem.NUGET, Ecosystem.COMPOSER, Ecosystem.CONDA, Ecosystem.HOMEBREW):
+        return name.lower()
+    if ecosystem is Ecosystem.MAVEN:
+        cleaned = name.strip()
+        if ":" not in cleaned and cleaned.count("/") == 1:
+            cleaned = cleaned.replace("/", ":")
+        group, sep, artifact = cleaned.partition(":")
+        return f"{group.strip()}{sep}{artifact.strip()}" if sep else cleaned
+    if ecosystem is Ecosystem.SWIFT:
+        url = _URL_SCHEME.sub("", name.strip()).rstrip("/")
+        url = url.removesuffix(".git").rstrip("/")
+        return url.lower()
+    if ecosystem is Ecosystem.JULIA:
+        return name.removesuffix(".jl")
     return name
 
 
