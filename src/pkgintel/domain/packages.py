@@ -48,7 +48,7 @@ class Release:
     published_at: datetime | None = None
     """Upload/publish time in UTC; None when the registry does not say."""
     yanked: bool = False
-    """PyPI yanked (every file yanked), npm deprecated-version, and the like: not to be installed."""
+    """Withdrawn by the publisher but still on the registry (PyPI: every file yanked); installers skip it."""
     yanked_reason: str | None = None
     prerelease: bool = False
     deprecated: str | None = None

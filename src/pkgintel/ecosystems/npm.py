@@ -231,9 +231,8 @@ def _release(name: str, version: str, manifest: Mapping[str, Any], published: An
     return Release(
         version=version,
         published_at=_timestamp(name, version, published),
-        # `Release.yanked` covers npm deprecated versions too: "not to be installed".
-        yanked=deprecation is not None,
-        yanked_reason=deprecation,
+        # npm still installs deprecated versions: they carry `deprecated`, not `yanked`.
+        yanked=False,
         prerelease=is_prerelease(_ECOSYSTEM, version),
         deprecated=deprecation,
     )
