@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar, Protocol
 
-import httpx
-
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 
 
