@@ -212,8 +212,15 @@ def test_community_unscored_when_maintainers_unknown(maintainers: int | None) ->
 def test_insufficient_data(changes: dict[str, object], insufficient: bool) -> None:
     health = compute_health(signals(**changes), now=NOW)
     assert health.insufficient_data is insufficient
-    assert (health.risk == "unknown") is insufficient
+    assert (health.risk == "unknown") is (insufficient or "security" in health.unscored)
     assert health.score == sum(health.breakdown.values())
+
+
+def test_risk_is_unknown_without_security_data() -> None:
+    health = compute_health(signals(vulnerabilities=vulns("unavailable")), now=NOW)
+    assert not health.insufficient_data
+    assert health.unscored == ("security",)
+    assert health.risk == "unknown"
 
 
 def test_unscored_are_listed_in_component_order() -> None:

@@ -75,7 +75,7 @@ def test_score_is_the_sum_of_a_bounded_breakdown(signals: HealthSignals) -> None
         assert 0 <= points <= DEFAULT_WEIGHTS[component]
     for component in health.unscored:
         assert health.breakdown[component] == 0
-    assert (health.risk == "unknown") is health.insufficient_data
+    assert (health.risk == "unknown") is (health.insufficient_data or "security" in health.unscored)
     assert health.colour in ("green", "yellow", "orange", "red")
 
 

@@ -182,7 +182,8 @@ def compute_health(signals: HealthSignals, *, now: datetime) -> HealthScore:
     insufficient = len(unscored) >= INSUFFICIENT_UNSCORED or set(unscored) >= INSUFFICIENT_TOGETHER
     return HealthScore(
         score=score,
-        risk="unknown" if insufficient else risk_band(score),
+        # Without security data no risk level can be stated, whatever the other components say.
+        risk="unknown" if insufficient or "security" in unscored else risk_band(score),
         breakdown=breakdown,
         deprecated=signals.deprecated,
         unscored=tuple(c for c in COMPONENTS if c in unscored),
