@@ -239,3 +239,30 @@ async def test_real_recorded_bodies_give_complete_reports(
     brief = (await client.get(path.replace("/api/check/", "/api/ai/brief/"))).text
     assert health["health"]["score"] == body["health"]["score"]
     assert f"Score {body['health']['score']}/100" in brief
+
+
+async def test_version_is_matched_by_ecosystem_equality(
+    client: httpx.AsyncClient, registry
+) -> None:
+    # PEP 440: 1.0 and 1.0.0 are the same version; PyPI publishes the spelling "1.0.0" here.
+    registry.add(
+        "https://pypi.org/pypi/demo-pkg/1.0/json",
+        {"info": {"version": "1.0.0", "requires_dist": []}, "releases": {}},
+    )
+    resp = await client.get("/api/check/pypi/demo-pkg", params={"version": "1.0"})
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert body["version_scoped"]["version"] == "1.0.0"
+    assert body["recommendation"]["use_version"] == "1.0.0"
+
+
+@requires_shared
+async def test_django_3_0_0_resolves_to_the_published_3_0(client: httpx.AsyncClient) -> None:
+    resp = await client.get("/api/check/pypi/django", params={"version": "3.0.0"})
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert body["version_scoped"]["version"] == "3.0"
+    # No per-release body is recorded: the dependencies of 3.0 are unknown, not borrowed from the latest.
+    assert body["metadata"]["dependencies"] == []
+    assert body["metadata"]["dependencies_version"] is None
+    assert body["metadata"]["dependencies_unavailable"]

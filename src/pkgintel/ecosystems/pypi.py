@@ -15,6 +15,7 @@ Downloads: https://pypistats.org/api/ — `GET /api/packages/{name}/recent` (PEP
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 import logging
 import re
 from collections.abc import Iterable, Mapping
@@ -139,13 +140,23 @@ class PyPIAdapter:
             raise project
         if isinstance(release, BaseException):
             raise release
+        key = find_release(project, version)
         if release is None:
             # PyPI may know the release under another spelling (`1.0` vs `1.0.0`).
-            key = find_release(project, version)
             if key is not None and key != version:
                 release = await self._get_release(name, key)
         if release is None:
-            raise _version_not_found(project, name, version)
+            if key is None:
+                raise _version_not_found(project, name, version)
+            # The release exists but its own body is missing (mirrors often lack it): its
+            # dependencies are unknown, which is said rather than borrowing the latest's.
+            info = parse_project(project)
+            return replace(
+                info,
+                dependencies=(),
+                dependencies_version=None,
+                extra={**info.extra, "dependencies_unavailable": f"no release body for {key}"},
+            )
         return parse_project(project, version=version, version_data=release)
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:

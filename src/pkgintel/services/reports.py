@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pkgintel.domain.errors import VersionNotFound
 from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
 from pkgintel.domain.provenance import SourceStatus
-from pkgintel.domain.versions import newest_first, validate_version
+from pkgintel.domain.versions import is_valid, newest_first, sort_key, validate_version
 from pkgintel.scoring import (
     HealthScore,
     HealthSignals,
@@ -104,6 +104,20 @@ def summarise_history(releases: tuple[Release, ...], now: datetime) -> VersionHi
     return VersionHistory(total, (now - first).days, (now - last).days, avg, recent, velocity)
 
 
+def resolve_version(info: PackageInfo, version: str) -> str:
+    """
+    The registry's own spelling of `version`: the exact string when published, else the release equal
+    to it under the ecosystem's ordering (PEP 440: `3.0.0` is `3.0`); unchanged when none matches.
+    """
+    if info.release(version) is not None or not is_valid(info.ecosystem, version):
+        return version
+    wanted = sort_key(info.ecosystem, version)
+    for rel in info.releases:
+        if sort_key(info.ecosystem, rel.version) == wanted:
+            return rel.version
+    return version
+
+
 def vulnerability_summary(report: VulnerabilityReport) -> VulnerabilitySummary:
     """The scoring view of a vulnerability report."""
     return VulnerabilitySummary(
@@ -154,6 +168,8 @@ class ReportService:
             version = validate_version(ecosystem, version)
         snapshot = await self._packages.get_snapshot(ecosystem, name, version)
         info = snapshot.info
+        if version is not None:
+            version = resolve_version(info, version)
         if version is not None and info.release(version) is None:
             raise VersionNotFound(
                 ecosystem.value,
