@@ -15,10 +15,10 @@ Downloads: https://pypistats.org/api/ — `GET /api/packages/{name}/recent` (PEP
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 import logging
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from email.header import decode_header, make_header
 from email.utils import getaddresses
@@ -141,10 +141,9 @@ class PyPIAdapter:
         if isinstance(release, BaseException):
             raise release
         key = find_release(project, version)
-        if release is None:
-            # PyPI may know the release under another spelling (`1.0` vs `1.0.0`).
-            if key is not None and key != version:
-                release = await self._get_release(name, key)
+        # PyPI may know the release under another spelling (`1.0` vs `1.0.0`).
+        if release is None and key is not None and key != version:
+            release = await self._get_release(name, key)
         if release is None:
             if key is None:
                 raise _version_not_found(project, name, version)

@@ -185,6 +185,11 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
                 if "requires_python" in info.extra
                 else {}
             ),
+            **(
+                {"dependencies_unavailable": info.extra["dependencies_unavailable"]}
+                if "dependencies_unavailable" in info.extra
+                else {}
+            ),
         },
         "github_stats": None,
         "bundle": None,
