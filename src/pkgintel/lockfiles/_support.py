@@ -342,3 +342,8 @@ def array_of_tables(
             raise LockfileError(kind, f"{key}[{index}] must be a table", line=line)
         result.append((table, line))
     return result
+
+
+def none_to(value: Any, default: Any) -> Any:
+    """`default` when `value` is None (an absent or empty YAML/JSON section), else `value` unchanged."""
+    return default if value is None else value

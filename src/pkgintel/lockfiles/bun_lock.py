@@ -27,6 +27,7 @@ from pkgintel.lockfiles._support import (
     line_of,
     load_jsonc,
     locate,
+    none_to,
     reachable,
     redact_url,
     registry_package,
@@ -84,12 +85,15 @@ class BunLockParser:
             raise LockfileError(self.kind, 'no "lockfileVersion"', line=1)
         workspaces = require_mapping(
             self.kind,
-            data.get("workspaces") or {},
+            none_to(data.get("workspaces"), {}),
             '"workspaces"',
             line=locate(text, '"workspaces"'),
         )
         raw_packages = require_mapping(
-            self.kind, data.get("packages") or {}, '"packages"', line=locate(text, '"packages"')
+            self.kind,
+            none_to(data.get("packages"), {}),
+            '"packages"',
+            line=locate(text, '"packages"'),
         )
         entries: dict[str, list[Any]] = {}
         for key, value in raw_packages.items():

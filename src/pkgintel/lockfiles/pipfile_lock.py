@@ -22,6 +22,7 @@ from pkgintel.lockfiles._support import (
     head,
     load_json,
     locate,
+    none_to,
     redact_url,
     registry_package,
     require_mapping,
@@ -56,7 +57,7 @@ class PipfileLockParser:
             raise LockfileError(self.kind, 'neither "default" nor "develop" is present', line=1)
         merged: dict[tuple[str, str], tuple[str, dict[str, Any], bool]] = {}
         for section, is_dev in _SECTIONS:
-            raw = data.get(section) or {}
+            raw = none_to(data.get(section), {})
             entries = require_mapping(
                 self.kind, raw, f'"{section}"', line=locate(text, json.dumps(section))
             )

@@ -30,6 +30,7 @@ from pkgintel.lockfiles._support import (
     head,
     load_yaml_documents,
     locate,
+    none_to,
     reachable,
     redact_url,
     registry_package,
@@ -142,24 +143,27 @@ class PnpmLockParser:
         def strip(key: str) -> str:
             return _strip_peers(key, major)
 
-        raw_packages = doc.get("packages") or {}
+        raw_packages = none_to(doc.get("packages"), {})
         packages = require_mapping(
             self.kind, raw_packages, '"packages"', line=locate(text, "packages:")
         )
         snapshots = require_mapping(
-            self.kind, doc.get("snapshots") or {}, '"snapshots"', line=locate(text, "snapshots:")
+            self.kind,
+            none_to(doc.get("snapshots"), {}),
+            '"snapshots"',
+            line=locate(text, "snapshots:"),
         )
         # Nodes of the dependency graph: v9 snapshots, earlier versions the package entries themselves.
         nodes: dict[str, dict[str, Any]] = {}
         graph_source = snapshots if major >= 9 else packages
         for key, value in graph_source.items():
             nodes[str(key)] = require_mapping(
-                self.kind, value or {}, f"entry {key!r}", line=locate(text, str(key))
+                self.kind, none_to(value, {}), f"entry {key!r}", line=locate(text, str(key))
             )
         entries: dict[str, dict[str, Any]] = {}
         for key, value in packages.items():
             entries[strip(str(key))] = require_mapping(
-                self.kind, value or {}, f"package {key!r}", line=locate(text, str(key))
+                self.kind, none_to(value, {}), f"package {key!r}", line=locate(text, str(key))
             )
         if major >= 9:
             # a package without any snapshot is still a package (no known dependencies)
@@ -273,7 +277,10 @@ class PnpmLockParser:
             )
             return {
                 str(path): require_mapping(
-                    self.kind, value or {}, f"importer {path!r}", line=locate(text, str(path))
+                    self.kind,
+                    none_to(value, {}),
+                    f"importer {path!r}",
+                    line=locate(text, str(path)),
                 )
                 for path, value in importers.items()
             }
