@@ -8,7 +8,6 @@ strings, as facts from the ecosystem's own documentation or test suite (named in
 from __future__ import annotations
 
 import json
-import time
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -138,22 +137,3 @@ def test_composer_normalisation_matches_composer() -> None:
     assert composer_normalize("1.0.0-rc1") == "1.0.0.0-RC1"
     assert composer_normalize("1.x-dev") == "1.9999999.9999999.9999999-dev"
     assert composer_normalize("dev-main") is None
-
-
-def test_one_comparison_takes_microseconds() -> None:
-    pairs = [
-        (Ecosystem.NPM, "1.2.3-beta.1", "1.2.3"),
-        (Ecosystem.PYPI, "1.2.3b1", "1.2.3"),
-        (Ecosystem.MAVEN, "1.2.3-beta-1", "1.2.3"),
-        (Ecosystem.RUBYGEMS, "1.2.3.a", "1.2.3"),
-        (Ecosystem.COMPOSER, "2.4.4-p9", "2.4.4"),
-        (Ecosystem.CONDA, "1.2.3", "1.2.4"),
-    ]
-    for ecosystem, a, b in pairs:
-        sort_key(ecosystem, a), sort_key(ecosystem, b)  # warm the cache
-        n = 2000
-        start = time.perf_counter()
-        for _ in range(n):
-            _ = sort_key(ecosystem, a) < sort_key(ecosystem, b)
-        per_call = (time.perf_counter() - start) / n
-        assert per_call < 50e-6, (ecosystem, per_call)  # generous bound for slow CI machines

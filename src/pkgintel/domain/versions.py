@@ -531,28 +531,31 @@ def _maven_cmp(a: Any, b: Any) -> int:
 
 
 class _Ordered:
-    """A comparable wrapper around a parsed value and a three-way compare function."""
+    """A comparable wrapper around a parsed value; subclasses define the three-way `_cmp`."""
 
     __slots__ = ("parsed",)
-    _cmp: Callable[[Any, Any], int]
 
     def __init__(self, parsed: Any) -> None:
         self.parsed = parsed
 
+    @staticmethod
+    def _cmp(a: Any, b: Any) -> int:
+        raise NotImplementedError
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, type(self)) and type(self)._cmp(self.parsed, other.parsed) == 0
+        return isinstance(other, type(self)) and self._cmp(self.parsed, other.parsed) == 0
 
     def __lt__(self, other: _Ordered) -> bool:
-        return type(self)._cmp(self.parsed, other.parsed) < 0
+        return self._cmp(self.parsed, other.parsed) < 0
 
     def __le__(self, other: _Ordered) -> bool:
-        return type(self)._cmp(self.parsed, other.parsed) <= 0
+        return self._cmp(self.parsed, other.parsed) <= 0
 
     def __gt__(self, other: _Ordered) -> bool:
-        return type(self)._cmp(self.parsed, other.parsed) > 0
+        return self._cmp(self.parsed, other.parsed) > 0
 
     def __ge__(self, other: _Ordered) -> bool:
-        return type(self)._cmp(self.parsed, other.parsed) >= 0
+        return self._cmp(self.parsed, other.parsed) >= 0
 
     def __hash__(self) -> int:
         # Equal versions may parse to different structures; a constant hash stays consistent.
@@ -566,7 +569,10 @@ class MavenVersion(_Ordered):
     """A parsed Maven version ordered like Maven 3.9 `ComparableVersion`."""
 
     __slots__ = ()
-    _cmp = staticmethod(_maven_cmp)
+
+    @staticmethod
+    def _cmp(a: Any, b: Any) -> int:
+        return _maven_cmp(a, b)
 
 
 def _maven_key(version: str) -> tuple[Any, ...]:
@@ -705,7 +711,10 @@ class CondaVersion(_Ordered):
     """A parsed conda version ordered like conda's `VersionOrder`."""
 
     __slots__ = ()
-    _cmp = staticmethod(_conda_cmp)
+
+    @staticmethod
+    def _cmp(a: Any, b: Any) -> int:
+        return _conda_cmp(a, b)
 
 
 def _conda_key(version: str) -> tuple[Any, ...]:
@@ -777,7 +786,10 @@ class HomebrewVersion(_Ordered):
     """A parsed Homebrew version (tokens plus `_N` revision)."""
 
     __slots__ = ()
-    _cmp = staticmethod(_brew_cmp)
+
+    @staticmethod
+    def _cmp(a: Any, b: Any) -> int:
+        return _brew_cmp(a, b)
 
 
 def _homebrew_key(version: str) -> tuple[Any, ...]:
