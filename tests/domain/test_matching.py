@@ -229,6 +229,8 @@ def test_unreadable_bounds_err_towards_affected() -> None:
     assert not range_affects(
         rng(("introduced", "1.0"), ("fixed", "2.0")), Ecosystem.PYPI, "garbage"
     )
+    # Unreadable limits are skipped too: no readable limit means the implicit "*".
+    assert range_affects(rng(("introduced", "1.0"), ("limit", "nope")), Ecosystem.PYPI, "5.0")
     # A range without any introduced event affects nothing (and says so).
     no_start = rng(("fixed", "2.0"))
     assert no_start.unevaluable_reason is not None

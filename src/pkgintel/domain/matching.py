@@ -115,8 +115,8 @@ def _plan(rng: AffectedRange, ecosystem: Ecosystem) -> _Plan | None:
     fixed = tuple(
         (key(value), value) for kind, value in rng.events if kind == "fixed" and key(value)[0] == 1
     )
-    has_limit_events = any(kind == "limit" for kind, _ in rng.events)
-    return tuple(events), (tuple(limits) if has_limit_events else None), fixed
+    # No readable limit (none written, or none parseable) means the implicit "*".
+    return tuple(events), (tuple(limits) if limits else None), fixed
 
 
 def _range_contains(plan: _Plan, version_key: Key) -> bool:
