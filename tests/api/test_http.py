@@ -130,3 +130,16 @@ async def test_service_endpoints(client: httpx.AsyncClient) -> None:
     assert now["utc"].endswith("Z")
     root = (await client.get("/")).json()
     assert root["docs"].endswith("/docs")
+
+
+async def test_exists_answers_are_reused_but_cleared_by_ingest(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    await runtime.names.ingest(
+        Ecosystem.NPM, [NameEntry(Ecosystem.NPM, "alpha", "alpha")], source="t1"
+    )
+    assert (await client.get("/api/exists/npm/beta")).json()["exists"] is False
+    await runtime.names.ingest(
+        Ecosystem.NPM, [NameEntry(Ecosystem.NPM, "beta", "beta")], source="t2"
+    )
+    assert (await client.get("/api/exists/npm/beta")).json()["exists"] is True

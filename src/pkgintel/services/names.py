@@ -9,8 +9,9 @@ the name has not been seen by a live report, the answer is `exists: None` ("we d
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from rapidfuzz import process
@@ -20,6 +21,9 @@ from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.storage.base import NameStore
 
+ANSWER_TTL_S = 60.0
+"""How long one process reuses an `exists` answer (ingestion and live sightings clear it sooner)."""
+ANSWER_ENTRIES = 50000
 POPULAR_POOL = 20000
 """How many of the most popular names are kept in memory per ecosystem for suggestions."""
 _POOL_TTL_S = 600.0
@@ -50,6 +54,11 @@ class TyposquatHint:
     reason: str = ""
 
 
+def _renamed(answer: ExistsAnswer, name: str) -> ExistsAnswer:
+    """The same answer for another spelling of the same normalised name."""
+    return replace(answer, package=name)
+
+
 class NameService:
     """See the module docstring. `clock` returns UNIX seconds (injected for tests)."""
 
@@ -57,10 +66,31 @@ class NameService:
         self._store = store
         self._clock = clock
         self._pools: dict[Ecosystem, tuple[float, list[NameEntry], list[str]]] = {}
+        self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer]] = (
+            OrderedDict()
+        )
 
     async def exists(self, ecosystem: Ecosystem, name: str) -> ExistsAnswer:
-        """Look the name up in the index. See the module docstring for the `None` case."""
+        """
+        Look the name up in the index. See the module docstring for the `None` case.
+
+        Answers are reused by this process for up to `ANSWER_TTL_S` seconds (popular names are asked
+        for constantly); an ingestion or a live sighting in this process clears them at once.
+        """
         key = normalise_name(ecosystem, name)
+        now = self._clock()
+        cached = self._answers.get((ecosystem, key))
+        if cached is not None and now - cached[0] < ANSWER_TTL_S:
+            self._answers.move_to_end((ecosystem, key))
+            answer = cached[1]
+            return answer if answer.package == name else _renamed(answer, name)
+        answer = await self._lookup(ecosystem, name, key)
+        self._answers[(ecosystem, key)] = (now, answer)
+        if len(self._answers) > ANSWER_ENTRIES:
+            self._answers.popitem(last=False)
+        return answer
+
+    async def _lookup(self, ecosystem: Ecosystem, name: str, key: str) -> ExistsAnswer:
         entry = await self._store.get_name(ecosystem, key)
         state = await self._store.get_index_state(ecosystem)
         if entry is not None:
@@ -153,6 +183,7 @@ class NameService:
 
     async def record_seen(self, info: PackageInfo, weekly_downloads: int | None) -> None:
         """A package seen by a live report joins the index (keeping popularity a loaded list gave)."""
+        self._answers.pop((info.ecosystem, normalise_name(info.ecosystem, info.name)), None)
         await self._store.upsert_names(
             [
                 NameEntry(
@@ -193,6 +224,8 @@ class NameService:
             NameIndexState(ecosystem, source, datetime.fromtimestamp(self._clock(), UTC), total)
         )
         self._pools.pop(ecosystem, None)
+        for cached in [k for k in self._answers if k[0] is ecosystem]:
+            del self._answers[cached]
         return total
 
     async def index_states(self) -> list[NameIndexState]:
