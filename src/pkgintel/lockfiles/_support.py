@@ -121,7 +121,8 @@ def load_yaml_documents(kind: str, text: str) -> list[Any]:
         return list(yaml.load_all(text, Loader=_YAML_LOADER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
+        # an end-of-stream mark sits one line past the text: clamp it to the last line
+        line = min(mark.line + 1, last_line(text)) if mark is not None else None
         column = mark.column + 1 if mark is not None else None
         problem = exc.problem or exc.context or "syntax error"
         raise LockfileError(kind, f"invalid YAML: {problem}", line=line, column=column) from None
