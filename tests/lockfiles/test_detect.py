@@ -194,3 +194,9 @@ def test_parse_lockfile_wrong_kind_names_the_kind() -> None:
         parse_lockfile(text, kind="package-lock.json")
     assert caught.value.kind == "package-lock.json"
     assert caught.value.line == 1
+
+
+def test_classic_yarn_lock_without_its_banner_is_still_recognised() -> None:
+    text = read("yarn", "classic.yarn.lock")
+    body = text[text.index('"@babel/code-frame') :]
+    assert detect_from_content(body) == "yarn.lock"

@@ -216,3 +216,50 @@ def test_requirements_continuation_ended_by_a_comment() -> None:
         ("apipkg", "1.4", False),
         ("attrs", "17.3.0", True),  # older pip-compile leaves direct requirements unannotated
     ]
+
+
+def test_uv_lock_manifest_members() -> None:
+    text = """version = 1
+requires-python = ">=3.12"
+
+[manifest]
+members = ["api", "core"]
+
+[[package]]
+name = "api"
+version = "0.1.0"
+source = { editable = "packages/api" }
+dependencies = [{ name = "core" }, { name = "fastapi" }]
+
+[[package]]
+name = "core"
+version = "0.1.0"
+source = { editable = "packages/core" }
+dependencies = [{ name = "pydantic" }]
+
+[[package]]
+name = "fastapi"
+version = "0.110.0"
+source = { registry = "https://pypi.org/simple" }
+dependencies = [{ name = "pydantic" }]
+
+[[package]]
+name = "pydantic"
+version = "2.6.0"
+source = { registry = "https://pypi.org/simple" }
+
+[[package]]
+name = "vendored"
+version = "1.0.0"
+source = { editable = "vendor/vendored" }
+"""
+    result = UvLockParser().parse(text)
+    check_invariants(result)
+    flags = {p.name: (p.source, p.direct, p.dev) for p in result.packages}
+    assert flags == {
+        "api": ("workspace", None, None),
+        "core": ("workspace", None, None),
+        "fastapi": ("registry", True, False),
+        "pydantic": ("registry", True, False),  # declared by the member core
+        "vendored": ("path", False, None),  # an editable path dependency, not a member
+    }

@@ -60,7 +60,7 @@ class UvLockParser:
     ecosystem: ClassVar[Ecosystem] = Ecosystem.PYPI
 
     def sniff(self, text: str) -> bool:
-        """`version = 1` at top level with uv's inline `source = { registry|virtual|... = ` tables."""
+        """`[[package]]` tables with uv's inline `source = { registry|virtual|editable = ... }`."""
         start = head(text)
         return "[[package]]" in start and (
             "source = { registry = " in start
@@ -73,12 +73,9 @@ class UvLockParser:
         """Packages of a uv.lock; `LockfileError` for invalid TOML or a package without a name."""
         data = load_toml(self.kind, text)
         tables = array_of_tables(self.kind, text, data, "package")
-        manifest = data.get("manifest") if isinstance(data.get("manifest"), dict) else {}
-        declared_members = (
-            {_norm(m) for m in manifest.get("members", []) if isinstance(m, str)}
-            if isinstance(manifest, dict)
-            else set()
-        )
+        manifest = data.get("manifest")
+        members_list = manifest.get("members", []) if isinstance(manifest, dict) else []
+        declared_members = {_norm(m) for m in members_list if isinstance(m, str)}
 
         rows: list[tuple[dict[str, Any], int | None, str, str | None]] = []
         for table, line in tables:

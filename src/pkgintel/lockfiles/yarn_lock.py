@@ -40,9 +40,6 @@ _EXACT_VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$")
 _DEP_SECTIONS = ("dependencies", "optionalDependencies")
 _BERRY_MARKER = re.compile(r"^__metadata:\s*$", re.MULTILINE)
 _CLASSIC_MARKER = "# yarn lockfile v1"
-_CLASSIC_HEADER = re.compile(
-    r'^(?:"[^"\n]*@[^"\n]*"|[^\s"#][^\s:]*@[^\s:]*)(?:, .*)?:\s*$', re.MULTILINE
-)
 
 
 @dataclass(slots=True)
@@ -174,9 +171,14 @@ class YarnLockParser:
         start = head(text)
         if _CLASSIC_MARKER in start or _BERRY_MARKER.search(start):
             return True
+        # Without the banner: the first entry reads `name@range:` followed by `  version "..."`.
+        lines = [line for line in start.splitlines() if line.strip() and not line.startswith("#")]
         return (
-            bool(_CLASSIC_HEADER.search(start))
-            and re.search(r"^  version \"", start, re.M) is not None
+            len(lines) >= 2
+            and not lines[0].startswith((" ", "{", "["))
+            and lines[0].rstrip().endswith(":")
+            and "@" in lines[0]
+            and lines[1].startswith('  version "')
         )
 
     def parse(self, text: str) -> ParsedLockfile:
