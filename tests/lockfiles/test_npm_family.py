@@ -309,3 +309,21 @@ def test_bun_errors_name_the_line(text: str) -> None:
     error = _error(BunLockParser(), text)
     assert error.kind == "bun.lock"
     assert error.line is not None and error.line >= 5
+
+
+def test_jsonc_comments_and_trailing_commas_outside_strings_only() -> None:
+    import json
+
+    from pkgintel.lockfiles._support import strip_jsonc
+
+    text = (
+        '{\n  // a comment, with a comma,\n  "url": "https://registry.npmjs.org/a/-/a.tgz",'
+        '\n  /* block\n comment */ "s": "a \\" // not a comment ,]",\n  "list": [1, 2,],\n}\n'
+    )
+    stripped = strip_jsonc(text)
+    assert stripped.count("\n") == text.count("\n")  # line numbers are kept
+    assert json.loads(stripped) == {
+        "url": "https://registry.npmjs.org/a/-/a.tgz",
+        "s": 'a " // not a comment ,]',
+        "list": [1, 2],
+    }

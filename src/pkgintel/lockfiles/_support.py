@@ -9,7 +9,7 @@ import json
 import re
 import tomllib
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -308,13 +308,6 @@ def dedupe_edges(edges: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...
         if edge[0] != edge[1]:
             seen.setdefault(edge, None)
     return tuple(seen)
-
-
-def str_items(value: Any) -> list[tuple[str, str]]:
-    """(key, value) pairs of a mapping whose values are strings; other entries skipped."""
-    if not isinstance(value, Mapping):
-        return []
-    return [(str(k), v) for k, v in value.items() if isinstance(v, str)]
 
 
 def table_lines(text: str, header: str) -> list[int]:
