@@ -5,33 +5,39 @@ What is measured, and how:
 
 * **exists** (`/api/exists/npm/<name>`), answered from the name index only. The index is the shared npm
   name list (`../shared/data/names/npm.tsv.gz`, or its `--names-limit` most downloaded rows) loaded
-  into a temporary SQLite database with `pkgintel ingest names`. Requests rotate over about 1,000 real
-  names from that list plus about 5 % absent ones (typos and suffixed variants of real names, checked
-  absent). Without the shared list the exists figures are skipped (no made-up names are used).
-* **warm check** (`/api/check/npm/lodash`, `/api/check/pypi/requests`) after one priming call, so the
+  into a temporary SQLite database with `pkgintel ingest names`. Two workloads, both real names from
+  that list with 5 % absent ones mixed in (typos and suffixed variants of real names, checked absent):
+  a rotation over about 1,000 names (the same names asked again and again, so whatever the service
+  keeps per process is reused), and a long list of distinct names ("first ask": each name is asked
+  once, so the database is always consulted). Without the shared list the exists figures are skipped:
+  no made-up name list stands in for it.
+* **warm check** (`/api/check/npm/lodash`, `/api/check/pypi/requests`) after a priming call, so the
   registry data comes from the in-process cache.
-* **cold check**: every recorded package (9 npm, 10 PyPI) fetched through a service whose cache keeps
-  nothing (`PKGINTEL_CACHE_TTL_S=0`, `PKGINTEL_CACHE_STALE_S=0`; a stored snapshot is only used when
-  the upstream fails), so each request calls the registry and the downloads source. Its time is set
-  against the artificial latency and against the slowest single upstream call for that package, timed
-  directly against the replay registry (the target: cold <= slowest upstream + 20 ms, i.e. the two
-  upstream calls of one report run concurrently).
+* **cold check**: every recorded package (9 npm, 10 PyPI) through a service whose cache keeps nothing
+  (`PKGINTEL_CACHE_TTL_S=0`, `PKGINTEL_CACHE_STALE_S=0`; a stored snapshot is only read when the
+  upstream fails), so each request calls the registry and the downloads source; every answer is
+  checked to say `_cache: miss`. The time is set against the artificial latency and against the
+  slowest single upstream call for that package, timed alone against the replay registry (target:
+  cold <= slowest upstream + 20 ms, i.e. the two upstream calls of one report run concurrently).
 * **status** (`/api/status`).
 
 Each is timed two ways:
 
 * **in-process server time**: the app is built with `create_app(settings, runtime=...)` around a
-  runtime from `build_runtime` and called through `httpx.ASGITransport`; a pure ASGI wrapper records
-  the time from the request entering the app to its last body chunk (client overhead excluded).
+  runtime from `build_runtime` and called through `httpx.ASGITransport` on the event loop uvicorn
+  would use (uvloop when installed); a pure ASGI wrapper records the time from the request entering
+  the app to its last body chunk, so client overhead is excluded.
 * **over HTTP** against `pkgintel serve` in a subprocess: sequential requests on one keep-alive
-  connection (unloaded latency), and `wrk -t2 -c32 --latency` for throughput (skipped with
-  `--skip-wrk` or when wrk is not installed).
+  connection (unloaded latency, client-side time), and `wrk -t2 -c32 --latency` with a Lua script
+  rotating over the paths, for throughput (skipped with `--skip-wrk` or when wrk is not installed).
 
-The upstreams are `tests/fake_registry.py` (recorded bodies, `--latency-ms` of artificial latency per
-request) in a subprocess. Everything listens on 127.0.0.1 only; every loop is bounded in count and
-time. The figures are printed as a table and written to `bench/results/<timestamp>.json`; nothing is
-asserted. `--profile` also runs the in-process loops under cProfile and writes the top functions
-next to the JSON, plus a breakdown of the exists path by component.
+Every client sends `Accept-Encoding: gzip`, as agents' HTTP libraries do. The upstreams are
+`tests/fake_registry.py` (recorded bodies, `--latency-ms` of artificial latency per request) in a
+subprocess. Everything listens on 127.0.0.1 only; every loop is bounded in count and in time
+(`LOOP_CAP_S`). The figures are printed as a table and written to `bench/results/<timestamp>.json`;
+nothing is asserted. `--profile` also profiles the in-process loops (pyinstrument when importable,
+else cProfile) into `bench/results/<timestamp>-profile.txt` and times the exists path by component.
+Everything started is stopped, and the temporary folder removed, on exit, error, Ctrl-C or SIGTERM.
 
 Run: `.venv/bin/python bench/bench_api.py [--latency-ms 50] [--duration 10] [--workers 1] [--skip-wrk]`.
 """
@@ -73,37 +79,12 @@ REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
 DEFAULT_SHARED = REPO.parent / "shared" / "data"
 
-COLD_PACKAGES: tuple[tuple[str, str], ...] = (
-    *(
-        ("npm", n)
-        for n in (
-            "lodash",
-            "chalk",
-            "react",
-            "jquery",
-            "etag",
-            "is-stream",
-            "node-forge",
-            "base62",
-            "@types/jquery",
-        )
-    ),
-    *(
-        ("pypi", n)
-        for n in (
-            "requests",
-            "django",
-            "flask",
-            "urllib3",
-            "pyyaml",
-            "nose",
-            "pycrypto",
-            "fastapi",
-            "pendulum",
-            "luigi",
-        )
-    ),
-)
+COLD_NPM = ("lodash", "chalk", "react", "jquery", "etag", "is-stream", "node-forge", "base62")
+COLD_NPM += ("@types/jquery",)
+COLD_PYPI = ("requests", "django", "flask", "urllib3", "pyyaml", "nose", "pycrypto", "fastapi")
+COLD_PYPI += ("pendulum", "luigi")
+COLD_PACKAGES = tuple(("npm", n) for n in COLD_NPM) + tuple(("pypi", n) for n in COLD_PYPI)
+"""Every package the shared registry fixtures hold a recording of (registry body)."""
 WARM_PATHS = ("/api/check/npm/lodash", "/api/check/pypi/requests")
 STATUS_PATH = "/api/status"
 
@@ -189,6 +170,7 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "wrk": wrk_version,
         "git_commit": commit or None,
+        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -333,18 +315,14 @@ def subset_file(source: Path, limit: int, dest: Path) -> Path:
     return dest
 
 
-def exists_sample(names: list[str], count: int, absent_share: float, seed: int) -> list[str]:
-    """About `count` names: real ones from `names`, plus `absent_share` of absent variants of them."""
-    rng = random.Random(seed)
-    known = {n.lower() for n in names}
-    n_absent = round(count * absent_share)
-    present = rng.sample(names, min(count - n_absent, len(names)))
-    absent: list[str] = []
+def absent_variants(rng: random.Random, bases: list[str], known: set[str], count: int) -> list[str]:
+    """`count` names absent from `known`: typos (two letters swapped) and suffixed real names."""
     suffixes = ("-utils-pro", "-helperkit", "-lite2", "-extra-core", "js-plus")
+    out: dict[str, None] = {}
     attempts = 0
-    while len(absent) < n_absent and attempts < n_absent * 50:
+    while len(out) < count and attempts < count * 50:
         attempts += 1
-        base = rng.choice(present)
+        base = rng.choice(bases)
         if "/" in base or len(base) < 4:
             continue
         if attempts % 2:
@@ -352,11 +330,56 @@ def exists_sample(names: list[str], count: int, absent_share: float, seed: int) 
             candidate = base[:i] + base[i + 1] + base[i] + base[i + 2 :]
         else:
             candidate = base + rng.choice(suffixes)
-        if candidate.lower() not in known and candidate not in absent:
-            absent.append(candidate)
-    mixed = present + absent
-    rng.shuffle(mixed)
-    return mixed
+        if candidate.lower() not in known:
+            out[candidate] = None
+    return list(out)
+
+
+@dataclass
+class Workload:
+    """Exists paths: a small rotation (answers get reused) and a long list of distinct names."""
+
+    rotation: list[str]
+    unique: list[str]
+    absent: set[str]
+    have_fixtures: bool
+
+    def present(self, paths: list[str]) -> list[str]:
+        return [p for p in paths if p not in self.absent]
+
+    def absent_of(self, paths: list[str]) -> list[str]:
+        return [p for p in paths if p in self.absent]
+
+    def exists_ok(self, path: str, resp: httpx.Response) -> bool:
+        """The answer is right: `exists` true for a listed name, false for an absent one."""
+        return resp.json().get("exists") is (path not in self.absent)
+
+
+def build_workload(
+    rows: list[tuple[str, int]], args: argparse.Namespace, have_fixtures: bool
+) -> Workload:
+    """Real names from the loaded list (5 % absent variants mixed in), shuffled with a fixed seed."""
+    if not rows:
+        return Workload([], [], set(), have_fixtures)
+    rng = random.Random(args.seed)
+    names = [n for n, _ in rows]
+    known = {n.lower() for n in names}
+    share = 0.05
+    n_rot_absent = round(args.names_sample * share)
+    n_uni_absent = round(args.unique_names * share)
+    wanted = args.names_sample - n_rot_absent + args.unique_names - n_uni_absent
+    present = rng.sample(names, min(wanted, len(names)))
+    split = args.names_sample - n_rot_absent
+    absent = absent_variants(rng, present, known, n_rot_absent + n_uni_absent)
+    rotation = present[:split] + absent[:n_rot_absent]
+    unique = present[split:] + absent[n_rot_absent:]
+    rng.shuffle(rotation)
+    rng.shuffle(unique)
+
+    def paths(items: list[str]) -> list[str]:
+        return [EXISTS_PREFIX + name_path(n) for n in items]
+
+    return Workload(paths(rotation), paths(unique), set(paths(absent)), have_fixtures)
 
 
 # -- in-process measurements ----------------------------------------------------------------------
@@ -364,21 +387,6 @@ def exists_sample(names: list[str], count: int, absent_share: float, seed: int) 
 ACCEPT_ENCODING = "gzip"
 """Sent by every client here (wrk included), as agents' HTTP libraries do."""
 EXISTS_PREFIX = "/api/exists/npm/"
-
-
-@dataclass
-class Workload:
-    exists_paths: list[str]
-    absent_paths: set[str]
-    have_fixtures: bool
-
-    @property
-    def present_paths(self) -> list[str]:
-        return [p for p in self.exists_paths if p not in self.absent_paths]
-
-    def exists_ok(self, path: str, resp: httpx.Response) -> bool:
-        """The answer is right: `exists` true for a listed name, false for an absent one."""
-        return resp.json().get("exists") is (path not in self.absent_paths)
 
 
 class ServerTimer:
@@ -417,7 +425,7 @@ async def inproc_loop(
     times: list[float] = []
     errors = 0
     deadline = time.monotonic() + LOOP_CAP_S
-    for i in range(count):
+    for i in range(count if paths else 0):
         path = paths[i % len(paths)]
         resp = await client.get(path)
         if resp.status_code != 200 or (check is not None and not check(path, resp)):
@@ -447,15 +455,46 @@ async def inproc_app(settings: Any) -> Any:
             yield runtime, timer, client
 
 
-@contextlib.contextmanager
-def profiled(label: str, sink: dict[str, cProfile.Profile]) -> Iterator[None]:
-    prof = cProfile.Profile()
-    prof.enable()
-    try:
-        yield
-    finally:
-        prof.disable()
-        sink[label] = prof
+class Profiles:
+    """Profiles of the in-process loops: pyinstrument when importable (sampling, sees greenlet and
+    coroutine stacks as they are), else cProfile (whose per-function split is blurred by
+    SQLAlchemy's greenlet switches and by coroutine suspensions)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.results: dict[str, str] = {}
+        try:
+            import pyinstrument  # noqa: F401
+
+            self.tool = "pyinstrument"
+        except ImportError:
+            self.tool = "cProfile"
+
+    @contextlib.contextmanager
+    def run(self, label: str, top: int) -> Iterator[None]:
+        if self.tool == "pyinstrument":
+            from pyinstrument import Profiler
+
+            sampler = Profiler(interval=0.0002, async_mode="disabled")
+            sampler.start()
+            try:
+                yield
+            finally:
+                sampler.stop()
+                self.results[label] = sampler.output_text(unicode=False, color=False)
+            return
+        prof = cProfile.Profile()
+        prof.enable()
+        try:
+            yield
+        finally:
+            prof.disable()
+            text = []
+            for order in ("tottime", "cumulative"):
+                buf = io.StringIO()
+                pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(order).print_stats(top)
+                text.append(f"-- by {order} --\n{buf.getvalue()}")
+            self.results[label] = "\n".join(text)
 
 
 async def run_inprocess(
@@ -463,47 +502,60 @@ async def run_inprocess(
     db_url: str,
     registry: str,
     work: Workload,
-    profiles: dict[str, cProfile.Profile],
+    profiles: Profiles,
     extra: dict[str, Any],
 ) -> list[Figure]:
     figures: list[Figure] = []
     how = "in-process server"
+    extra["thread_hop_ms"] = await thread_hop_ms()
     settings = settings_for(db_url, registry, cold=False)
     async with inproc_app(settings) as (runtime, timer, client):
         await client.get(STATUS_PATH)
-        if work.exists_paths:
-            # An untimed pass loads the suggestion pool (a per-process cache of 10 minutes).
-            await inproc_loop(client, timer, work.exists_paths, 100)
+        if work.rotation:
+            # One untimed pass: loads the suggestion pool and lets the service keep what it keeps.
+            await inproc_loop(client, timer, work.rotation, len(work.rotation))
             times, errors = await inproc_loop(
-                client, timer, work.exists_paths, args.inproc_n, work.exists_ok
+                client, timer, work.rotation, args.inproc_n, work.exists_ok
             )
             figures.append(
                 Figure.from_samples(
-                    "exists npm (mixed)",
+                    f"exists npm, {len(work.rotation):,}-name rotation",
                     how,
                     times,
                     errors=errors,
                     target=f"p50 <= {TARGETS['exists_server_p50_ms']:g} ms",
-                    note="errors = wrong answers",
+                    note="repeat asks; errors = wrong answers",
                 )
             )
-            times, errors = await inproc_loop(
-                client, timer, work.present_paths, args.inproc_n, work.exists_ok
-            )
+            first = work.present(work.unique)[: args.inproc_n]
+            times, errors = await inproc_loop(client, timer, first, len(first), work.exists_ok)
             figures.append(
-                Figure.from_samples("exists npm (present only)", how, times, errors=errors)
+                Figure.from_samples(
+                    "exists npm, first ask (present)",
+                    how,
+                    times,
+                    errors=errors,
+                    note="distinct names, none asked before",
+                )
             )
-            absent = sorted(work.absent_paths)
-            times, errors = await inproc_loop(
-                client, timer, absent, min(args.inproc_n, 4 * len(absent)), work.exists_ok
-            )
+            first = work.absent_of(work.unique)[: max(1, args.inproc_n // 4)]
+            times, errors = await inproc_loop(client, timer, first, len(first), work.exists_ok)
             figures.append(
-                Figure.from_samples("exists npm (absent only)", how, times, errors=errors)
+                Figure.from_samples(
+                    "exists npm, first ask (absent)",
+                    how,
+                    times,
+                    errors=errors,
+                    note="distinct names; answer has did_you_mean",
+                )
             )
-            if args.profile:
-                with profiled("exists (mixed)", profiles):
-                    await inproc_loop(client, timer, work.exists_paths, min(args.inproc_n, 1000))
-                extra["exists_breakdown"] = await exists_breakdown(runtime, work, db_url)
+            if profiles.enabled:
+                with profiles.run("exists, rotation (repeat asks)", args.profile_top):
+                    await inproc_loop(client, timer, work.rotation, args.inproc_n)
+                later = work.unique[3 * args.inproc_n : 4 * args.inproc_n]
+                with profiles.run("exists, first asks (5 % absent)", args.profile_top):
+                    await inproc_loop(client, timer, later, len(later))
+                extra["exists_breakdown"] = await exists_breakdown(runtime, work, db_url, args)
         if work.have_fixtures:
             for path in WARM_PATHS:
                 label = f"warm check {path.removeprefix('/api/check/')}"
@@ -512,6 +564,7 @@ async def run_inprocess(
                     figures.append(Figure(label, how, note=f"priming got {prime.status_code}"))
                     continue
                 times, errors = await inproc_loop(client, timer, [path], args.warm_n)
+                encoding = prime.headers.get("content-encoding", "identity")
                 figures.append(
                     Figure.from_samples(
                         label,
@@ -519,12 +572,12 @@ async def run_inprocess(
                         times,
                         errors=errors,
                         target=f"p50 <= {TARGETS['warm_check_p50_ms']:g} ms",
-                        note=f"body {len(prime.content):,} B ({prime.headers.get('content-encoding', 'identity')})",
+                        note=f"body {len(prime.content):,} B ({encoding} on the wire)",
                     )
                 )
-                if args.profile:
-                    with profiled(label, profiles):
-                        await inproc_loop(client, timer, [path], min(args.warm_n, 300))
+                if profiles.enabled:
+                    with profiles.run(label, args.profile_top):
+                        await inproc_loop(client, timer, [path], args.warm_n)
         times, errors = await inproc_loop(client, timer, [STATUS_PATH], args.inproc_n)
         figures.append(
             Figure.from_samples(
@@ -535,9 +588,9 @@ async def run_inprocess(
                 target=f"p50 <= {TARGETS['status_p50_ms']:g} ms",
             )
         )
-        if args.profile:
-            with profiled("status", profiles):
-                await inproc_loop(client, timer, [STATUS_PATH], min(args.inproc_n, 1000))
+        if profiles.enabled:
+            with profiles.run("status", args.profile_top):
+                await inproc_loop(client, timer, [STATUS_PATH], args.inproc_n)
 
     if work.have_fixtures:
         cold_settings = settings_for(db_url, registry, cold=True)
@@ -551,21 +604,42 @@ async def run_inprocess(
                 first_s, _ = await get(f"/api/check/{eco}/{name}")
                 extra[f"inproc_first_check_of_runtime_{eco}_ms"] = round(first_s * 1000, 2)
             figures.extend(await cold_rounds(args, how, get, cold_settings))
-            if args.profile:
-                with profiled("cold check (all packages once)", profiles):
-                    for eco, name in COLD_PACKAGES:
-                        await client.get(f"/api/check/{eco}/{name_path(name)}")
+            if profiles.enabled:
+                with profiles.run("cold check (every package, 3 times)", args.profile_top):
+                    for _ in range(3):
+                        for eco, name in COLD_PACKAGES:
+                            await client.get(f"/api/check/{eco}/{name_path(name)}")
     return figures
 
 
-async def exists_breakdown(runtime: Any, work: Workload, db_url: str) -> dict[str, Any]:
-    """Where an exists call's time goes: the service call, each store query, raw sqlite3 as a floor."""
+async def thread_hop_ms(count: int = 500) -> dict[str, Any]:
+    """p50/p99 of one loop -> thread -> loop round trip (a no-op in the default executor): the unit
+    cost every aiosqlite call and every sync FastAPI dependency pays, and the figure that moves most
+    between runs on a shared virtual machine."""
+    loop = asyncio.get_running_loop()
+    hops = []
+    for _ in range(count):
+        started = time.perf_counter()
+        await loop.run_in_executor(None, int)
+        hops.append((time.perf_counter() - started) * 1000)
+    return {
+        "p50": round(percentile(hops, 50) or 0, 4),
+        "p99": round(percentile(hops, 99) or 0, 4),
+        "n": len(hops),
+    }
+
+
+async def exists_breakdown(
+    runtime: Any, work: Workload, db_url: str, args: argparse.Namespace
+) -> dict[str, Any]:
+    """Where a first exists ask's time goes: each store query, raw sqlite3 as a floor, suggestions."""
     from pkgintel.domain.names import normalise_name
     from pkgintel.domain.packages import Ecosystem
 
     eco = Ecosystem.NPM
-    present = [p.removeprefix(EXISTS_PREFIX) for p in work.present_paths][:500]
-    absent = [p.removeprefix(EXISTS_PREFIX) for p in sorted(work.absent_paths)][:50]
+    unseen = work.unique[5 * args.inproc_n :]
+    present = [p.removeprefix(EXISTS_PREFIX) for p in work.present(unseen)][:500]
+    absent = [p.removeprefix(EXISTS_PREFIX) for p in work.absent_of(unseen)][:50]
     store = runtime.names._store  # read-only use, to time the store queries alone
     out: dict[str, Any] = {}
 
@@ -584,11 +658,25 @@ async def exists_breakdown(runtime: Any, work: Workload, db_url: str) -> dict[st
             samples.append((time.perf_counter() - started) * 1000)
         out[label] = summary(samples)
 
-    await timed("NameService.exists (present)", present, lambda n: runtime.names.exists(eco, n))
     await timed("SqlStore.get_name", present, lambda n: store.get_name(eco, normalise_name(eco, n)))
     await timed("SqlStore.get_index_state", present, lambda n: store.get_index_state(eco))
-    await timed("NameService.exists (absent)", absent, lambda n: runtime.names.exists(eco, n))
     await timed("NameService.suggest (absent)", absent, lambda n: runtime.names.suggest(eco, n))
+    await timed(
+        "NameService.exists (first ask, present)",
+        present[:250],
+        lambda n: runtime.names.exists(eco, n),
+    )
+    await timed(
+        "NameService.exists (repeat ask, present)",
+        present[:250],
+        lambda n: runtime.names.exists(eco, n),
+    )
+    hop = await thread_hop_ms()
+    out["one thread hop (run_in_executor no-op)"] = {
+        "p50_ms": hop["p50"],
+        "p99_ms": hop["p99"],
+        "n": hop["n"],
+    }
     conn = sqlite3.connect(db_url.split(":///", 1)[1])
     try:
         samples = []
@@ -694,7 +782,7 @@ async def cold_rounds(
             n=len(by_upstream),
             target=f"<= {limit:g} ms (worst pkg)",
             met=max(by_upstream) <= limit if by_upstream else None,
-            note=f"median over packages; p99 col = worst ({worst})",
+            note=f"median of packages; p99 col = worst ({worst})",
         ),
         Figure(
             "cold - latency",
@@ -702,7 +790,7 @@ async def cold_rounds(
             percentile(by_latency, 50),
             max(by_latency, default=None),
             n=len(by_latency),
-            note=f"median over packages; p99 col = worst ({worst_lat})",
+            note=f"median of packages; p99 col = worst ({worst_lat})",
         ),
     ]
 
@@ -721,7 +809,7 @@ def http_sequential(
         base_url=base, headers={"Accept-Encoding": ACCEPT_ENCODING}, timeout=30.0
     ) as client:
         client.get(STATUS_PATH)
-        for i in range(count):
+        for i in range(count if paths else 0):
             path = paths[i % len(paths)]
             started = time.perf_counter()
             resp = client.get(path)
@@ -739,7 +827,7 @@ local paths = {%s}
 local counter = 0
 local threads = 0
 setup = function(thread)
-  thread:set("offset", threads * 7919)
+  thread:set("offset", threads * math.floor(#paths / 2))
   threads = threads + 1
 end
 init = function(args)
@@ -756,7 +844,7 @@ def run_wrk(
     args: argparse.Namespace, label: str, base: str, paths: list[str], workdir: Path
 ) -> Figure:
     """`wrk -t2 -c32 -d<duration>s --latency`, rotating over `paths` with a Lua script."""
-    script = workdir / f"wrk-{abs(hash(label))}.lua"
+    script = workdir / f"wrk-{len(list(workdir.glob('wrk-*.lua')))}.lua"
     script.write_text(LUA_ROTATE % ", ".join(json.dumps(p) for p in paths))
     cmd = [
         "wrk",
@@ -787,9 +875,14 @@ def run_wrk(
         fig.n = int(m.group(1))
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    fig.errors = (int(bad.group(1)) if bad else 0) + (
-        sum(int(g) for g in sock.groups()) if sock else 0
-    )
+    fig.errors = int(bad.group(1)) if bad else 0
+    if sock:
+        fig.extra["socket_errors"] = dict(
+            zip(("connect", "read", "write", "timeout"), map(int, sock.groups()), strict=True)
+        )
+        fig.note = "socket errors: " + ", ".join(
+            f"{k} {v}" for k, v in fig.extra["socket_errors"].items() if v
+        )
     if done.returncode != 0:
         fig.note = f"wrk exited {done.returncode}: {done.stderr.strip()[:200]}"
     return fig
@@ -800,21 +893,40 @@ def run_http(
 ) -> list[Figure]:
     figures: list[Figure] = []
     seq = "HTTP sequential, 1 connection"
-    with httpx.Client(base_url=base, headers={"Accept-Encoding": ACCEPT_ENCODING}) as client:
-        warmup = sorted(work.absent_paths)[:1] or [STATUS_PATH]
-        for _ in range(4 * args.workers):  # every worker loads its suggestion pool
-            client.get(warmup[0])
+    target_rps = f">= {TARGETS['exists_http_rps']:g} req/s"
+    with httpx.Client(base_url=base, timeout=30.0) as client:
+        warmup = work.absent_of(work.unique)[-4 * args.workers :] or [STATUS_PATH]
+        for path in warmup:  # every worker loads its suggestion pool before anything is timed
+            client.get(path, headers={"Connection": "close"})
     for path in WARM_PATHS if work.have_fixtures else ():
         for _ in range(4 * args.workers):  # fresh connections so every worker gets primed
             with httpx.Client(base_url=base, timeout=30.0) as client:
                 client.get(path)
-    if work.exists_paths:
-        times, errors = http_sequential(base, work.exists_paths, args.http_n, work.exists_ok)
-        figures.append(Figure.from_samples("exists npm (mixed)", seq, times, errors=errors))
+    if work.rotation:
+        label = f"exists npm, {len(work.rotation):,}-name rotation"
+        http_sequential(base, work.rotation, len(work.rotation))  # the untimed first pass
+        times, errors = http_sequential(base, work.rotation, args.http_n, work.exists_ok)
+        figures.append(Figure.from_samples(label, seq, times, errors=errors))
+        tail = work.unique[-args.http_n :]
+        times, errors = http_sequential(base, tail, len(tail), work.exists_ok)
+        figures.append(
+            Figure.from_samples("exists npm, first ask (5 % absent)", seq, times, errors=errors)
+        )
         if use_wrk:
-            fig = run_wrk(args, "exists npm (mixed)", base, work.exists_paths, workdir)
-            fig.target = f">= {TARGETS['exists_http_rps']:g} req/s"
+            fig = run_wrk(args, label, base, work.rotation, workdir)
+            fig.target = target_rps
             fig.met = fig.rps is not None and fig.rps >= TARGETS["exists_http_rps"]
+            figures.append(fig)
+            fig = run_wrk(
+                args,
+                "exists npm, first ask (5 % absent)",
+                base,
+                work.unique[: -args.http_n],
+                workdir,
+            )
+            fig.note = (fig.note + "; " if fig.note else "") + (
+                f"rotation of {len(work.unique) - args.http_n:,} distinct names"
+            )
             figures.append(fig)
     for path in WARM_PATHS if work.have_fixtures else ():
         label = f"warm check {path.removeprefix('/api/check/')}"
@@ -883,17 +995,8 @@ def render_table(figures: list[Figure]) -> str:
     line = "  ".join
     out = [line(h.ljust(w) for h, w in zip(head, widths, strict=True))]
     out.append(line("-" * w for w in widths))
-    out += [line(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    out += [line(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     return "\n".join(out)
-
-
-def write_profiles(profiles: dict[str, cProfile.Profile], dest: Path, top: int) -> None:
-    with dest.open("w") as out:
-        for label, prof in profiles.items():
-            for order in ("tottime", "cumulative"):
-                buf = io.StringIO()
-                pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(order).print_stats(top)
-                out.write(f"==== {label} — by {order} ====\n{buf.getvalue()}\n")
 
 
 # -- orchestration ---------------------------------------------------------------------------------
@@ -944,21 +1047,26 @@ def start_service(
     return base
 
 
+def run_loop(args: argparse.Namespace, coro: Any) -> Any:
+    """Run `coro` on the event loop the service itself gets from uvicorn (uvloop when installed)."""
+    if args.loop == "uvloop":
+        import uvloop
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            return runner.run(coro)
+    return asyncio.run(coro)
+
+
 def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, Any]:
+    import pkgintel
+
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     db_url = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
     rows, names_source = prepare_database(args, workdir, db_url)
-    absent: list[str] = []
-    exists_paths: list[str] = []
-    if rows:
-        sample = exists_sample([n for n, _ in rows], args.names_sample, 0.05, args.seed)
-        known = {n.lower() for n, _ in rows}
-        absent = [n for n in sample if n.lower() not in known]
-        exists_paths = [EXISTS_PREFIX + name_path(n) for n in sample]
     have_fixtures = (args.shared / "registry-fixtures" / "npm" / "INDEX.json").exists()
     if not have_fixtures:
         print("SKIP check: no registry fixtures under --shared; warm and cold checks not measured")
-    work = Workload(exists_paths, {EXISTS_PREFIX + name_path(a) for a in absent}, have_fixtures)
+    work = build_workload(rows, args, have_fixtures)
 
     reg_port = free_port()
     registry = f"http://127.0.0.1:{reg_port}"
@@ -969,9 +1077,9 @@ def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, 
 
     figures: list[Figure] = []
     extra: dict[str, Any] = {}
-    profiles: dict[str, cProfile.Profile] = {}
-    print("in-process measurements ...")
-    figures += asyncio.run(run_inprocess(args, db_url, registry, work, profiles, extra))
+    profiles = Profiles(args.profile)
+    print(f"in-process measurements ({args.loop} loop) ...")
+    figures += run_loop(args, run_inprocess(args, db_url, registry, work, profiles, extra))
 
     use_wrk = not args.skip_wrk and shutil.which("wrk") is not None
     if not args.skip_wrk and not use_wrk:
@@ -986,9 +1094,8 @@ def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, 
         print("cold checks over HTTP ...")
         env = service_env(db_url, registry, cold=True, log_level=args.log_level)
         base = start_service(procs, "cold-service", free_port(), env, 1)
-        figures += asyncio.run(
-            run_http_cold(args, base, settings_for(db_url, registry, cold=True), extra)
-        )
+        cold_settings = settings_for(db_url, registry, cold=True)
+        figures += asyncio.run(run_http_cold(args, base, cold_settings, extra))
         procs.stop("cold-service")
     procs.stop("registry")
 
@@ -999,11 +1106,13 @@ def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, 
     print(table)
     result = {
         "timestamp": stamp,
+        "label": args.label,
         "machine": machine_info(),
         "config": {
             "latency_ms": args.latency_ms,
             "duration_s": args.duration,
             "workers": args.workers,
+            "inprocess_loop": args.loop,
             "wrk": use_wrk,
             "wrk_threads": args.wrk_threads,
             "wrk_connections": args.wrk_connections,
@@ -1011,12 +1120,14 @@ def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, 
             "log_level": args.log_level,
             "names_source": names_source,
             "names_loaded": len(rows),
-            "exists_sample": len(exists_paths),
-            "exists_absent": len(absent),
+            "exists_rotation": len(work.rotation),
+            "exists_unique": len(work.unique),
+            "exists_absent": len(work.absent),
             "inproc_n": args.inproc_n,
             "warm_n": args.warm_n,
             "http_n": args.http_n,
             "cold_rounds": args.cold_rounds,
+            "pkgintel_source": str(Path(pkgintel.__file__).parent),
         },
         "targets": TARGETS,
         "figures": [f.__dict__ for f in figures],
@@ -1024,21 +1135,33 @@ def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, 
         "table": table,
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
-    out = RESULTS / f"{stamp}.json"
+    suffix = f"-{re.sub(r'[^A-Za-z0-9_.-]+', '-', args.label)}" if args.label else ""
+    out = RESULTS / f"{stamp}{suffix}.json"
     out.write_text(json.dumps(result, indent=2, default=str))
     print(f"\nwrote {out.relative_to(REPO)}")
     if extra.get("exists_breakdown"):
         print("\nexists breakdown (ms):")
         for label, stats in extra["exists_breakdown"].items():
-            print(f"  {label:45s} p50 {stats['p50_ms']:.4f}  p99 {stats['p99_ms']:.4f}")
-    if profiles:
-        prof_out = RESULTS / f"{stamp}-profile.txt"
-        write_profiles(profiles, prof_out, args.profile_top)
+            print(f"  {label:45s} p50 {stats['p50_ms']:8.4f}  p99 {stats['p99_ms']:8.4f}")
+    if profiles.results:
+        prof_out = RESULTS / f"{stamp}{suffix}-profile.txt"
+        prof_out.write_text(
+            "".join(
+                f"==== {label} ({profiles.tool}) ====\n{text}\n"
+                for label, text in profiles.results.items()
+            )
+        )
         print(f"wrote {prof_out.relative_to(REPO)}")
     return result
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    try:
+        import uvloop  # noqa: F401
+
+        default_loop = "uvloop"
+    except ImportError:
+        default_loop = "asyncio"
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--latency-ms", type=float, default=50.0, help="replay registry latency")
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
@@ -1048,19 +1171,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--names-limit", type=int, default=0, help="load only the N most downloaded names (0 = all)"
     )
-    parser.add_argument("--names-sample", type=int, default=1000, help="names exists rotates over")
-    parser.add_argument("--inproc-n", type=int, default=2000, help="in-process exists/status calls")
+    parser.add_argument("--names-sample", type=int, default=1000, help="exists rotation size")
+    parser.add_argument(
+        "--unique-names", type=int, default=60000, help="distinct names for first-ask runs"
+    )
+    parser.add_argument("--inproc-n", type=int, default=2000, help="in-process calls per loop")
     parser.add_argument("--warm-n", type=int, default=500, help="in-process warm check calls")
     parser.add_argument("--http-n", type=int, default=500, help="sequential HTTP calls per path")
     parser.add_argument("--cold-rounds", type=int, default=3, help="passes over cold packages")
     parser.add_argument("--wrk-threads", type=int, default=2)
     parser.add_argument("--wrk-connections", type=int, default=32)
     parser.add_argument(
+        "--loop", choices=("uvloop", "asyncio"), default=default_loop, help="in-process loop"
+    )
+    parser.add_argument(
         "--log-level", default="warning", help="service log level (info = access log)"
     )
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--profile", action="store_true", help="also cProfile the in-process loops")
-    parser.add_argument("--profile-top", type=int, default=35)
+    parser.add_argument("--label", default="", help="free text kept in the JSON and its file name")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also profile the in-process loops (pyinstrument or cProfile)",
+    )
+    parser.add_argument("--profile-top", type=int, default=35, help="cProfile rows per table")
     return parser.parse_args(argv)
 
 
@@ -1071,6 +1205,8 @@ def main(argv: list[str] | None = None) -> int:
         raise KeyboardInterrupt(f"signal {signum}")
 
     signal.signal(signal.SIGTERM, on_term)
+    # Also when started in the background, where SIGINT arrives ignored: Ctrl-C / kill -INT stop it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     workdir = Path(tempfile.mkdtemp(prefix="pkgintel-bench-"))
     procs = Processes(workdir)
     try:
