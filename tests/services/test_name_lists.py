@@ -79,3 +79,35 @@ def test_real_npm_list_parses_completely() -> None:
     by_name = {e.name: e for e in entries}
     assert by_name["lodash"].monthly_downloads and by_name["lodash"].monthly_downloads > 10_000_000
     assert "@types/node" in by_name
+
+
+async def test_popular_pool_loads_once_under_concurrency(tmp_path: Path) -> None:
+    import asyncio
+
+    from pkgintel.domain.names import NameEntry
+    from pkgintel.services.names import NameService
+    from pkgintel.storage.migrate import upgrade
+    from pkgintel.storage.sql import SqlStore, create_engine
+
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
+    await upgrade(engine)
+    store = SqlStore(engine)
+    loads = 0
+    real = store.list_popular_names
+
+    async def counting(ecosystem: Ecosystem, limit: int) -> list[NameEntry]:
+        nonlocal loads
+        loads += 1
+        return await real(ecosystem, limit)
+
+    store.list_popular_names = counting  # type: ignore[method-assign]
+    names = NameService(store)
+    await names.ingest(
+        Ecosystem.NPM,
+        [NameEntry(Ecosystem.NPM, "lodash", "lodash", monthly_downloads=10**8)],
+        source="t",
+    )
+    hints = await asyncio.gather(*(names.typosquat(Ecosystem.NPM, "lodahs") for _ in range(20)))
+    assert loads == 1
+    assert all(h.is_suspected and h.targets[0][0] == "lodash" for h in hints)
+    await engine.dispose()

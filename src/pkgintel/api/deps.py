@@ -1,4 +1,4 @@
-"""`Annotated` dependencies: the runtime and its services, read from `app.state` (no module singletons)."""
+"""`Annotated` dependencies (async, so FastAPI does not send them to a thread pool): the runtime and its services, read from `app.state` (no module singletons)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pkgintel.api.http import ClientIdentity
 from pkgintel.services.runtime import Runtime
 
 
-def get_runtime(request: Request) -> Runtime:
+async def get_runtime(request: Request) -> Runtime:
     return cast(Runtime, request.app.state.runtime)
 
 
-def get_identity(request: Request) -> ClientIdentity:
+async def get_identity(request: Request) -> ClientIdentity:
     return cast(ClientIdentity, request.app.state.identity)
 
 

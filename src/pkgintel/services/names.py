@@ -8,6 +8,7 @@ the name has not been seen by a live report, the answer is `exists: None` ("we d
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -65,7 +66,8 @@ class NameService:
     def __init__(self, store: NameStore, *, clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._clock = clock
-        self._pools: dict[Ecosystem, tuple[float, list[NameEntry], list[str]]] = {}
+        self._pools: dict[Ecosystem, tuple[float, list[NameEntry], list[str], frozenset[str]]] = {}
+        self._pool_locks: dict[Ecosystem, asyncio.Lock] = {}
         self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer]] = (
             OrderedDict()
         )
@@ -120,20 +122,35 @@ class NameService:
             tuple(suggestions),
         )
 
-    async def _pool(self, ecosystem: Ecosystem) -> tuple[list[NameEntry], list[str]]:
+    def _fresh_pool(
+        self, ecosystem: Ecosystem
+    ) -> tuple[list[NameEntry], list[str], frozenset[str]] | None:
         cached = self._pools.get(ecosystem)
-        now = self._clock()
-        if cached is not None and now - cached[0] < _POOL_TTL_S:
-            return cached[1], cached[2]
-        entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
-        keys = [e.name for e in entries]
-        self._pools[ecosystem] = (now, entries, keys)
-        return entries, keys
+        if cached is not None and self._clock() - cached[0] < _POOL_TTL_S:
+            return cached[1], cached[2], cached[3]
+        return None
+
+    async def _pool(
+        self, ecosystem: Ecosystem
+    ) -> tuple[list[NameEntry], list[str], frozenset[str]]:
+        """The popular-name pool; one load per ecosystem at a time (concurrent callers wait for it)."""
+        pool = self._fresh_pool(ecosystem)
+        if pool is not None:
+            return pool
+        async with self._pool_locks.setdefault(ecosystem, asyncio.Lock()):
+            pool = self._fresh_pool(ecosystem)
+            if pool is not None:
+                return pool
+            entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
+            keys = [e.name for e in entries]
+            members = frozenset(keys)
+            self._pools[ecosystem] = (self._clock(), entries, keys, members)
+            return entries, keys, members
 
     async def suggest(self, ecosystem: Ecosystem, name: str, limit: int = 5) -> list[str]:
         """Up to `limit` known names close to `name`, popular ones first (empty when nothing is close)."""
         key = normalise_name(ecosystem, name)
-        entries, keys = await self._pool(ecosystem)
+        entries, keys, _ = await self._pool(ecosystem)
         cutoff = 2 if len(key) > 4 else 1
         found: dict[str, tuple[int, int]] = {}
         for match, dist, idx in process.extract(
@@ -157,12 +174,12 @@ class NameService:
         popular pool while `name` itself is not in that pool. Not checked when the index is not loaded.
         """
         key = normalise_name(ecosystem, name)
-        entries, keys = await self._pool(ecosystem)
+        entries, keys, members = await self._pool(ecosystem)
         if not keys:
             return TyposquatHint(
                 False, False, reason=f"no popularity data loaded for {ecosystem.value}"
             )
-        if key in set(keys):
+        if key in members:
             return TyposquatHint(
                 False, True, reason="the name is itself among the most popular packages"
             )
