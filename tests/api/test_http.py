@@ -143,3 +143,10 @@ async def test_exists_answers_are_reused_but_cleared_by_ingest(
         Ecosystem.NPM, [NameEntry(Ecosystem.NPM, "beta", "beta")], source="t2"
     )
     assert (await client.get("/api/exists/npm/beta")).json()["exists"] is True
+
+
+async def test_install_matches_the_version_by_ecosystem_equality(client: httpx.AsyncClient) -> None:
+    # PEP 440: 1.0 is the published 1.0.0.
+    body = (await client.get("/api/install/pypi/demo-pkg", params={"version": "1.0"})).json()
+    assert body["version"] == "1.0.0"
+    assert body["commands"]["pip"] == "pip install Demo_Pkg==1.0.0"

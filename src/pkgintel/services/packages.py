@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from pkgintel.cache.base import Cache, CacheUnavailable
+from pkgintel.cache.base import Cache, CacheEntry, CacheUnavailable
 from pkgintel.domain.errors import (
     EcosystemNotSupported,
     PackageNotFound,
@@ -122,7 +122,7 @@ class PackageService:
                 return replace(snap, cache_status="revalidating")
         return await self._fetch_shared(key, adapter, name, version)
 
-    async def _cache_get(self, key: str):  # type: ignore[no-untyped-def]
+    async def _cache_get(self, key: str) -> CacheEntry | None:
         try:
             return await self._cache.get(key)
         except CacheUnavailable as exc:
@@ -159,11 +159,7 @@ class PackageService:
     ) -> tuple[SourceStatus, ...]:
         out = [SourceStatus(adapter.registry_source, "registry", registry_state, fetched, detail)]
         if adapter.downloads_source is not None:
-            state = (
-                SourceState(downloads_state)
-                if downloads_state in SourceState.__members__.values()
-                else SourceState.UNAVAILABLE
-            )
+            state = SourceState(downloads_state)
             if state is SourceState.OK and registry_state is SourceState.STALE:
                 state = SourceState.STALE
             out.append(

@@ -38,7 +38,6 @@ class StatusService:
         names: NameStore,
         *,
         supported: tuple[str, ...],
-        migration: Callable[[], Any] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._db = db

@@ -34,7 +34,8 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
 from pkgintel.scoring import classify_license
 from pkgintel.services.briefs import render_brief, render_prompt
-from pkgintel.services.reports import PackageReport
+from pkgintel.services.packages import Snapshot
+from pkgintel.services.reports import PackageReport, resolve_version
 from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["packages"])
@@ -241,7 +242,9 @@ async def latest(
     )
 
 
-async def _snapshot(runtime: Runtime, ecosystem: Ecosystem, name: str, version: str | None = None):  # type: ignore[no-untyped-def]
+async def _snapshot(
+    runtime: Runtime, ecosystem: Ecosystem, name: str, version: str | None = None
+) -> Snapshot:
     runtime.status.stats.count("snapshot")
     try:
         return await runtime.packages.get_snapshot(ecosystem, name, version)
@@ -350,7 +353,7 @@ async def install(
         version = validate_version(ecosystem, version)
     snap = await _snapshot(runtime, ecosystem, name)
     info = snap.info
-    chosen = version or info.latest_version
+    chosen = resolve_version(info, version) if version else info.latest_version
     rel = info.release(chosen)
     if rel is None:
         raise VersionNotFound(
