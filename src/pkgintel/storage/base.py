@@ -1,11 +1,13 @@
-"""Storage Protocols used by the services. `SqlStore` implements all of them."""
+"""Storage Protocols used by the services. `SqlStore` implements the name and snapshot ones,
+`SqlAdvisoryStore` the advisory one."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
+from pkgintel.domain.feeds import EpssFact, FeedEvent, KevFact, RecordRow, SourceRun, StoredRecord
 from pkgintel.domain.names import NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
 
@@ -68,4 +70,89 @@ class StoreHealth(Protocol):
     @property
     def backend(self) -> str:
         """`sqlite` or `postgresql`."""
+        ...
+
+
+class AdvisoryStore(Protocol):
+    """Advisory records, ingestion runs, KEV/EPSS facts and feed events (`SqlAdvisoryStore`)."""
+
+    async def record_hashes(self, feed: str, osv_ecosystem: str) -> dict[str, str]:
+        """id → content hash of every record `feed` holds for `osv_ecosystem`."""
+        ...
+
+    async def write_records(
+        self,
+        feed: str,
+        osv_ecosystem: str,
+        rows: Sequence[RecordRow],
+        events: Sequence[tuple[str, dict[str, Any]]] = (),
+        *,
+        now: datetime,
+    ) -> int | None:
+        """Upsert records with their index entries and append events, in one transaction."""
+        ...
+
+    async def delete_records(self, feed: str, osv_ecosystem: str, ids: Sequence[str]) -> int:
+        """Remove records a feed no longer holds."""
+        ...
+
+    async def newest_modified(self, feed: str, osv_ecosystem: str) -> datetime | None:
+        """The newest `modified` of a feed's records."""
+        ...
+
+    async def records_for(self, ecosystem: Ecosystem, name: str) -> list[StoredRecord]:
+        """Every non-withdrawn record naming the package, from every feed."""
+        ...
+
+    async def malicious_names(self, ecosystem: Ecosystem, names: Sequence[str]) -> set[str]:
+        """Which of `names` have a non-withdrawn malicious report."""
+        ...
+
+    async def start_run(self, feed: str, scope: str, location: str, *, now: datetime) -> None:
+        """Mark a run under way."""
+        ...
+
+    async def finish_run(
+        self,
+        feed: str,
+        scope: str,
+        *,
+        records: int,
+        data_updated_at: datetime | None,
+        detail: dict[str, Any],
+        now: datetime,
+    ) -> None:
+        """Mark a run complete."""
+        ...
+
+    async def runs(self) -> list[SourceRun]:
+        """Every feed's last run."""
+        ...
+
+    async def replace_kev(self, facts: Sequence[KevFact]) -> int:
+        """Replace the KEV catalog."""
+        ...
+
+    async def replace_epss(self, rows: Iterable[tuple[str, float, float]]) -> int:
+        """Replace all EPSS scores."""
+        ...
+
+    async def kev_for(self, cve_ids: Sequence[str]) -> dict[str, KevFact]:
+        """KEV facts by CVE id."""
+        ...
+
+    async def epss_for(self, cve_ids: Sequence[str]) -> dict[str, EpssFact]:
+        """EPSS facts by CVE id."""
+        ...
+
+    async def events_after(self, after_id: int, *, kind: str, limit: int = 500) -> list[FeedEvent]:
+        """Events newer than `after_id`, oldest first."""
+        ...
+
+    async def last_event_id(self) -> int:
+        """The newest event id (0 when none)."""
+        ...
+
+    async def prune_events(self, keep: int) -> int:
+        """Keep only the newest `keep` events."""
         ...

@@ -39,6 +39,11 @@ def create_engine(url: str) -> AsyncEngine:
     return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
 
 
+def insert_for(dialect: str, table: Any) -> Any:
+    """An INSERT that supports `on_conflict_do_update` on `dialect` (PostgreSQL or SQLite)."""
+    return postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
+
+
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
@@ -59,7 +64,7 @@ class SqlStore:
         return self._engine
 
     def _insert(self, table: Any) -> Any:
-        return postgresql.insert(table) if self._dialect == "postgresql" else sqlite.insert(table)
+        return insert_for(self._dialect, table)
 
     async def ping(self) -> None:
         try:

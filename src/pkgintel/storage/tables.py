@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
+    Date,
     DateTime,
+    Float,
     Index,
     Integer,
     LargeBinary,
@@ -57,3 +60,84 @@ package_snapshot = Table(
     Column("payload", LargeBinary, nullable=False),
     Column("fetched_at", DateTime(timezone=True), nullable=False),
 )
+
+# -- advisories (migration 0002) --------------------------------------------------------------
+
+advisory_record = Table(
+    "advisory_record",
+    metadata,
+    Column("feed", String(64), primary_key=True),
+    Column("osv_ecosystem", String(64), primary_key=True),
+    Column("id", String(128), primary_key=True),
+    Column("modified", DateTime(timezone=True)),
+    Column("published", DateTime(timezone=True)),
+    Column("content_hash", String(64), nullable=False),
+    Column("withdrawn", Boolean, nullable=False),
+    Column("is_malicious", Boolean, nullable=False),
+    Column("record", LargeBinary, nullable=False),
+    Column("ingested_at", DateTime(timezone=True), nullable=False),
+)
+"""One OSV record as one export (`feed`, `osv_ecosystem`) holds it; `record` is the raw JSON,
+zlib-compressed. The same id may come from several feeds; lookups de-duplicate by alias."""
+
+advisory_package = Table(
+    "advisory_package",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("name", String(256), primary_key=True),
+    Column("feed", String(64), primary_key=True),
+    Column("osv_ecosystem", String(64), primary_key=True),
+    Column("advisory_id", String(128), primary_key=True),
+)
+"""Which (ecosystem, normalised name) each record names in `affected[]`: the lookup index."""
+Index(
+    "ix_advisory_package_record",
+    advisory_package.c.feed,
+    advisory_package.c.osv_ecosystem,
+    advisory_package.c.advisory_id,
+)
+
+source_run = Table(
+    "source_run",
+    metadata,
+    Column("feed", String(64), primary_key=True),
+    Column("scope", String(64), primary_key=True),
+    Column("location", Text, nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("completed_at", DateTime(timezone=True)),
+    Column("records", Integer, nullable=False),
+    Column("data_updated_at", DateTime(timezone=True)),
+    Column("detail", Text),
+)
+"""Last ingestion run per feed and scope (an OSV ecosystem, or "" for KEV/EPSS):
+`completed_at` is null while a run is under way or after it was interrupted."""
+
+kev_entry = Table(
+    "kev_entry",
+    metadata,
+    Column("cve_id", String(32), primary_key=True),
+    Column("date_added", Date, nullable=False),
+    Column("due_date", Date),
+    Column("ransomware", Boolean),
+    Column("vendor", Text, nullable=False),
+    Column("product", Text, nullable=False),
+    Column("name", Text, nullable=False),
+)
+
+epss_score = Table(
+    "epss_score",
+    metadata,
+    Column("cve_id", String(32), primary_key=True),
+    Column("score", Float, nullable=False),
+    Column("percentile", Float, nullable=False),
+)
+
+feed_event = Table(
+    "feed_event",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("payload", Text, nullable=False),
+)
+"""Events of the live feed, in id order (`Last-Event-ID` resumes after an id)."""

@@ -1,0 +1,1 @@
+"""Event buses that announce new live-feed events across processes (`base.EventBus`)."""

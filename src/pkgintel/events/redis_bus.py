@@ -1,0 +1,55 @@
+"""`RedisBus`: announcements across worker processes and hosts through Redis pub/sub."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "pkgintel:feed-events"
+
+
+class RedisBus:
+    """Publishes ids on one channel; every listener (in any process) hears them."""
+
+    name = "redis"
+
+    def __init__(self, client: Redis, *, channel: str = CHANNEL) -> None:
+        self._client = client
+        self._channel = channel
+
+    async def publish(self, event_id: int) -> None:
+        try:
+            await self._client.publish(self._channel, str(event_id))
+        except (RedisError, OSError) as exc:
+            logger.warning("event announcement failed (%s); listeners will poll", exc)
+
+    async def listen(self) -> AsyncIterator[int]:
+        """Yields announced ids; on a Redis failure waits and resubscribes (polling covers the gap)."""
+        while True:
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._channel)
+                while True:
+                    message = await pubsub.get_message(timeout=30.0)
+                    if message is None:
+                        continue
+                    try:
+                        yield int(message["data"])
+                    except (TypeError, ValueError):
+                        continue
+            except (RedisError, OSError) as exc:
+                logger.warning("event bus subscription lost (%s); retrying", exc)
+                await asyncio.sleep(1.0)
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()
+
+    async def close(self) -> None:
+        await self._client.aclose()
