@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel import __version__
@@ -21,6 +22,9 @@ from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems import ADAPTERS
 from pkgintel.ecosystems.base import RegistryAdapter
+from pkgintel.events.base import EventBus
+from pkgintel.events.memory import MemoryBus
+from pkgintel.events.redis_bus import RedisBus
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
 from pkgintel.services.reports import ReportService
@@ -69,6 +73,13 @@ def build_cache(settings: Settings) -> Cache:
     if settings.redis_url:
         return RedisCache.from_url(settings.redis_url)
     return MemoryCache(settings.memory_cache_entries)
+
+
+def build_bus(settings: Settings) -> EventBus:
+    """Redis pub/sub when Redis is configured (announcements reach every process), else in-process."""
+    if settings.redis_url:
+        return RedisBus(Redis.from_url(settings.redis_url))
+    return MemoryBus()
 
 
 def build_adapters(

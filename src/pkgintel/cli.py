@@ -1,5 +1,5 @@
 """
-Command line: `pkgintel serve | check | migrate | ingest names`.
+Command line: `pkgintel serve | check | migrate | ingest names|osv|kev|epss|all`.
 
 A composition root like `app.py`: it reads `Settings` and builds what each command needs.
 Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input.
@@ -19,12 +19,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pkgintel.cli_ingest import ingest_app
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
 
 app = typer.Typer(help="pkgintel: package intelligence for AI coding agents.", no_args_is_help=True)
-ingest_app = typer.Typer(help="Load data into the database.", no_args_is_help=True)
 app.add_typer(ingest_app, name="ingest")
 err = Console(stderr=True)
 

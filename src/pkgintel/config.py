@@ -38,6 +38,43 @@ class Settings(BaseSettings):
     upstream_pypistats_url: str = Field(
         "https://pypistats.org", description="PyPI download statistics."
     )
+    upstream_osv_export_url: str = Field(
+        "https://osv-vulnerabilities.storage.googleapis.com",
+        description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",
+    )
+    upstream_osv_api_url: str = Field(
+        "https://api.osv.dev",
+        description="OSV API, queried on demand for ecosystems with no ingested advisories.",
+    )
+    upstream_kev_url: str = Field(
+        "https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json",
+        description="CISA Known Exploited Vulnerabilities catalog (URL or path).",
+    )
+    upstream_epss_url: str = Field(
+        "https://epss.empiricalsecurity.com",
+        description="FIRST EPSS scores: a base URL (its `epss_scores-current.csv.gz`) or a csv(.gz) file.",
+    )
+    osv_ecosystems: list[str] = Field(
+        default_factory=lambda: [
+            "npm", "PyPI", "crates.io", "Go", "Maven", "NuGet", "RubyGems", "Packagist",
+            "Pub", "Hex", "SwiftURL", "Hackage", "CRAN", "Julia",
+        ],
+        description="OSV ecosystems `pkgintel ingest all` loads (JSON list).",
+    )
+    osv_api_fallback: bool = Field(
+        True,
+        description="Ask the OSV API for ecosystems with no ingested advisories (answers cached like package data).",
+    )
+    advisory_stale_after_s: int = Field(
+        172800,
+        ge=60,
+        description="Age after which ingested advisory data is reported `stale` in `_meta.sources` (2 days).",
+    )
+    feed_poll_s: float = Field(
+        0.5,
+        gt=0,
+        description="How often each process checks the database for new live-feed events, seconds.",
+    )
     upstream_timeout_s: float = Field(
         10.0, gt=0, description="Timeout of one upstream request, seconds."
     )

@@ -33,6 +33,11 @@ def export_location(location: str, osv_ecosystem: str) -> str:
     return str(local_path(location) / osv_ecosystem / "all.zip")
 
 
+def is_missing_locally(location: str) -> bool:
+    """True when `location` is a local path (not a URL) and no file is there."""
+    return not is_url(location) and not local_path(location).is_file()
+
+
 @dataclass(frozen=True, slots=True)
 class ExportEntry:
     """One zip member: its name and bytes, or why it was not read (`data` is then None)."""

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, bindparam, delete, func, select
+from sqlalchemy import and_, bindparam, case, delete, func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -244,13 +244,16 @@ class SqlAdvisoryStore:
             raise StorageError(f"could not read advisories: {exc.__class__.__name__}") from exc
         return found
 
-    async def newest_modified(self, feed: str, osv_ecosystem: str) -> datetime | None:
-        """The newest `modified` among the records `feed` holds for `osv_ecosystem`."""
-        stmt = select(func.max(advisory_record.c.modified)).where(
-            advisory_record.c.feed == feed, advisory_record.c.osv_ecosystem == osv_ecosystem
-        )
+    async def feed_stats(self, feed: str, osv_ecosystem: str) -> tuple[datetime | None, int, int]:
+        """(newest `modified`, malicious records, all records) that `feed` holds for `osv_ecosystem`."""
+        stmt = select(
+            func.max(advisory_record.c.modified),
+            func.count(),
+            func.sum(case((advisory_record.c.is_malicious.is_(True), 1), else_=0)),
+        ).where(advisory_record.c.feed == feed, advisory_record.c.osv_ecosystem == osv_ecosystem)
         async with self._engine.connect() as conn:
-            return _aware((await conn.execute(stmt)).scalar())
+            newest, total, malicious = (await conn.execute(stmt)).one()
+        return _aware(newest), int(malicious or 0), int(total or 0)
 
     async def count_records(self) -> dict[tuple[str, str], int]:
         """(feed, OSV ecosystem) → number of records held."""

@@ -96,8 +96,8 @@ class AdvisoryStore(Protocol):
         """Remove records a feed no longer holds."""
         ...
 
-    async def newest_modified(self, feed: str, osv_ecosystem: str) -> datetime | None:
-        """The newest `modified` of a feed's records."""
+    async def feed_stats(self, feed: str, osv_ecosystem: str) -> tuple[datetime | None, int, int]:
+        """(newest `modified`, malicious records, all records) of a feed for one ecosystem."""
         ...
 
     async def records_for(self, ecosystem: Ecosystem, name: str) -> list[StoredRecord]:
