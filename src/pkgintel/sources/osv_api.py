@@ -118,7 +118,7 @@ class OsvApiClient:
 
         Raises `AdvisoryNotFound` on 404/410, else as the module docstring's table says.
         """
-        url = f"{self._base_url}/v1/vulns/{vuln_id}"
+        url = f"{self._base_url}/v1/vulns/{quote(vuln_id, safe='')}"
         response = await self._send("GET", url, ecosystem="osv")
         if response.status_code in NOT_FOUND_STATUSES:
             raise AdvisoryNotFound(self._host, vuln_id)
