@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from pkgintel import __version__
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
-from pkgintel.api.routes import packages, service
+from pkgintel.api.routes import advisories, packages, service
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.services.runtime import Runtime
@@ -46,8 +46,12 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.state.identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
     app.include_router(service.router)
     app.include_router(packages.router)
+    app.include_router(advisories.router)
     install_error_handlers(app)
-    app.add_middleware(BrotliMiddleware, minimum_size=500, gzip_fallback=True)
+    # Event streams must not pass through a compressor: it would buffer them.
+    app.add_middleware(
+        BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
+    )
     return app
 
 

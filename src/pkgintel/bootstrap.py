@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -25,12 +26,17 @@ from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.events.base import EventBus
 from pkgintel.events.memory import MemoryBus
 from pkgintel.events.redis_bus import RedisBus
+from pkgintel.services.advisories import AdvisoryService
+from pkgintel.services.advisory_ingest import AdvisoryIngestor
+from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
+from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.status import StatusService
-from pkgintel.services.vulnerabilities import NoAdvisoryData
+from pkgintel.sources.osv_api import OsvApiClient
+from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -112,7 +118,19 @@ def assemble(
         not_found_ttl_s=settings.not_found_ttl_s,
         on_seen=names.record_seen,
     )
-    advisories = overrides.get("advisories") or NoAdvisoryData()
+    clock = overrides.get("clock") or (lambda: datetime.now(UTC))
+    advisory_store = SqlAdvisoryStore(store.engine)
+    bus = overrides.get("bus") or build_bus(settings)
+    advisory_service = AdvisoryService(
+        advisory_store,
+        clock=clock,
+        stale_after_s=settings.advisory_stale_after_s,
+        osv_api=OsvApiClient(client, settings.upstream_osv_api_url)
+        if settings.osv_api_fallback
+        else None,
+        api_ttl_s=settings.cache_ttl_s,
+    )
+    advisories = overrides.get("advisories") or advisory_service
     reports = ReportService(
         packages,
         names,
@@ -125,6 +143,10 @@ def assemble(
         reports=reports,
         names=names,
         status=status,
+        advisories=advisory_service,
+        ingestor=AdvisoryIngestor(advisory_store, clock=clock, bus=bus),
+        feed=LiveFeed(advisory_store, bus, poll_s=settings.feed_poll_s),
+        pins=PinSafeService(packages, advisories),
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
     )
@@ -140,6 +162,7 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         runtime = assemble(settings, store, cache, client, **overrides)
         yield runtime
         await runtime.packages.drain()
+        await runtime.feed.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):

@@ -112,6 +112,7 @@ def security_points(vulnerabilities: VulnerabilitySummary, malicious: bool | Non
         "high": vulnerabilities.high,
         "medium": vulnerabilities.medium,
         "low": vulnerabilities.low,
+        "unrated": vulnerabilities.unrated,
     }
     points = DEFAULT_WEIGHTS["security"] - sum(
         penalty * counts[severity] for severity, penalty in SECURITY_PENALTIES.items()
@@ -262,6 +263,7 @@ def _severity_counts(vulns: VulnerabilitySummary) -> str:
             ("high", vulns.high),
             ("medium", vulns.medium),
             ("low", vulns.low),
+            ("unrated", vulns.unrated),
         )
         if n
     ]

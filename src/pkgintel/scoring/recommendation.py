@@ -86,6 +86,7 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
     high = vulns.high if known else 0
     kev = vulns.kev_count if known else 0
     medium = vulns.medium if known else 0
+    unrated = vulns.unrated if known else 0
     version = signals.evaluated_version
     issues = _issues(signals, health)
     latest_hint = (
@@ -136,6 +137,11 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
         cautions.append(
             _plural(medium, "medium advisory", "medium advisories")
             + f" {_affect(medium)} {version}"
+        )
+    if unrated > 0:
+        cautions.append(
+            _plural(unrated, "advisory without a severity rating", "advisories without a severity rating")
+            + f" {_affect(unrated)} {version}"
         )
     if not cautions:
         detail = (

@@ -30,6 +30,8 @@ class VulnerabilitySummary:
     high: int = 0
     medium: int = 0
     low: int = 0
+    unrated: int = 0
+    """Advisories whose source states no severity (many PYSEC records): counted, never assumed minor."""
     kev_count: int = 0
     """Advisories affecting the version whose CVE is in the CISA Known Exploited Vulnerabilities catalog."""
     max_epss: float | None = None
@@ -48,7 +50,7 @@ class VulnerabilitySummary:
     @property
     def count(self) -> int:
         """Advisories affecting the version, all severities (KEV-listed ones are already counted by severity)."""
-        return self.critical + self.high + self.medium + self.low
+        return self.critical + self.high + self.medium + self.low + self.unrated
 
     @property
     def known(self) -> bool:

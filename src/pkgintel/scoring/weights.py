@@ -63,9 +63,10 @@ LEGACY_AFTER_DAYS: Final = 730
 
 # --- security: advisories affecting the evaluated version ------------------------------------------
 SECURITY_PENALTIES: Final[Mapping[str, int]] = MappingProxyType(
-    {"critical": 12, "high": 7, "medium": 3, "low": 1}
+    {"critical": 12, "high": 7, "medium": 3, "low": 1, "unrated": 3}
 )
-"""Points taken off the security maximum per advisory of each severity."""
+"""Points taken off the security maximum per advisory of each severity. `unrated` advisories
+(the source states no severity) cost as much as a medium one: known to exist, not known to be minor."""
 
 EPSS_CAPS: Final[tuple[tuple[float, int], ...]] = ((0.5, 5), (0.1, 15))
 """`(max EPSS at least this, security at most these points)`, checked in order."""

@@ -27,18 +27,22 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
 from pkgintel.domain.advisories import Advisory
-from pkgintel.domain.feeds import RecordRow
+from pkgintel.domain.feeds import KevFact, RecordRow
 from pkgintel.events.base import EventBus
+from pkgintel.sources.epss import read_epss
+from pkgintel.sources.kev import parse_kev
 from pkgintel.sources.osv_export import ExportEntry
 from pkgintel.sources.osv_schema import InvalidOSVRecord, parse_osv
 from pkgintel.storage.base import AdvisoryStore
 
 ADVISORY_EVENT = "advisory"
+KEV_FEED = "cisa-kev"
+EPSS_FEED = "epss"
 MALWARE_SEVERITY = "critical"
 """Severity of a malicious-package report that states none (GitHub rates every malware advisory
 critical: installing the package runs the attacker's code)."""
@@ -203,6 +207,46 @@ class AdvisoryIngestor:
             now=self._clock(),
         )
         return summary
+
+    async def ingest_kev(self, *, location: str, data: bytes) -> str:
+        """Replace the KEV catalog from its JSON; returns a one-line summary.
+        Raises `InvalidSourceData` (nothing written) for a malformed catalog."""
+        catalog = parse_kev(data, source=location)
+        await self._store.start_run(KEV_FEED, "", location, now=self._clock())
+        facts = [
+            KevFact(e.cve_id, e.date_added, e.due_date, e.ransomware, e.vendor, e.product, e.name)
+            for e in catalog.entries
+        ]
+        count = await self._store.replace_kev(facts)
+        await self._store.finish_run(
+            KEV_FEED,
+            "",
+            records=count,
+            data_updated_at=catalog.date_released,
+            detail={"catalog_version": catalog.catalog_version, "skipped": len(catalog.skipped)},
+            now=self._clock(),
+        )
+        return (
+            f"{count:,} CVEs, catalog {catalog.catalog_version or 'of unknown version'}"
+            f" ({len(catalog.skipped)} entries skipped)"
+        )
+
+    async def ingest_epss(self, *, location: str, stream: IO[bytes]) -> str:
+        """Replace all EPSS scores from a FIRST csv(.gz) stream in one transaction; returns a
+        one-line summary. Raises `InvalidSourceData` (nothing written) for a malformed file."""
+        epss = read_epss(stream, source=location)
+        await self._store.start_run(EPSS_FEED, "", location, now=self._clock())
+        count = await self._store.replace_epss(epss.rows)
+        await self._store.finish_run(
+            EPSS_FEED,
+            "",
+            records=count,
+            data_updated_at=epss.score_date,
+            detail={"model_version": epss.model_version, "skipped": epss.skipped},
+            now=self._clock(),
+        )
+        date = epss.score_date.date().isoformat() if epss.score_date else "unknown date"
+        return f"{count:,} scores of {date} ({epss.skipped} rows skipped)"
 
     async def _flush(
         self,

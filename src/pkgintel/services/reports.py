@@ -126,6 +126,7 @@ def vulnerability_summary(report: VulnerabilityReport) -> VulnerabilitySummary:
         high=report.count("high"),
         medium=report.count("medium"),
         low=report.count("low"),
+        unrated=report.count(None),
         kev_count=report.kev_count,
         max_epss=report.max_epss,
         fix_available=report.fix_available,
@@ -188,7 +189,7 @@ class ReportService:
         )
         results = await asyncio.gather(
             latest_task,
-            self._advisories.malicious(ecosystem, info.name),
+            self._advisories.malicious(ecosystem, info.name, evaluated),
             self._names.typosquat(ecosystem, info.name),
             *([scoped_task] if scoped_task is not None else []),
         )

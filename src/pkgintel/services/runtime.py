@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pkgintel.services.advisories import AdvisoryService
+from pkgintel.services.advisory_ingest import AdvisoryIngestor
+from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
+from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.status import StatusService
 
@@ -18,5 +22,9 @@ class Runtime:
     reports: ReportService
     names: NameService
     status: StatusService
+    advisories: AdvisoryService
+    ingestor: AdvisoryIngestor
+    feed: LiveFeed
+    pins: PinSafeService
     bulk_hint_threshold: int = 10
     public_url: str = "http://127.0.0.1:8000"

@@ -31,7 +31,8 @@ class VulnerabilityReport:
     fixed_version: str | None = None
     fix_available: bool = False
 
-    def count(self, severity: str) -> int:
+    def count(self, severity: str | None) -> int:
+        """Details of this severity bucket; `None` counts those without a rating."""
         return sum(1 for d in self.details if d.get("severity") == severity)
 
 
@@ -58,8 +59,10 @@ class AdvisoryLookup(Protocol):
         """Advisories affecting exactly `version`; `status` says how complete the answer is."""
         ...
 
-    async def malicious(self, ecosystem: Ecosystem, name: str) -> MaliciousAnswer:
-        """Malicious-package reports for `name`."""
+    async def malicious(
+        self, ecosystem: Ecosystem, name: str, version: str | None = None
+    ) -> MaliciousAnswer:
+        """Malicious-package reports for `name`; with `version`, `is_malicious` is for that version."""
         ...
 
 
@@ -84,7 +87,9 @@ class NoAdvisoryData:
             reason=reason,
         )
 
-    async def malicious(self, ecosystem: Ecosystem, name: str) -> MaliciousAnswer:
+    async def malicious(
+        self, ecosystem: Ecosystem, name: str, version: str | None = None
+    ) -> MaliciousAnswer:
         reason = f"no malicious-package data is loaded for {ecosystem.value}"
         return MaliciousAnswer(
             status="unavailable",

@@ -110,6 +110,7 @@ def vulnerabilities_wire(v: VulnerabilityReport) -> dict[str, Any]:
     out: dict[str, Any] = {"status": v.status, "version": v.version, "count": len(v.details)}
     for sev in SEVERITIES:
         out[sev] = v.count(sev)
+    out["unrated"] = v.count(None)
     out["details"] = list(v.details)
     out["reason"] = v.reason
     return out
