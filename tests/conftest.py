@@ -71,6 +71,7 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_npm_downloads_url="http://registry.test/npm-downloads",
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
+        upstream_osv_api_url="http://registry.test/osv-api",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )

@@ -9,6 +9,7 @@ One server stands in for several upstreams, each under its own prefix:
 | `/npm-downloads` | api.npmjs.org | `PKGINTEL_UPSTREAM_NPM_DOWNLOADS_URL=.../npm-downloads` |
 | `/pypi` | pypi.org | `PKGINTEL_UPSTREAM_PYPI_URL=.../pypi` |
 | `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
+| `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
 from extra `{url: body}` mappings. Anything not recorded answers 404 like the registries do.
@@ -37,6 +38,7 @@ HOST_PREFIX = {
     "api.npmjs.org": "/npm-downloads",
     "pypi.org": "/pypi",
     "pypistats.org": "/pypistats",
+    "api.osv.dev": "/osv-api",
 }
 FIXTURE_DIRS = ("registry-fixtures/npm", "registry-fixtures/pypi", "registry-fixtures/pypi-live")
 
@@ -71,7 +73,43 @@ class ReplayRegistry:
         self.latency_s = latency_s
         self.hits: list[str] = []
         self.fail_with: int | None = None
-        self.app = Starlette(routes=[Route("/{path:path}", self._serve)])
+        self.osv_records: list[dict[str, Any]] = []
+        """Records the `/osv-api` emulation answers from (matched by ecosystem and name)."""
+        self.app = Starlette(
+            routes=[
+                Route("/osv-api/v1/querybatch", self._querybatch, methods=["POST"]),
+                Route("/osv-api/v1/vulns/{vuln_id}", self._vuln),
+                Route("/{path:path}", self._serve),
+            ]
+        )
+
+    async def _querybatch(self, request: Request) -> Response:
+        self.hits.append("/osv-api/v1/querybatch")
+        if self.fail_with is not None:
+            return Response(b"upstream failure", status_code=self.fail_with)
+        body = json.loads(await request.body())
+        results = []
+        for query in body.get("queries", []):
+            pkg = query.get("package", {})
+            ids = [
+                {"id": rec["id"], "modified": rec.get("modified")}
+                for rec in self.osv_records
+                if any(
+                    a.get("package", {}).get("ecosystem") == pkg.get("ecosystem")
+                    and a.get("package", {}).get("name") == pkg.get("name")
+                    for a in rec.get("affected", [])
+                )
+            ]
+            results.append({"vulns": ids} if ids else {})
+        return Response(json.dumps({"results": results}), media_type="application/json")
+
+    async def _vuln(self, request: Request) -> Response:
+        vuln_id = request.path_params["vuln_id"]
+        self.hits.append(f"/osv-api/v1/vulns/{vuln_id}")
+        for rec in self.osv_records:
+            if rec["id"] == vuln_id:
+                return Response(json.dumps(rec), media_type="application/json")
+        return Response(b'{"code":5,"message":"Bug not found."}', status_code=404)
 
     def add(self, url: str, body: Any, status: int = 200) -> None:
         """Record one more response (`body` as bytes or JSON-able)."""

@@ -123,6 +123,11 @@ class AdvisoryIngestor:
         self._batch_size = batch_size
         self._keep_events = keep_events
 
+    @property
+    def store(self) -> AdvisoryStore:
+        """The store written to (also read by tests and the live feed)."""
+        return self._store
+
     async def ingest_osv(
         self,
         *,
