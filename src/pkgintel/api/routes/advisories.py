@@ -13,7 +13,12 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
 from pkgintel.api.http import NO_STORE, cached_json
-from pkgintel.api.schemas.wire import meta_wire, sources_wire, vulnerabilities_wire
+from pkgintel.api.schemas.wire import (
+    historical_compromise_wire,
+    meta_wire,
+    sources_wire,
+    vulnerabilities_wire,
+)
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
@@ -144,14 +149,7 @@ async def malicious(
         action = "review_advisory"
     else:
         action = "do_not_use"
-    historical = None
-    if answer.advisories and not all_versions:
-        historical = {
-            "matched": True,
-            "versions": reported,
-            "advisories": [a["id"] for a in answer.advisories],
-            "hint": "specific versions were reported malicious (a compromised release); other versions are not named by the reports",
-        }
+    historical = historical_compromise_wire(answer)
     body = {
         "package": name,
         "ecosystem": ecosystem.value,

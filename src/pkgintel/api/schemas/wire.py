@@ -11,7 +11,7 @@ from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import newest_first
 from pkgintel.scoring import HealthScore, Recommendation
 from pkgintel.services.reports import RECENT_VERSIONS, PackageReport
-from pkgintel.services.vulnerabilities import SEVERITIES, VulnerabilityReport
+from pkgintel.services.vulnerabilities import SEVERITIES, MaliciousAnswer, VulnerabilityReport
 
 POWERED_BY = (
     "pkgintel — registry metadata from the ecosystems' own registries; advisories from OSV (CC-BY-4.0) "
@@ -116,6 +116,19 @@ def vulnerabilities_wire(v: VulnerabilityReport) -> dict[str, Any]:
     return out
 
 
+def historical_compromise_wire(mal: MaliciousAnswer) -> dict[str, Any] | None:
+    """Malicious reports that name specific versions (a compromised release), else None."""
+    if not mal.advisories or mal.extra.get("all_versions"):
+        return None
+    return {
+        "matched": True,
+        "versions": list(mal.extra.get("reported_versions", [])),
+        "advisories": [a["id"] for a in mal.advisories],
+        "hint": "specific versions were reported malicious (a compromised release); "
+        "other versions are not named by the reports",
+    }
+
+
 def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
     """The report body except `_meta`, `_cache`, `_response_ms` (added by the route)."""
     info = report.info
@@ -203,7 +216,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "scope": "unavailable: no known-bug database is loaded, so 0 means not checked",
             "available": False,
         },
-        "historical_compromise": None,
+        "historical_compromise": historical_compromise_wire(mal),
         "recommendation": recommendation_wire(report.recommendation),
         "version_scoped": version_scoped,
         "requested_version": report.requested_version,
