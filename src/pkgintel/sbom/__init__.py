@@ -18,6 +18,7 @@ from pkgintel.sbom.base import (
     document_from_lockfile,
     document_uuid,
 )
+from pkgintel.sbom.cyclonedx import to_cyclonedx
 
 __all__ = [
     "SbomComponent",
@@ -25,4 +26,5 @@ __all__ = [
     "SbomVulnerability",
     "document_from_lockfile",
     "document_uuid",
+    "to_cyclonedx",
 ]
