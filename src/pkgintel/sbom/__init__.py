@@ -19,6 +19,7 @@ from pkgintel.sbom.base import (
     document_uuid,
 )
 from pkgintel.sbom.cyclonedx import to_cyclonedx
+from pkgintel.sbom.spdx import to_spdx
 
 __all__ = [
     "SbomComponent",
@@ -27,4 +28,5 @@ __all__ = [
     "document_from_lockfile",
     "document_uuid",
     "to_cyclonedx",
+    "to_spdx",
 ]
