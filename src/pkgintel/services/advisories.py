@@ -50,6 +50,7 @@ from pkgintel.sources.osv_schema import InvalidOSVRecord, parse_osv
 from pkgintel.storage.base import AdvisoryStore
 
 OSV_API_SOURCE = "api.osv.dev"
+REPORT_TTL_S = 60.0
 SEVERITY_ORDER = ("critical", "high", "medium", "low", "none")
 
 
@@ -143,6 +144,11 @@ class AdvisoryService:
         self._coverage_at = 0.0
         self._coverage_lock = asyncio.Lock()
         self._cache: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
+        self._reports: OrderedDict[tuple[str, str, str], tuple[tuple[Any, ...], VulnerabilityReport, float]] = OrderedDict()
+        self._kev_cache: dict[str, KevFact] = {}
+        self._kev_token: tuple[Any, ...] | None = None
+        self._epss_cache: dict[str, EpssFact | None] = {}
+        self._epss_token: tuple[Any, ...] | None = None
         self._max_cached = max_cached_packages
 
     # -- coverage --------------------------------------------------------------------------
@@ -161,6 +167,8 @@ class AdvisoryService:
         """Forget cached coverage and advisories (after an ingestion in this process)."""
         self._coverage = None
         self._cache.clear()
+        self._reports.clear()
+        self._kev_token = self._epss_token = None
 
     def _source(self, run: SourceRun, kind: str) -> SourceStatus:
         if not run.completed:
@@ -258,9 +266,50 @@ class AdvisoryService:
 
     # -- answers ---------------------------------------------------------------------------
     async def for_version(self, ecosystem: Ecosystem, name: str, version: str) -> VulnerabilityReport:
-        """Advisories (malicious reports excluded: see `malicious`) affecting exactly `version`."""
-        status, advisories, sources, reason = await self._gather(ecosystem, name)
+        """Advisories (malicious reports excluded: see `malicious`) affecting exactly `version`.
+        Answers from ingested data are cached until the coverage changes (an ingestion run)."""
         cov = await self.coverage()
+        key = (ecosystem.value, normalise_name(ecosystem, name), version)
+        cached = self._reports.get(key)
+        now = time.monotonic()
+        if cached is not None and cached[0] == cov.token and cached[2] > now:
+            self._reports.move_to_end(key)
+            return cached[1]
+        report = await self._evaluate(ecosystem, name, version, cov)
+        if report.status != "unavailable" and not any(s.name == OSV_API_SOURCE for s in report.sources):
+            # A minute at most, so source ages (ok → stale) stay current without an ingestion.
+            self._reports[key] = (cov.token, report, now + REPORT_TTL_S)
+            while len(self._reports) > self._max_cached:
+                self._reports.popitem(last=False)
+        return report
+
+    async def _kev_for(self, cves: list[str], cov: Coverage) -> dict[str, KevFact]:
+        if cov.kev is None or not cves:
+            return {}
+        if self._kev_token != cov.token:
+            self._kev_cache = await self._store.kev_for(None)
+            self._kev_token = cov.token
+        return {c: self._kev_cache[c] for c in cves if c in self._kev_cache}
+
+    async def _epss_for(self, cves: list[str], cov: Coverage) -> dict[str, EpssFact]:
+        if cov.epss is None or not cves:
+            return {}
+        if self._epss_token != cov.token:
+            self._epss_cache = {}
+            self._epss_token = cov.token
+        missing = [c for c in cves if c not in self._epss_cache]
+        if missing:
+            found = await self._store.epss_for(missing)
+            for c in missing:
+                self._epss_cache[c] = found.get(c)
+            if len(self._epss_cache) > 200_000:
+                self._epss_cache = {c: self._epss_cache[c] for c in cves}
+        return {c: f for c in cves if (f := self._epss_cache.get(c)) is not None}
+
+    async def _evaluate(
+        self, ecosystem: Ecosystem, name: str, version: str, cov: Coverage
+    ) -> VulnerabilityReport:
+        status, advisories, sources, reason = await self._gather(ecosystem, name)
         sources.extend(self._enrichment_sources(cov))
         if status == "unavailable":
             return VulnerabilityReport(status=status, version=version, sources=tuple(sources), reason=reason)
@@ -268,8 +317,8 @@ class AdvisoryService:
         groups = group_by_alias(hits)
         reps = [representative(g) for g in groups]
         cves = sorted({c for g in groups for a in g for c in cve_ids(a)})
-        kev = await self._store.kev_for(cves) if cov.kev else {}
-        epss = await self._store.epss_for(cves) if cov.epss else {}
+        kev = await self._kev_for(cves, cov)
+        epss = await self._epss_for(cves, cov)
         details = [
             self._detail(rep, group, ecosystem, name, version, cov, kev, epss)
             for rep, group in zip(reps, groups, strict=True)

@@ -368,16 +368,18 @@ class SqlAdvisoryStore:
             raise StorageError(f"could not write EPSS: {exc.__class__.__name__}") from exc
         return len(seen)
 
-    async def kev_for(self, cve_ids: Sequence[str]) -> dict[str, KevFact]:
-        """KEV facts for those of `cve_ids` in the catalog."""
-        if not cve_ids:
+    async def kev_for(self, cve_ids: Sequence[str] | None) -> dict[str, KevFact]:
+        """KEV facts for those of `cve_ids` in the catalog (the whole catalog for None)."""
+        if cve_ids is not None and not cve_ids:
             return {}
         out: dict[str, KevFact] = {}
+        chunks = [None] if cve_ids is None else list(_chunks(list(dict.fromkeys(cve_ids))))
         async with self._engine.connect() as conn:
-            for chunk in _chunks(list(dict.fromkeys(cve_ids))):
-                rows = (
-                    await conn.execute(select(kev_entry).where(kev_entry.c.cve_id.in_(chunk)))
-                ).all()
+            for chunk in chunks:
+                stmt = select(kev_entry)
+                if chunk is not None:
+                    stmt = stmt.where(kev_entry.c.cve_id.in_(chunk))
+                rows = (await conn.execute(stmt)).all()
                 for r in rows:
                     out[r.cve_id] = KevFact(
                         r.cve_id, r.date_added, r.due_date, r.ransomware, r.vendor, r.product, r.name

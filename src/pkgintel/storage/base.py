@@ -137,8 +137,8 @@ class AdvisoryStore(Protocol):
         """Replace all EPSS scores."""
         ...
 
-    async def kev_for(self, cve_ids: Sequence[str]) -> dict[str, KevFact]:
-        """KEV facts by CVE id."""
+    async def kev_for(self, cve_ids: Sequence[str] | None) -> dict[str, KevFact]:
+        """KEV facts by CVE id (the whole catalog for None)."""
         ...
 
     async def epss_for(self, cve_ids: Sequence[str]) -> dict[str, EpssFact]:
