@@ -143,7 +143,9 @@ def _parse(ecosystem: Ecosystem, data: dict[str, Any]) -> StdlibList:
     also = frozenset(data.get("also_on_registry", ()))
     prefix_only = frozenset(data.get("prefix_only", ()))
     if not also <= set(names):
-        raise ValueError(f"{where}: also_on_registry names non-standard {sorted(also - set(names))}")
+        raise ValueError(
+            f"{where}: also_on_registry names non-standard {sorted(also - set(names))}"
+        )
     if prefix_only & set(names):
         raise ValueError(f"{where}: prefix_only overlaps names {sorted(prefix_only & set(names))}")
     return StdlibList(
