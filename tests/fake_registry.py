@@ -73,6 +73,8 @@ class ReplayRegistry:
         self.latency_s = latency_s
         self.hits: list[str] = []
         self.fail_with: int | None = None
+        self.osv_fail_with: int | None = None
+        """Status the `/osv-api` emulation answers with instead (the OSV API down, registries up)."""
         self.osv_records: list[dict[str, Any]] = []
         """Records the `/osv-api` emulation answers from (matched by ecosystem and name)."""
         self.app = Starlette(
@@ -85,8 +87,9 @@ class ReplayRegistry:
 
     async def _querybatch(self, request: Request) -> Response:
         self.hits.append("/osv-api/v1/querybatch")
-        if self.fail_with is not None:
-            return Response(b"upstream failure", status_code=self.fail_with)
+        failure = self.osv_fail_with or self.fail_with
+        if failure is not None:
+            return Response(b"upstream failure", status_code=failure)
         body = json.loads(await request.body())
         results = []
         for query in body.get("queries", []):

@@ -24,6 +24,9 @@ async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
         record("DEMO-A", "PyPI", "demo-pkg", events=[{"introduced": "0"}, {"fixed": "1.2.0"}], severity="HIGH", aliases=["CVE-2099-0001"]),
         record("DEMO-B", "PyPI", "demo-pkg", events=[{"introduced": "1.2.0"}], severity="MODERATE"),
     ])
+    await load(runtime, tmp_path, "osv", "npm", [
+        record("GHSA-tiny-0001", "npm", "tiny-lib", events=[{"introduced": "0"}, {"fixed": "1.0.0"}], severity="LOW", range_type="SEMVER"),
+    ])
     await load(runtime, tmp_path, "osv-malicious", "npm", [malicious("MAL-2099-1", "npm", "tiny-lib", versions=["1.1.0"])])
     await load(runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-2099-2", "PyPI", "evil-thing")])
     return runtime
@@ -95,8 +98,9 @@ async def test_malicious_package_gone_from_registry(client: httpx.AsyncClient, l
     assert body["action"] == "do_not_use" and body["downloads_weekly"] is None
 
 
-async def test_no_data_is_never_safe(client: httpx.AsyncClient, runtime: Runtime, registry) -> None:
-    registry.fail_with = None
+async def test_no_data_is_never_safe(client: httpx.AsyncClient, runtime: Runtime) -> None:
+    pinned = (await client.get("/api/pin_safe/npm/tiny-lib")).json()
+    assert pinned["status"] == "unavailable" and pinned["safe_version"] is None
     body = (await client.get("/api/malicious/npm/tiny-lib")).json()
     assert body["is_malicious"] is None and body["status"] == "unavailable"
     assert body["action"] == "insufficient_data"

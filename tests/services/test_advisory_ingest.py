@@ -113,11 +113,12 @@ async def test_status_unavailable_partial_complete(runtime: Runtime, tmp_path: P
 
 
 async def test_osv_api_fallback_and_its_failure(runtime: Runtime, registry) -> None:
+    registry.osv_fail_with = None
     registry.osv_records.append(record("GO-2099-1", "Go", "example.com/mod", events=[{"introduced": "0"}, {"fixed": "1.5.0"}], range_type="SEMVER"))
     report = await runtime.advisories.for_version(Ecosystem.GO, "example.com/mod", "v1.4.0")
     assert report.status == "complete" and ids(report) == ["GO-2099-1"]
     assert report.sources[0].name == "api.osv.dev"
-    registry.fail_with = 503
+    registry.osv_fail_with = 503
     runtime.advisories.invalidate()
     down = await runtime.advisories.for_version(Ecosystem.GO, "example.com/other", "v1.0.0")
     assert down.status == "unavailable" and down.details == ()

@@ -79,6 +79,11 @@ class _Entry:
     token: tuple[Any, ...]
     advisories: list[Advisory]
     expires: float = field(default=0.0)
+    error: PkgIntelError | None = None
+
+
+API_FAILURE_TTL_S = 60.0
+"""How long an OSV API failure is remembered before asking again (no hammering a down upstream)."""
 
 
 def coverage_from_runs(runs: Sequence[SourceRun]) -> Coverage:
@@ -163,6 +168,38 @@ class AdvisoryService:
                 self._coverage_at = time.monotonic()
         return self._coverage
 
+    async def summary(self) -> dict[str, Any]:
+        """What advisory data is loaded, per ecosystem and for KEV/EPSS (for status endpoints)."""
+        cov = await self.coverage()
+        per_eco: dict[str, dict[str, Any]] = {}
+        for eco in Ecosystem:
+            adv = cov.advisory_runs.get(eco, ())
+            mal = cov.malicious_runs.get(eco, ())
+            if not adv and not mal:
+                continue
+            runs = {(r.feed, r.scope): r for r in (*adv, *mal)}.values()
+            per_eco[eco.value] = {
+                "advisory_records": sum(r.detail.get("advisory_records", 0) for r in runs),
+                "malicious_records": sum(r.detail.get("malicious_records", 0) for r in runs),
+                "feeds": [
+                    {
+                        "feed": r.feed,
+                        "osv_ecosystem": r.scope,
+                        "records": r.records,
+                        "completed_at": _iso(r.completed_at),
+                        "data_updated_at": _iso(r.data_updated_at),
+                    }
+                    for r in runs
+                ],
+                "complete": all(r.completed for r in runs),
+            }
+        return {
+            "ecosystems": per_eco,
+            "kev": None if cov.kev is None else {"records": cov.kev.records, "loaded_at": _iso(cov.kev.completed_at), "data_updated_at": _iso(cov.kev.data_updated_at)},
+            "epss": None if cov.epss is None else {"records": cov.epss.records, "loaded_at": _iso(cov.epss.completed_at), "data_updated_at": _iso(cov.epss.data_updated_at)},
+            "osv_api_fallback": self._osv_api is not None,
+        }
+
     def invalidate(self) -> None:
         """Forget cached coverage and advisories (after an ingestion in this process)."""
         self._coverage = None
@@ -227,8 +264,14 @@ class AdvisoryService:
         key = ("api", ecosystem.value, normalise_name(ecosystem, name))
         entry = self._cache.get(key)
         if entry is not None and entry.expires > time.monotonic():
+            if entry.error is not None:
+                raise entry.error
             return entry.advisories
-        found = await self._osv_api.advisories_for(osv_name(ecosystem) or "", name, None)
+        try:
+            found = await self._osv_api.advisories_for(osv_name(ecosystem) or "", name, None)
+        except PkgIntelError as exc:
+            self._remember(key, _Entry((), [], time.monotonic() + API_FAILURE_TTL_S, exc))
+            raise
         self._remember(key, _Entry((), found, time.monotonic() + self._api_ttl_s))
         return found
 

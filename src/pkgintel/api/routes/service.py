@@ -65,11 +65,13 @@ async def root(runtime: RuntimeDep) -> Response:
 async def ecosystems(request: Request, runtime: RuntimeDep) -> Response:
     """All 19 ecosystems: registry, whether live reports are supported yet, and name-index counts."""
     indexes = {s["ecosystem"]: s for s in await runtime.status.name_indexes()}
+    advisory = (await runtime.advisories.summary())["ecosystems"]
     supported = set(runtime.status.supported)
     items: list[dict[str, Any]] = []
     for eco in Ecosystem:
         label, url = REGISTRIES[eco]
         idx = indexes.get(eco.value)
+        adv = advisory.get(eco.value)
         items.append(
             {
                 "id": eco.value,
@@ -79,10 +81,12 @@ async def ecosystems(request: Request, runtime: RuntimeDep) -> Response:
                 "features": {
                     "report": eco.value in supported,
                     "exists": idx is not None,
-                    "vulnerabilities": False,
+                    "vulnerabilities": bool(adv and adv["advisory_records"]),
+                    "malicious": bool(adv and adv["malicious_records"]),
                 },
                 "package_count": idx["names"] if idx else None,
-                "vulnerability_count": None,
+                "vulnerability_count": adv["advisory_records"] if adv else None,
+                "malicious_count": adv["malicious_records"] if adv else None,
                 "name_index_loaded_at": idx["loaded_at"] if idx else None,
             }
         )
@@ -152,7 +156,7 @@ async def now(runtime: RuntimeDep) -> Response:
                 "uptime_s": st.uptime_s,
                 "supported_ecosystems": list(st.supported),
                 "name_indexes": await st.name_indexes(),
-                "vulnerability_data": "not loaded: vulnerability answers say status unavailable",
+                "vulnerability_data": await runtime.advisories.summary(),
             },
         }
     )
