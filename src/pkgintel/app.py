@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from pkgintel import __version__
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
-from pkgintel.api.routes import advisories, packages, service
+from pkgintel.api.routes import advisories, audit, packages, service
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.services.runtime import Runtime
@@ -47,6 +47,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(service.router)
     app.include_router(packages.router)
     app.include_router(advisories.router)
+    app.include_router(audit.router)
     install_error_handlers(app)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(

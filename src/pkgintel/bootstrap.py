@@ -28,6 +28,8 @@ from pkgintel.events.memory import MemoryBus
 from pkgintel.events.redis_bus import RedisBus
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
+from pkgintel.services.audit import AuditService
+from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
@@ -147,6 +149,9 @@ def assemble(
         ingestor=AdvisoryIngestor(advisory_store, clock=clock, bus=bus),
         feed=LiveFeed(advisory_store, bus, poll_s=settings.feed_poll_s),
         pins=PinSafeService(packages, advisories),
+        audit=AuditService(advisory_service, packages),
+        bulk=BulkCheckService(names, advisory_service),
+        max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
     )

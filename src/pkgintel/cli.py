@@ -168,6 +168,110 @@ def ingest_names(
     typer.echo(f"loaded {count:,} {ecosystem.value} names from {source}")
 
 
+FAIL_ON = ("low", "medium", "high", "critical", "malicious")
+
+
+@app.command()
+def scan(
+    path: Annotated[Path, typer.Argument(help="Lockfile or manifest to audit.")],
+    fmt: Annotated[
+        str, typer.Option("--format", help="native, cyclonedx or spdx.")
+    ] = "native",
+    fail_on: Annotated[
+        str, typer.Option(help="Exit 1 on a finding at or above: low, medium, high, critical, malicious.")
+    ] = "high",
+    kind: Annotated[str | None, typer.Option(help="Lockfile kind (default: detected).")] = None,
+    server: Annotated[
+        str | None, typer.Option(help="Send the file to a running service instead (base URL).")
+    ] = None,
+) -> None:
+    """
+    Audit a lockfile against the local database (offline) or a service (--server).
+
+    Exit codes: 0 nothing at or above --fail-on; 1 findings; 2 the tool failed (bad file or
+    arguments, no vulnerability data for the ecosystem, service unreachable). Advisories without a
+    severity count as high (not known to be lower).
+    """
+    from pkgintel.services.audit import SEVERITY_RANK
+
+    if fmt not in ("native", "cyclonedx", "spdx") or fail_on not in FAIL_ON:
+        err.print("[red]error:[/red] --format is native|cyclonedx|spdx; --fail-on is " + "|".join(FAIL_ON))
+        raise typer.Exit(2)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        err.print(f"[red]error:[/red] cannot read {path}: {exc}")
+        raise typer.Exit(2) from exc
+    body = {"lockfile": text, "lockfile_kind": kind, "filename": path.name, "format": "native"}
+    if server:
+        native = _scan_remote(server, body)
+        if fmt != "native":
+            document = _scan_remote(server, {**body, "format": fmt})
+    else:
+        native, document = asyncio.run(_scan_local(text, kind, path.name, fmt))
+    summary = native["summary"]
+    typer.echo(orjson.dumps(document if fmt != "native" else native, option=orjson.OPT_INDENT_2).decode())
+    counts = summary["vulnerabilities"]
+    err.print(
+        f"{native['kind']}: {summary['packages']} packages, {summary['unresolved']} unresolved; "
+        f"advisories: {counts}; malicious: {summary['malicious']}; data: {summary['vulnerability_data']}"
+    )
+    if summary["vulnerability_data"] == "unavailable" and summary["resolved"]:
+        err.print(f"[red]error:[/red] no vulnerability data for {native['ecosystem']}: load it with pkgintel ingest")
+        raise typer.Exit(2)
+    threshold = SEVERITY_RANK[fail_on]
+    worst = 0
+    for pkg in native["packages"]:
+        if pkg.get("malicious"):
+            worst = max(worst, SEVERITY_RANK["malicious"])
+        for v in pkg["vulnerabilities"]:
+            worst = max(worst, SEVERITY_RANK.get(v["severity"] or "unrated", 0))
+    raise typer.Exit(1 if worst >= threshold else 0)
+
+
+def _scan_remote(server: str, body: dict[str, object]) -> dict:
+    try:
+        resp = httpx.post(f"{server.rstrip('/')}/api/scan", json=body, timeout=60)
+    except httpx.HTTPError as exc:
+        err.print(f"[red]error:[/red] {server} unreachable: {exc}")
+        raise typer.Exit(2) from exc
+    if resp.status_code != 200:
+        err.print(f"[red]error:[/red] {resp.status_code}: {resp.text[:500]}")
+        raise typer.Exit(2)
+    return resp.json()
+
+
+async def _scan_local(text: str, kind: str | None, filename: str, fmt: str) -> tuple[dict, dict | None]:
+    from datetime import UTC, datetime
+
+    from pkgintel import __version__
+    from pkgintel.bootstrap import build_runtime
+    from pkgintel.lockfiles import parse_lockfile
+    from pkgintel.services.audit import to_sbom
+
+    settings = Settings(osv_api_fallback=False)
+    try:
+        parsed = parse_lockfile(text, kind=kind, filename=filename)
+    except PkgIntelError as exc:
+        err.print(f"[red]error:[/red] {exc.message}" + (f" (line {exc.line})" if getattr(exc, "line", None) else ""))
+        raise typer.Exit(2) from exc
+    async with build_runtime(settings) as runtime:
+        result = await runtime.audit.audit(parsed)
+    native = {
+        "kind": parsed.kind,
+        "ecosystem": parsed.ecosystem.value,
+        "summary": result.summary,
+        "packages": list(result.packages),
+        "warnings": list(result.warnings),
+    }
+    document = None
+    if fmt != "native":
+        document = to_sbom(
+            parsed, result, fmt, name=filename, created=datetime.now(UTC).replace(microsecond=0), tool_version=__version__
+        )
+    return native, document
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

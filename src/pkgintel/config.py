@@ -75,6 +75,11 @@ class Settings(BaseSettings):
         gt=0,
         description="How often each process checks the database for new live-feed events, seconds.",
     )
+    max_lockfile_bytes: int = Field(
+        5 * 1024 * 1024,
+        ge=1024,
+        description="Largest `/api/scan` body accepted, bytes (larger → 413).",
+    )
     upstream_timeout_s: float = Field(
         10.0, gt=0, description="Timeout of one upstream request, seconds."
     )

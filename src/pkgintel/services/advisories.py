@@ -253,6 +253,29 @@ class AdvisoryService:
         self._remember(cache_key, _Entry(cov.token, parsed))
         return parsed
 
+    async def prefetch(self, ecosystem: Ecosystem, names: Sequence[str]) -> None:
+        """Load the stored advisories of many packages in a few queries (before auditing a project);
+        later `for_version`/`malicious` calls for them need no database round trip."""
+        cov = await self.coverage()
+        if not cov.advisory_runs.get(ecosystem) and not cov.malicious_runs.get(ecosystem):
+            return
+        keys = {normalise_name(ecosystem, n) for n in names}
+        wanted = [
+            k for k in keys
+            if (e := self._cache.get(("db", ecosystem.value, k))) is None or e.token != cov.token
+        ]
+        if not wanted:
+            return
+        found = await self._store.records_for_many(ecosystem, wanted)
+        for key in wanted:
+            parsed: list[Advisory] = []
+            for rec in found.get(key, ()):
+                try:
+                    parsed.append(parse_osv(orjson.loads(rec.record), source=f"{rec.feed}:{rec.osv_ecosystem}"))
+                except (orjson.JSONDecodeError, InvalidOSVRecord):
+                    continue
+            self._remember(("db", ecosystem.value, key), _Entry(cov.token, parsed))
+
     def _remember(self, key: tuple[str, str, str], entry: _Entry) -> None:
         self._cache[key] = entry
         self._cache.move_to_end(key)

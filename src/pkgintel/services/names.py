@@ -92,6 +92,13 @@ class NameService:
             self._answers.popitem(last=False)
         return answer
 
+    async def known_many(
+        self, ecosystem: Ecosystem, names: list[str]
+    ) -> tuple[dict[str, NameEntry], NameIndexState | None]:
+        """Index entries of many names (by normalised key) and the index state, in two queries."""
+        keys = [normalise_name(ecosystem, n) for n in names]
+        return await self._store.get_names(ecosystem, keys), await self._store.get_index_state(ecosystem)
+
     async def _lookup(self, ecosystem: Ecosystem, name: str, key: str) -> ExistsAnswer:
         entry = await self._store.get_name(ecosystem, key)
         state = await self._store.get_index_state(ecosystem)

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -252,6 +252,18 @@ class PackageService:
             self._sources(adapter, fetched, dl_status, SourceState.OK),
             "miss",
         )
+
+    async def stored_many(self, ecosystem: Ecosystem, names: Sequence[str]) -> dict[str, PackageInfo]:
+        """Registry data of many packages from the database only (never upstream): normalised name →
+        info, for the packages a report or fetch has stored; absent names are simply left out."""
+        keys = [normalise_name(ecosystem, n) for n in names]
+        out: dict[str, PackageInfo] = {}
+        for key, (raw, _) in (await self._store.load_snapshots(ecosystem, keys)).items():
+            try:
+                out[key] = decode_snapshot(raw)[0]
+            except (ValueError, KeyError, TypeError):
+                continue
+        return out
 
     def _refresh_in_background(
         self, key: str, adapter: RegistryAdapter, name: str, version: str | None

@@ -53,30 +53,31 @@ class SqlAdvisoryStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._dialect = engine.dialect.name
-        self._records_stmt = (
-            select(
-                advisory_record.c.feed,
-                advisory_record.c.osv_ecosystem,
-                advisory_record.c.id,
-                advisory_record.c.content_hash,
-                advisory_record.c.record,
-            )
-            .select_from(
-                advisory_package.join(
-                    advisory_record,
-                    and_(
-                        advisory_record.c.feed == advisory_package.c.feed,
-                        advisory_record.c.osv_ecosystem == advisory_package.c.osv_ecosystem,
-                        advisory_record.c.id == advisory_package.c.advisory_id,
-                    ),
-                )
-            )
+        join = advisory_package.join(
+            advisory_record,
+            and_(
+                advisory_record.c.feed == advisory_package.c.feed,
+                advisory_record.c.osv_ecosystem == advisory_package.c.osv_ecosystem,
+                advisory_record.c.id == advisory_package.c.advisory_id,
+            ),
+        )
+        columns = (
+            advisory_package.c.name,
+            advisory_record.c.feed,
+            advisory_record.c.osv_ecosystem,
+            advisory_record.c.id,
+            advisory_record.c.content_hash,
+            advisory_record.c.record,
+        )
+        self._records_base = (
+            select(*columns)
+            .select_from(join)
             .where(
                 advisory_package.c.ecosystem == bindparam("ecosystem"),
-                advisory_package.c.name == bindparam("name"),
                 advisory_record.c.withdrawn.is_(False),
             )
         )
+        self._records_stmt = self._records_base.where(advisory_package.c.name == bindparam("name"))
 
     # -- records ---------------------------------------------------------------------------
     async def record_hashes(self, feed: str, osv_ecosystem: str) -> dict[str, str]:
@@ -213,6 +214,24 @@ class SqlAdvisoryStore:
             StoredRecord(r.feed, r.osv_ecosystem, r.id, r.content_hash, zlib.decompress(r.record))
             for r in rows
         ]
+
+    async def records_for_many(
+        self, ecosystem: Ecosystem, names: Sequence[str]
+    ) -> dict[str, list[StoredRecord]]:
+        """`records_for` for many normalised names in a few queries: name → records (absent = none)."""
+        out: dict[str, list[StoredRecord]] = {}
+        try:
+            async with self._engine.connect() as conn:
+                for chunk in _chunks(list(dict.fromkeys(names))):
+                    stmt = self._records_base.where(advisory_package.c.name.in_(chunk))
+                    rows = (await conn.execute(stmt, {"ecosystem": ecosystem.value})).all()
+                    for r in rows:
+                        out.setdefault(r.name, []).append(
+                            StoredRecord(r.feed, r.osv_ecosystem, r.id, r.content_hash, zlib.decompress(r.record))
+                        )
+        except SQLAlchemyError as exc:
+            raise StorageError(f"could not read advisories: {exc.__class__.__name__}") from exc
+        return out
 
     async def malicious_names(self, ecosystem: Ecosystem, names: Sequence[str]) -> set[str]:
         """Which of `names` (normalised) have a non-withdrawn malicious-package record."""

@@ -19,6 +19,10 @@ class NameStore(Protocol):
         """The entry with this normalised key, or None."""
         ...
 
+    async def get_names(self, ecosystem: Ecosystem, keys: Sequence[str]) -> dict[str, NameEntry]:
+        """Entries of many normalised keys (absent keys left out)."""
+        ...
+
     async def get_index_state(self, ecosystem: Ecosystem) -> NameIndexState | None:
         """How the ecosystem's index was loaded, or None when it never was."""
         ...
@@ -51,6 +55,12 @@ class SnapshotStore(Protocol):
         self, ecosystem: Ecosystem, key: str, version: str
     ) -> tuple[bytes, datetime] | None:
         """The payload and its fetch time, or None. `version` is `""` for the latest."""
+        ...
+
+    async def load_snapshots(
+        self, ecosystem: Ecosystem, keys: Sequence[str], version: str = ""
+    ) -> dict[str, tuple[bytes, datetime]]:
+        """Stored snapshots of many packages (absent ones left out)."""
         ...
 
     async def save_snapshot(
@@ -102,6 +112,12 @@ class AdvisoryStore(Protocol):
 
     async def records_for(self, ecosystem: Ecosystem, name: str) -> list[StoredRecord]:
         """Every non-withdrawn record naming the package, from every feed."""
+        ...
+
+    async def records_for_many(
+        self, ecosystem: Ecosystem, names: Sequence[str]
+    ) -> dict[str, list[StoredRecord]]:
+        """`records_for` of many names at once."""
         ...
 
     async def malicious_names(self, ecosystem: Ecosystem, names: Sequence[str]) -> set[str]:

@@ -95,6 +95,20 @@ class SqlStore:
             row = (await conn.execute(stmt)).first()
         return self._entry(row) if row else None
 
+    async def get_names(self, ecosystem: Ecosystem, keys: Sequence[str]) -> dict[str, NameEntry]:
+        """Entries of many normalised keys in one query per 500 (absent keys left out)."""
+        out: dict[str, NameEntry] = {}
+        unique = list(dict.fromkeys(keys))
+        async with self._engine.connect() as conn:
+            for start in range(0, len(unique), 500):
+                stmt = select(package_name).where(
+                    package_name.c.ecosystem == ecosystem.value,
+                    package_name.c.name.in_(unique[start : start + 500]),
+                )
+                for row in (await conn.execute(stmt)).all():
+                    out[row.name] = self._entry(row)
+        return out
+
     async def get_index_state(self, ecosystem: Ecosystem) -> NameIndexState | None:
         stmt = select(name_index).where(name_index.c.ecosystem == ecosystem.value)
         async with self._engine.connect() as conn:
@@ -227,6 +241,24 @@ class SqlStore:
         async with self._engine.connect() as conn:
             row = (await conn.execute(stmt)).first()
         return (bytes(row.payload), _aware(row.fetched_at)) if row else None
+
+    async def load_snapshots(
+        self, ecosystem: Ecosystem, keys: Sequence[str], version: str = ""
+    ) -> dict[str, tuple[bytes, datetime]]:
+        """`load_snapshot` for many normalised names at once (absent names are left out)."""
+        c = package_snapshot.c
+        out: dict[str, tuple[bytes, datetime]] = {}
+        unique = list(dict.fromkeys(keys))
+        async with self._engine.connect() as conn:
+            for start in range(0, len(unique), 500):
+                stmt = select(c.name, c.payload, c.fetched_at).where(
+                    c.ecosystem == ecosystem.value,
+                    c.version == version,
+                    c.name.in_(unique[start : start + 500]),
+                )
+                for row in (await conn.execute(stmt)).all():
+                    out[row.name] = (bytes(row.payload), _aware(row.fetched_at))
+        return out
 
     async def save_snapshot(
         self, ecosystem: Ecosystem, key: str, version: str, payload: bytes, fetched_at: datetime

@@ -1,0 +1,262 @@
+"""
+`AuditService`: a project audit (lockfile or name → version map) answered from the database only.
+
+Per package: the advisories affecting that exact version, the malicious flag for that version,
+deprecation and licence (from stored registry data, when the package was ever fetched; otherwise
+`null` = unknown), and the nearest version that fixes every advisory. Nothing is fetched from a
+registry and nothing a lockfile names (URLs, git sources, paths) is followed.
+
+Package `status`, most severe first: `malicious`, `vulnerable`, `deprecated`, `unresolved` (no exact
+version: the reason says why), `unchecked` (vulnerability data unavailable for the ecosystem), `ok`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.names import normalise_name
+from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.domain.purl import build_purl
+from pkgintel.domain.versions import is_valid
+from pkgintel.lockfiles.base import LockedPackage, ParsedLockfile
+from pkgintel.sbom.base import SbomVulnerability, document_from_lockfile
+from pkgintel.sbom.cyclonedx import to_cyclonedx
+from pkgintel.sbom.spdx import to_spdx
+from pkgintel.scoring import classify_license
+from pkgintel.services.advisories import AdvisoryService
+from pkgintel.services.packages import PackageService
+
+SEVERITY_RANK = {"malicious": 5, "critical": 4, "high": 3, "medium": 2, "low": 1, "unrated": 3}
+"""Rank for `--fail-on` style thresholds. An unrated advisory ranks with `high`: not known to be
+minor, so a `high` gate stops on it (a `critical` gate does not)."""
+STATUS_ORDER = ("malicious", "vulnerable", "deprecated", "unresolved", "unchecked", "ok")
+
+
+@dataclass(frozen=True, slots=True)
+class AuditResult:
+    """One audit: `packages` (wire-ready dicts, in input order) and `summary`."""
+
+    ecosystem: Ecosystem
+    kind: str
+    packages: tuple[dict[str, Any], ...]
+    summary: dict[str, Any]
+    data_status: str
+    """`complete`, `partial` or `unavailable`: the vulnerability data the audit used."""
+    warnings: tuple[str, ...] = ()
+    vulnerabilities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Advisory id → detail, for every advisory found (for SBOM output)."""
+    affects: dict[str, list[str]] = field(default_factory=dict)
+    """Advisory id → keys (`LockedPackage.key`) of the packages it affects."""
+
+    def worst(self) -> int:
+        """The highest `SEVERITY_RANK` among findings (0 when none)."""
+        ranks = [0]
+        for pkg in self.packages:
+            if pkg["malicious"]:
+                ranks.append(SEVERITY_RANK["malicious"])
+            for v in pkg["vulnerabilities"]:
+                ranks.append(SEVERITY_RANK.get(v["severity"] or "unrated", 0))
+        return max(ranks)
+
+
+def packages_from_mapping(ecosystem: Ecosystem, packages: dict[str, str]) -> ParsedLockfile:
+    """A `ParsedLockfile` from the scan body's `packages` map: an exact version is resolved; a
+    range (or anything not a valid version) is unresolved, with the reason."""
+    out: list[LockedPackage] = []
+    for name, spec in packages.items():
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidInput("packages", "package names must be non-empty strings")
+        text = (spec or "").strip() if isinstance(spec, str) else ""
+        exact = text.removeprefix("==").removeprefix("=").strip()
+        if exact and is_valid(ecosystem, exact) and not any(c in exact for c in "^~<>*| ,"):
+            out.append(
+                LockedPackage(
+                    ecosystem, name, exact, direct=True, purl=build_purl(ecosystem, name, exact)
+                )
+            )
+        else:
+            out.append(
+                LockedPackage(
+                    ecosystem,
+                    name,
+                    None,
+                    direct=True,
+                    resolved=False,
+                    unresolved_reason="a range, not one exact version"
+                    if text
+                    else "no version given",
+                    requirement=text or None,
+                )
+            )
+    return ParsedLockfile("packages", ecosystem, tuple(out))
+
+
+class AuditService:
+    """See the module contract."""
+
+    def __init__(self, advisories: AdvisoryService, packages: PackageService) -> None:
+        self._advisories = advisories
+        self._packages = packages
+
+    async def audit(self, parsed: ParsedLockfile) -> AuditResult:
+        eco = parsed.ecosystem
+        resolved = [p for p in parsed.packages if p.resolved and p.version]
+        names = sorted({p.name for p in parsed.packages})
+        await self._advisories.prefetch(eco, names)
+        stored = await self._packages.stored_many(eco, names)
+        reports = await asyncio.gather(
+            *(self._advisories.for_version(eco, p.name, p.version or "") for p in resolved)
+        )
+        malicious = await asyncio.gather(
+            *(self._advisories.malicious(eco, p.name, p.version) for p in resolved)
+        )
+        by_key = {
+            id(p): (r, m) for p, r, m in zip(resolved, reports, malicious, strict=True)
+        }
+        statuses = {r.status for r in reports}
+        data_status = (
+            "unavailable"
+            if "unavailable" in statuses or (not reports and not parsed.packages)
+            else "partial"
+            if "partial" in statuses
+            else "complete"
+        )
+        vulns: dict[str, dict[str, Any]] = {}
+        affects: dict[str, list[str]] = {}
+        items: list[dict[str, Any]] = []
+        for pkg in parsed.packages:
+            info = stored.get(normalise_name(eco, pkg.name))
+            pair = by_key.get(id(pkg))
+            items.append(self._item(pkg, info, pair, vulns, affects))
+        return AuditResult(
+            ecosystem=eco,
+            kind=parsed.kind,
+            packages=tuple(items),
+            summary=_summary(items, data_status),
+            data_status=data_status,
+            warnings=parsed.warnings,
+            vulnerabilities=vulns,
+            affects=affects,
+        )
+
+    @staticmethod
+    def _item(
+        pkg: LockedPackage,
+        info: PackageInfo | None,
+        pair: tuple[Any, Any] | None,
+        vulns: dict[str, dict[str, Any]],
+        affects: dict[str, list[str]],
+    ) -> dict[str, Any]:
+        release = info.release(pkg.version) if info and pkg.version else None
+        deprecated: bool | None = None
+        if info is not None:
+            deprecated = bool(info.deprecated or (release and (release.deprecated or release.yanked)))
+        license_text = info.license if info else None
+        item: dict[str, Any] = {
+            "name": pkg.name,
+            "version": pkg.version,
+            "purl": pkg.purl,
+            "direct": pkg.direct,
+            "dev": pkg.dev,
+            "status": "ok",
+            "vulnerabilities": [],
+            "malicious": None,
+            "deprecated": deprecated,
+            "license": license_text,
+            "license_class": classify_license(license_text).license_class if license_text else None,
+            "nearest_safe_version": None,
+        }
+        if not pkg.resolved or pair is None:
+            item["status"] = "unresolved"
+            item["unresolved_reason"] = pkg.unresolved_reason or "no exact version"
+            item["requirement"] = pkg.requirement
+            return item
+        report, mal = pair
+        item["vulnerability_status"] = report.status
+        item["malicious"] = mal.is_malicious
+        for d in report.details:
+            vulns.setdefault(d["id"], d)
+            affects.setdefault(d["id"], []).append(pkg.key)
+            item["vulnerabilities"].append(
+                {k: d[k] for k in ("id", "aliases", "severity", "cvss_score", "summary", "fixed_in", "kev", "epss", "url")}
+            )
+        if mal.is_malicious:
+            item["malicious_advisories"] = [a["id"] for a in mal.advisories if a.get("affects_version")]
+        item["nearest_safe_version"] = report.fixed_version
+        if mal.is_malicious:
+            item["status"] = "malicious"
+        elif report.details:
+            item["status"] = "vulnerable"
+        elif deprecated:
+            item["status"] = "deprecated"
+        elif report.status == "unavailable":
+            item["status"] = "unchecked"
+        return item
+
+
+def _summary(items: list[dict[str, Any]], data_status: str) -> dict[str, Any]:
+    severities: Counter[str] = Counter()
+    for item in items:
+        for v in item["vulnerabilities"]:
+            severities[v["severity"] or "unrated"] += 1
+    statuses = Counter(i["status"] for i in items)
+    licences = Counter(i["license_class"] or "unknown" for i in items if i["status"] != "unresolved")
+    return {
+        "packages": len(items),
+        "resolved": sum(1 for i in items if i["status"] != "unresolved"),
+        "unresolved": statuses["unresolved"],
+        "vulnerable_packages": statuses["vulnerable"] + sum(
+            1 for i in items if i["status"] == "malicious" and i["vulnerabilities"]
+        ),
+        "vulnerabilities": {s: severities[s] for s in ("critical", "high", "medium", "low", "unrated")},
+        "malicious": statuses["malicious"],
+        "deprecated": sum(1 for i in items if i["deprecated"]),
+        "unchecked": statuses["unchecked"],
+        "licenses": dict(sorted(licences.items())),
+        "by_status": {s: statuses[s] for s in STATUS_ORDER if statuses[s]},
+        "vulnerability_data": data_status,
+    }
+
+
+def to_sbom(
+    parsed: ParsedLockfile, result: AuditResult, fmt: str, *, name: str, created: datetime, tool_version: str
+) -> dict[str, Any]:
+    """The audit as CycloneDX 1.6 (`cyclonedx`) or SPDX 2.3 (`spdx`) JSON, with the advisories
+    found attached to the components they affect. Raises ValueError when the document is invalid."""
+    licences = {
+        pkg.key: item["license"] for pkg, item in zip(parsed.packages, result.packages, strict=True)
+    }
+    vulnerabilities = [
+        SbomVulnerability(
+            id=vid,
+            aliases=tuple(d["aliases"]),
+            summary=d["summary"],
+            severity=d["severity"],
+            cvss_score=d["cvss_score"],
+            cvss_vector=d["cvss_vector"],
+            url=d["url"],
+            fixed_in=tuple(d["fixed_in"]),
+            published=_dt(d["published"]),
+            modified=_dt(d["modified"]),
+            affects=tuple(dict.fromkeys(result.affects.get(vid, ()))),
+        )
+        for vid, d in result.vulnerabilities.items()
+    ]
+    doc = document_from_lockfile(
+        parsed,
+        name=name,
+        created=created,
+        tool_version=tool_version,
+        licenses=licences,
+        vulnerabilities=vulnerabilities,
+    )
+    return to_cyclonedx(doc) if fmt == "cyclonedx" else to_spdx(doc)
+
+
+def _dt(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None

@@ -1,0 +1,104 @@
+"""
+`BulkCheckService`: up to 100 (ecosystem, package[, version]) pairs answered from the database only.
+
+Status per item, first match wins:
+
+1. `stdlib`: the name is in the ecosystem's standard library (`knowledge/stdlib`): nothing to install.
+2. `malicious`: a malicious-package report affects every version (with `version`: that version).
+3. `typosquat_suspect`: within a small edit distance of a popular name without being one.
+4. `historical_incident`: reports name only specific versions (a compromised release), not the one asked.
+5. `exists`: in the name index (or seen by a live report).
+6. `unknown`: none of the above is known — not "absent": the caller may fall back to `/api/check`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from pkgintel.domain.names import normalise_name
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.knowledge.stdlib import backport_on_registry, is_stdlib
+from pkgintel.services.advisories import AdvisoryService
+from pkgintel.services.names import NameService
+
+MAX_ITEMS = 100
+
+
+class BulkCheckService:
+    """See the module contract."""
+
+    def __init__(self, names: NameService, advisories: AdvisoryService) -> None:
+        self._names = names
+        self._advisories = advisories
+
+    async def check(self, items: list[tuple[Ecosystem, str, str | None]]) -> list[dict[str, Any]]:
+        """One answer per item, in order. Never calls a registry."""
+        by_eco: dict[Ecosystem, list[str]] = defaultdict(list)
+        for eco, name, _ in items:
+            by_eco[eco].append(name)
+        known: dict[Ecosystem, tuple[dict[str, Any], Any]] = {}
+        malicious_loaded: dict[Ecosystem, bool] = {}
+        for eco, names in by_eco.items():
+            known[eco] = await self._names.known_many(eco, names)
+            flagged = await self._advisories.malicious_names(eco, [normalise_name(eco, n) for n in names])
+            malicious_loaded[eco] = flagged is not None
+            if flagged:
+                await self._advisories.prefetch(eco, sorted(flagged))
+        out = []
+        for eco, name, version in items:
+            out.append(await self._one(eco, name, version, known[eco], malicious_loaded[eco]))
+        return out
+
+    async def _one(
+        self,
+        eco: Ecosystem,
+        name: str,
+        version: str | None,
+        known: tuple[dict[str, Any], Any],
+        malicious_loaded: bool,
+    ) -> dict[str, Any]:
+        entries, state = known
+        key = normalise_name(eco, name)
+        entry = entries.get(key)
+        base: dict[str, Any] = {"ecosystem": eco.value, "package": name, "version": version}
+        if is_stdlib(eco, name):
+            note = (
+                "part of the standard library; a same-named backport also exists on the registry"
+                if backport_on_registry(eco, name)
+                else "part of the standard library: nothing to install"
+            )
+            return {**base, "status": "stdlib", "reason": note}
+        historical: dict[str, Any] | None = None
+        if malicious_loaded:
+            mal = await self._advisories.malicious(eco, name, version)
+            if mal.advisories:
+                ids = [a["id"] for a in mal.advisories]
+                if mal.is_malicious if version is not None else mal.extra.get("all_versions"):
+                    return {**base, "status": "malicious", "reason": "reported malicious", "advisories": ids}
+                historical = {
+                    **base,
+                    "status": "historical_incident",
+                    "reason": "specific versions were reported malicious: "
+                    + ", ".join(mal.extra.get("reported_versions", [])[:10]),
+                    "advisories": ids,
+                }
+        if state is not None:
+            hint = await self._names.typosquat(eco, name)
+            if hint.is_suspected:
+                return {
+                    **base,
+                    "status": "typosquat_suspect",
+                    "reason": "close to " + ", ".join(n for n, _ in hint.targets[:3]),
+                    "similar_to": [n for n, _ in hint.targets[:3]],
+                }
+        if historical is not None:
+            return historical
+        if entry is not None:
+            return {**base, "status": "exists", "reason": "in the name index", "latest_version": entry.latest_version}
+        reason = (
+            f"not in the {eco.value} name index (it may be new or absent): use /api/check"
+            if state is not None
+            else f"no {eco.value} name index is loaded: use /api/check"
+        )
+        return {**base, "status": "unknown", "reason": reason}
