@@ -31,7 +31,7 @@ import orjson
 
 from pkgintel.domain.advisories import Advisory
 from pkgintel.domain.errors import PkgIntelError
-from pkgintel.domain.feeds import EpssFact, KevFact, SourceRun
+from pkgintel.domain.feeds import EpssFact, KevFact, SourceRun, StoredRecord
 from pkgintel.domain.matching import (
     affecting,
     affects,
@@ -244,12 +244,7 @@ class AdvisoryService:
         if entry is not None and entry.token == cov.token:
             self._cache.move_to_end(cache_key)
             return entry.advisories
-        parsed: list[Advisory] = []
-        for rec in await self._store.records_for(ecosystem, key):
-            try:
-                parsed.append(parse_osv(orjson.loads(rec.record), source=f"{rec.feed}:{rec.osv_ecosystem}"))
-            except (orjson.JSONDecodeError, InvalidOSVRecord):
-                continue  # ingestion only stores records that parsed; nothing to say here
+        parsed = _parse_records(await self._store.records_for(ecosystem, key))
         self._remember(cache_key, _Entry(cov.token, parsed))
         return parsed
 
@@ -268,13 +263,7 @@ class AdvisoryService:
             return
         found = await self._store.records_for_many(ecosystem, wanted)
         for key in wanted:
-            parsed: list[Advisory] = []
-            for rec in found.get(key, ()):
-                try:
-                    parsed.append(parse_osv(orjson.loads(rec.record), source=f"{rec.feed}:{rec.osv_ecosystem}"))
-                except (orjson.JSONDecodeError, InvalidOSVRecord):
-                    continue
-            self._remember(("db", ecosystem.value, key), _Entry(cov.token, parsed))
+            self._remember(("db", ecosystem.value, key), _Entry(cov.token, _parse_records(found.get(key, []))))
 
     def _remember(self, key: tuple[str, str, str], entry: _Entry) -> None:
         self._cache[key] = entry
@@ -514,6 +503,18 @@ class AdvisoryService:
         if not cov.malicious_runs.get(ecosystem):
             return None
         return await self._store.malicious_names(ecosystem, names)
+
+
+def _parse_records(records: Sequence[StoredRecord]) -> list[Advisory]:
+    """Stored records as advisories (ingestion stores only records that parsed; a record that no
+    longer does, after a parser change, is left out rather than failing the answer)."""
+    parsed: list[Advisory] = []
+    for rec in records:
+        try:
+            parsed.append(parse_osv(orjson.loads(rec.record), source=f"{rec.feed}:{rec.osv_ecosystem}"))
+        except (orjson.JSONDecodeError, InvalidOSVRecord):
+            continue
+    return parsed
 
 
 def _malicious_item(adv: Advisory, ecosystem: Ecosystem, key: str) -> dict[str, Any]:
