@@ -10,8 +10,8 @@ Endpoints used:
   A query with a `next_page_token` is asked again with that `page_token` until none comes back.
 - `GET {base}/v1/vulns/{id}`: one OSV record (id URL-quoted, `/` included).
 
-Failures are mapped as `ecosystems/_http.py` maps them for registries (the layer contract keeps
-`sources/` from importing `ecosystems/`, so the table is repeated here):
+Failures are mapped by `pkgintel/upstream.py`, the same code `ecosystems/_http.py` uses for
+registries:
 
 | upstream outcome                                   | raised                                          |
 |----------------------------------------------------|-------------------------------------------------|
@@ -32,28 +32,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any, Final
 from urllib.parse import quote, urlsplit
 
 import httpx
 import orjson
-from tenacity import (
-    AsyncRetrying,
-    RetryCallState,
-    retry_if_exception_type,
-    retry_if_result,
-    stop_after_attempt,
-    wait_random,
-)
 
 from pkgintel.domain.advisories import Advisory
-from pkgintel.domain.errors import RegistryResponseInvalid, RegistryUnavailable
+from pkgintel.domain.errors import RegistryResponseInvalid
 from pkgintel.sources.errors import AdvisoryNotFound
 from pkgintel.sources.osv_schema import InvalidOSVRecord, parse_osv
+from pkgintel.upstream import json_object, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +58,7 @@ MAX_PAGES: Final = 100
 DEFAULT_CONCURRENCY: Final = 8
 """Vuln records fetched at once by `advisories_for`."""
 
-RETRY_STATUSES: Final[frozenset[int]] = frozenset({502, 503, 504})
 NOT_FOUND_STATUSES: Final[frozenset[int]] = frozenset({404, 410})
-MAX_ATTEMPTS: Final = 2
 RETRY_WAIT_MIN_S: Final = 0.1
 RETRY_WAIT_MAX_S: Final = 0.2
 HEADERS: Final[dict[str, str]] = {"Accept": "application/json"}
@@ -215,109 +203,23 @@ class OsvApiClient:
         self, method: str, url: str, *, ecosystem: str, body: dict[str, Any] | None = None
     ) -> httpx.Response:
         """One request (plus one retry); transport failures and 429/5xx mapped to domain errors."""
-        content = orjson.dumps(body) if body is not None else None
         headers = HEADERS if body is None else {**HEADERS, "Content-Type": "application/json"}
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(MAX_ATTEMPTS),
-            wait=wait_random(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
-            retry=(
-                retry_if_exception_type((httpx.ConnectError, httpx.ConnectTimeout))
-                | retry_if_result(lambda response: response.status_code in RETRY_STATUSES)
-            ),
-            retry_error_callback=_last_outcome,
-            reraise=True,
+        response = await send(
+            self._client,
+            method,
+            url,
+            ecosystem=ecosystem,
+            source=self._host,
+            headers=headers,
+            content=orjson.dumps(body) if body is not None else None,
+            wait_s=(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
+            log=logger,
         )
-        try:
-            response: httpx.Response = await retrying(
-                self._client.request,
-                method,
-                url,
-                content=content,
-                headers=headers,
-                follow_redirects=True,
-            )
-        except httpx.TimeoutException as exc:
-            raise RegistryUnavailable(
-                ecosystem, f"{self._host} timed out", reason="timeout", source=self._host
-            ) from exc
-        except httpx.TransportError as exc:
-            raise RegistryUnavailable(
-                ecosystem,
-                f"{self._host} could not be reached",
-                reason="connect",
-                source=self._host,
-            ) from exc
-        except httpx.DecodingError as exc:
-            raise RegistryResponseInvalid(
-                ecosystem,
-                f"{self._host} sent an undecodable body",
-                reason="invalid_encoding",
-                source=self._host,
-            ) from exc
-        except httpx.TooManyRedirects as exc:
-            raise RegistryResponseInvalid(
-                ecosystem,
-                f"{self._host} redirected too often",
-                reason="redirects",
-                source=self._host,
-            ) from exc
-        status = response.status_code
-        if status == 429 or status >= 500:
-            raise RegistryUnavailable(
-                ecosystem,
-                f"{self._host} answered HTTP {status}",
-                reason=f"status.{status}",
-                source=self._host,
-                retry_after=parse_retry_after(response.headers.get("retry-after")),
-            )
+        raise_if_unavailable(response, ecosystem=ecosystem, source=self._host)
         return response
 
     def _json_object(self, response: httpx.Response, *, ecosystem: str) -> dict[str, Any]:
-        status = response.status_code
-        if not 200 <= status < 300:
-            raise RegistryResponseInvalid(
-                ecosystem,
-                f"{self._host} answered HTTP {status}",
-                reason=f"status.{status}",
-                source=self._host,
-            )
-        try:
-            data = orjson.loads(response.content)
-        except orjson.JSONDecodeError as exc:
-            raise RegistryResponseInvalid(
-                ecosystem,
-                f"{self._host} sent a body that is not JSON",
-                reason="invalid_json",
-                source=self._host,
-            ) from exc
-        if not isinstance(data, dict):
-            raise RegistryResponseInvalid(
-                ecosystem,
-                f"{self._host} sent JSON {type(data).__name__}, expected an object",
-                reason="invalid_json",
-                source=self._host,
-            )
-        return data
-
-
-def parse_retry_after(value: str | None, *, now: datetime | None = None) -> int | None:
-    """
-    Seconds to wait from a `Retry-After` header (RFC 9110 §10.2.3), or None when absent or unusable.
-
-    Accepts delta-seconds (`"120"`) and an HTTP-date (seconds from `now`, at least 0).
-    """
-    if value is None:
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return int(text)
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0, math.ceil((when - (now or datetime.now(UTC))).total_seconds()))
+        return json_object(response, ecosystem=ecosystem, source=self._host)
 
 
 def _query_json(query: OsvQuery, page_token: str | None) -> dict[str, Any]:
@@ -332,10 +234,3 @@ def _query_json(query: OsvQuery, page_token: str | None) -> dict[str, Any]:
 
 def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _last_outcome(state: RetryCallState) -> httpx.Response:
-    """When retries are exhausted, hand back the last response (or re-raise the last error)."""
-    assert state.outcome is not None  # tenacity sets it before calling back
-    response: httpx.Response = state.outcome.result()
-    return response
