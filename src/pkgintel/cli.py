@@ -192,7 +192,7 @@ def scan(
     arguments, no vulnerability data for the ecosystem, service unreachable). Advisories without a
     severity count as high (not known to be lower).
     """
-    from pkgintel.services.audit import SEVERITY_RANK
+    from pkgintel.services.audit import SEVERITY_RANK, worst_rank
 
     if fmt not in ("native", "cyclonedx", "spdx") or fail_on not in FAIL_ON:
         err.print("[red]error:[/red] --format is native|cyclonedx|spdx; --fail-on is " + "|".join(FAIL_ON))
@@ -219,14 +219,7 @@ def scan(
     if summary["vulnerability_data"] == "unavailable" and summary["resolved"]:
         err.print(f"[red]error:[/red] no vulnerability data for {native['ecosystem']}: load it with pkgintel ingest")
         raise typer.Exit(2)
-    threshold = SEVERITY_RANK[fail_on]
-    worst = 0
-    for pkg in native["packages"]:
-        if pkg.get("malicious"):
-            worst = max(worst, SEVERITY_RANK["malicious"])
-        for v in pkg["vulnerabilities"]:
-            worst = max(worst, SEVERITY_RANK.get(v["severity"] or "unrated", 0))
-    raise typer.Exit(1 if worst >= threshold else 0)
+    raise typer.Exit(1 if worst_rank(native["packages"]) >= SEVERITY_RANK[fail_on] else 0)
 
 
 def _scan_remote(server: str, body: dict[str, object]) -> dict:

@@ -9,9 +9,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-MALICIOUS_FEED_PREFIX = "osv-malicious"
-"""Feeds whose name starts with this hold malicious-package reports (OpenSSF `MAL-` records)."""
-
 
 @dataclass(frozen=True, slots=True)
 class StoredRecord:
@@ -61,10 +58,6 @@ class SourceRun:
     @property
     def completed(self) -> bool:
         return self.completed_at is not None
-
-    @property
-    def is_malicious_feed(self) -> bool:
-        return self.feed.startswith(MALICIOUS_FEED_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,6 +152,7 @@ class AdvisoryService:
         self._reports: OrderedDict[tuple[str, str, str], tuple[tuple[Any, ...], VulnerabilityReport, float]] = OrderedDict()
         self._kev_cache: dict[str, KevFact] = {}
         self._kev_token: tuple[Any, ...] | None = None
+        self._kev_lock = asyncio.Lock()
         self._epss_cache: dict[str, EpssFact | None] = {}
         self._epss_token: tuple[Any, ...] | None = None
         self._max_cached = max_cached_packages
@@ -342,8 +343,10 @@ class AdvisoryService:
         if cov.kev is None or not cves:
             return {}
         if self._kev_token != cov.token:
-            self._kev_cache = await self._store.kev_for(None)
-            self._kev_token = cov.token
+            async with self._kev_lock:  # concurrent first lookups load the catalog once
+                if self._kev_token != cov.token:
+                    self._kev_cache = await self._store.kev_for(None)
+                    self._kev_token = cov.token
         return {c: self._kev_cache[c] for c in cves if c in self._kev_cache}
 
     async def _epss_for(self, cves: list[str], cov: Coverage) -> dict[str, EpssFact]:

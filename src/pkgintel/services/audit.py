@@ -53,15 +53,16 @@ class AuditResult:
     affects: dict[str, list[str]] = field(default_factory=dict)
     """Advisory id → keys (`LockedPackage.key`) of the packages it affects."""
 
-    def worst(self) -> int:
-        """The highest `SEVERITY_RANK` among findings (0 when none)."""
-        ranks = [0]
-        for pkg in self.packages:
-            if pkg["malicious"]:
-                ranks.append(SEVERITY_RANK["malicious"])
-            for v in pkg["vulnerabilities"]:
-                ranks.append(SEVERITY_RANK.get(v["severity"] or "unrated", 0))
-        return max(ranks)
+
+
+def worst_rank(packages: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> int:
+    """The highest `SEVERITY_RANK` among the findings of audited packages (0 when none)."""
+    ranks = [0]
+    for pkg in packages:
+        if pkg.get("malicious"):
+            ranks.append(SEVERITY_RANK["malicious"])
+        ranks.extend(SEVERITY_RANK.get(v["severity"] or "unrated", 0) for v in pkg["vulnerabilities"])
+    return max(ranks)
 
 
 def packages_from_mapping(ecosystem: Ecosystem, packages: dict[str, str]) -> ParsedLockfile:

@@ -41,10 +41,6 @@ class LiveFeed:
         self._started = False
         self.clients = 0
 
-    @property
-    def bus_name(self) -> str:
-        return self._bus.name
-
     async def latest_id(self) -> int:
         """The newest stored event id."""
         return await self._store.last_event_id()

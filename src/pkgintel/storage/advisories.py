@@ -69,6 +69,7 @@ class SqlAdvisoryStore:
             advisory_record.c.content_hash,
             advisory_record.c.record,
         )
+        self._join = join
         self._records_base = (
             select(*columns)
             .select_from(join)
@@ -236,21 +237,13 @@ class SqlAdvisoryStore:
     async def malicious_names(self, ecosystem: Ecosystem, names: Sequence[str]) -> set[str]:
         """Which of `names` (normalised) have a non-withdrawn malicious-package record."""
         found: set[str] = set()
-        join = advisory_package.join(
-            advisory_record,
-            and_(
-                advisory_record.c.feed == advisory_package.c.feed,
-                advisory_record.c.osv_ecosystem == advisory_package.c.osv_ecosystem,
-                advisory_record.c.id == advisory_package.c.advisory_id,
-            ),
-        )
         try:
             async with self._engine.connect() as conn:
                 for chunk in _chunks(list(dict.fromkeys(names))):
                     stmt = (
                         select(advisory_package.c.name)
                         .distinct()
-                        .select_from(join)
+                        .select_from(self._join)
                         .where(
                             advisory_package.c.ecosystem == ecosystem.value,
                             advisory_package.c.name.in_(chunk),
