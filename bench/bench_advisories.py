@@ -34,12 +34,10 @@ Run: `.venv/bin/python bench/bench_advisories.py [--shared ../shared/data] [--lo
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import cProfile
 import io
 import json
-import math
 import os
 import platform
 import pstats
@@ -54,12 +52,12 @@ import time
 import zlib
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
+from _common import Row, percentile, render_table, run_loop
 
 import pkgintel
 from pkgintel.config import Settings
@@ -86,14 +84,6 @@ TARGETS = {"ingest_s": 60.0, "ingest_rss_mb": 500.0, "lookup_ms": 1.0}
 
 
 # -- small helpers ---------------------------------------------------------------------------------
-
-
-def percentile(values: list[float], pct: float) -> float | None:
-    """Nearest-rank percentile of `values` (None when empty)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(pct / 100 * len(ordered))) - 1]
 
 
 def peak_rss_mb() -> float:
@@ -123,16 +113,6 @@ def machine_info() -> dict[str, Any]:
         "git_commit": commit or None,
         "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
     }
-
-
-@dataclass
-class Row:
-    """One line of the results table."""
-
-    measurement: str
-    result: str
-    target: str = ""
-    met: bool | None = None
 
 
 def ms_stats(seconds: list[float]) -> tuple[float, float, float]:
@@ -481,31 +461,6 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
 
     await measure_lookups(args, db_url, db, rows, extra)
     return rows, extra
-
-
-def render_table(rows: list[Row]) -> str:
-    head = ("measurement", "result", "target", "met")
-    cells = [
-        (r.measurement, r.result, r.target, {True: "yes", False: "NO", None: ""}[r.met])
-        for r in rows
-    ]
-    widths = [max(len(c[i]) for c in (head, *cells)) for i in range(len(head))]
-    out = ["  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True))]
-    out.append("  ".join("-" * w for w in widths))
-    out += [
-        "  ".join(c.ljust(w) for c, w in zip(cell, widths, strict=True)).rstrip() for cell in cells
-    ]
-    return "\n".join(out)
-
-
-def run_loop(args: argparse.Namespace, coro: Any) -> Any:
-    """Run on the loop the service gets from uvicorn (uvloop when installed)."""
-    if args.loop == "uvloop":
-        import uvloop
-
-        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            return runner.run(coro)
-    return asyncio.run(coro)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

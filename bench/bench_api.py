@@ -74,6 +74,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+from _common import ServerTimer, pkgintel_cmd
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
@@ -387,28 +388,6 @@ def build_workload(
 ACCEPT_ENCODING = "gzip"
 """Sent by every client here (wrk included), as agents' HTTP libraries do."""
 EXISTS_PREFIX = "/api/exists/npm/"
-
-
-class ServerTimer:
-    """Pure ASGI wrapper: time from the request entering the app to its final body chunk."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.last: float | None = None
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        self.last = None
-
-        async def timed_send(message: Any) -> None:
-            if message["type"] == "http.response.body" and not message.get("more_body"):
-                self.last = time.perf_counter() - started
-            await send(message)
-
-        await self.app(scope, receive, timed_send)
 
 
 Check = Callable[[str, httpx.Response], bool]
@@ -1000,11 +979,6 @@ def render_table(figures: list[Figure]) -> str:
 
 
 # -- orchestration ---------------------------------------------------------------------------------
-
-
-def pkgintel_cmd() -> list[str]:
-    script = Path(sys.executable).parent / "pkgintel"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pkgintel"]
 
 
 def prepare_database(

@@ -74,6 +74,7 @@ from typing import Any
 
 import httpx
 import orjson
+from _common import Row, ServerTimer, percentile, pkgintel_cmd, render_table, run_loop
 
 from pkgintel.config import Settings
 from pkgintel.domain.errors import InvalidInput
@@ -106,14 +107,6 @@ TARGETS = {"scan_1000_server_ms": 300.0, "bulk_p50_ms": 15.0}
 # -- small helpers ---------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], pct: float) -> float | None:
-    """Nearest-rank percentile of `values` (None when empty)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(pct / 100 * len(ordered))) - 1]
-
-
 def machine_info() -> dict[str, Any]:
     model = "unknown"
     with contextlib.suppress(OSError):
@@ -144,16 +137,6 @@ def machine_info() -> dict[str, Any]:
         ),
         "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
     }
-
-
-@dataclass
-class Row:
-    """One line of the results table."""
-
-    measurement: str
-    result: str
-    target: str = ""
-    met: bool | None = None
 
 
 @dataclass
@@ -259,11 +242,6 @@ async def ingest_advisories(db_url: str, shared: Path, enrich: bool) -> list[Row
     finally:
         await engine.dispose()
     return rows
-
-
-def pkgintel_cmd() -> list[str]:
-    script = Path(sys.executable).parent / "pkgintel"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pkgintel"]
 
 
 def ingest_names(db_url: str, shared: Path, workdir: Path) -> list[Row]:
@@ -447,28 +425,6 @@ def bulk_items(pools: BulkPools, rng: random.Random) -> list[dict[str, str]]:
 
 
 # -- in-process app --------------------------------------------------------------------------------
-
-
-class ServerTimer:
-    """Pure ASGI wrapper: time from the request entering the app to its final body chunk."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.last: float | None = None
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        self.last = None
-
-        async def timed_send(message: Any) -> None:
-            if message["type"] == "http.response.body" and not message.get("more_body"):
-                self.last = time.perf_counter() - started
-            await send(message)
-
-        await self.app(scope, receive, timed_send)
 
 
 def service_settings(db_url: str) -> Settings:
@@ -1158,31 +1114,6 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
     extra["db_size_mb"] = round(db.stat().st_size / 2**20, 1)
     await measure(args, db_url, db, rows, extra)
     return rows, extra
-
-
-def render_table(rows: list[Row]) -> str:
-    head = ("measurement", "result", "target", "met")
-    cells = [
-        (r.measurement, r.result, r.target, {True: "yes", False: "NO", None: ""}[r.met])
-        for r in rows
-    ]
-    widths = [max(len(c[i]) for c in (head, *cells)) for i in range(len(head))]
-    out = ["  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True))]
-    out.append("  ".join("-" * w for w in widths))
-    out += [
-        "  ".join(c.ljust(w) for c, w in zip(cell, widths, strict=True)).rstrip() for cell in cells
-    ]
-    return "\n".join(out)
-
-
-def run_loop(args: argparse.Namespace, coro: Any) -> Any:
-    """Run on the loop the service gets from uvicorn (uvloop when installed)."""
-    if args.loop == "uvloop":
-        import uvloop
-
-        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            return runner.run(coro)
-    return asyncio.run(coro)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
