@@ -15,10 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from rapidfuzz import process
-from rapidfuzz.distance import DamerauLevenshtein
-
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
+from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.storage.base import NameStore
 
@@ -28,6 +26,8 @@ ANSWER_ENTRIES = 50000
 POPULAR_POOL = 20000
 """How many of the most popular names are kept in memory per ecosystem for suggestions."""
 _POOL_TTL_S = 600.0
+HINT_ENTRIES = 20000
+"""Typosquat hints kept per ecosystem pool (dropped with the pool when it is reloaded)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,16 @@ class TyposquatHint:
     reason: str = ""
 
 
+@dataclass(slots=True)
+class _Pool:
+    """The popular names of one ecosystem as loaded at `loaded_at`, with the hints computed on them."""
+
+    loaded_at: float
+    entries: list[NameEntry]
+    names: NamePool
+    hints: OrderedDict[str, TyposquatHint]
+
+
 def _renamed(answer: ExistsAnswer, name: str) -> ExistsAnswer:
     """The same answer for another spelling of the same normalised name."""
     return replace(answer, package=name)
@@ -66,7 +76,7 @@ class NameService:
     def __init__(self, store: NameStore, *, clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._clock = clock
-        self._pools: dict[Ecosystem, tuple[float, list[NameEntry], list[str], frozenset[str]]] = {}
+        self._pools: dict[Ecosystem, _Pool] = {}
         self._pool_locks: dict[Ecosystem, asyncio.Lock] = {}
         self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer]] = (
             OrderedDict()
@@ -97,7 +107,9 @@ class NameService:
     ) -> tuple[dict[str, NameEntry], NameIndexState | None]:
         """Index entries of many names (by normalised key) and the index state, in two queries."""
         keys = [normalise_name(ecosystem, n) for n in names]
-        return await self._store.get_names(ecosystem, keys), await self._store.get_index_state(ecosystem)
+        return await self._store.get_names(ecosystem, keys), await self._store.get_index_state(
+            ecosystem
+        )
 
     async def _lookup(self, ecosystem: Ecosystem, name: str, key: str) -> ExistsAnswer:
         entry = await self._store.get_name(ecosystem, key)
@@ -129,17 +141,13 @@ class NameService:
             tuple(suggestions),
         )
 
-    def _fresh_pool(
-        self, ecosystem: Ecosystem
-    ) -> tuple[list[NameEntry], list[str], frozenset[str]] | None:
+    def _fresh_pool(self, ecosystem: Ecosystem) -> _Pool | None:
         cached = self._pools.get(ecosystem)
-        if cached is not None and self._clock() - cached[0] < _POOL_TTL_S:
-            return cached[1], cached[2], cached[3]
+        if cached is not None and self._clock() - cached.loaded_at < _POOL_TTL_S:
+            return cached
         return None
 
-    async def _pool(
-        self, ecosystem: Ecosystem
-    ) -> tuple[list[NameEntry], list[str], frozenset[str]]:
+    async def _pool(self, ecosystem: Ecosystem) -> _Pool:
         """The popular-name pool; one load per ecosystem at a time (concurrent callers wait for it)."""
         pool = self._fresh_pool(ecosystem)
         if pool is not None:
@@ -149,29 +157,23 @@ class NameService:
             if pool is not None:
                 return pool
             entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
-            keys = [e.name for e in entries]
-            members = frozenset(keys)
-            self._pools[ecosystem] = (self._clock(), entries, keys, members)
-            return entries, keys, members
+            pool = _Pool(self._clock(), entries, NamePool([e.name for e in entries]), OrderedDict())
+            self._pools[ecosystem] = pool
+            return pool
 
     async def suggest(self, ecosystem: Ecosystem, name: str, limit: int = 5) -> list[str]:
         """Up to `limit` known names close to `name`, popular ones first (empty when nothing is close)."""
         key = normalise_name(ecosystem, name)
-        entries, keys, _ = await self._pool(ecosystem)
+        pool = await self._pool(ecosystem)
         cutoff = 2 if len(key) > 4 else 1
         found: dict[str, tuple[int, int]] = {}
-        for match, dist, idx in process.extract(
-            key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=cutoff, limit=limit * 4
-        ):
-            if match != key:
-                found[entries[idx].display_name] = (int(dist), idx)
+        for idx, dist in pool.names.near(key, cutoff, limit * 4):
+            found.setdefault(pool.entries[idx].display_name, (dist, idx))
         if len(found) < limit:
             near = await self._store.list_names_near(ecosystem, key, 5000)
-            for match, dist, _ in process.extract(
-                key, near, scorer=DamerauLevenshtein.distance, score_cutoff=cutoff, limit=limit * 4
-            ):
-                if match != key and match not in found:
-                    found[match] = (int(dist), POPULAR_POOL + 1)
+            for idx, dist in close_matches(key, near, cutoff):
+                if dist > 0 and near[idx] not in found:
+                    found[near[idx]] = (dist, POPULAR_POOL + 1)
         ranked = sorted(found.items(), key=lambda item: (item[1][0], item[1][1]))
         return [n for n, _ in ranked[:limit]]
 
@@ -179,24 +181,33 @@ class NameService:
         """
         Suspected when `name` is within edit distance 1 (2 for names over 8 characters) of a name in the
         popular pool while `name` itself is not in that pool. Not checked when the index is not loaded.
+        Hints are computed once per name and pool load.
         """
         key = normalise_name(ecosystem, name)
-        entries, keys, members = await self._pool(ecosystem)
-        if not keys:
+        pool = await self._pool(ecosystem)
+        hint = pool.hints.get(key)
+        if hint is None:
+            hint = self._typosquat(ecosystem, key, pool)
+            pool.hints[key] = hint
+            if len(pool.hints) > HINT_ENTRIES:
+                pool.hints.popitem(last=False)
+        return hint
+
+    @staticmethod
+    def _typosquat(ecosystem: Ecosystem, key: str, pool: _Pool) -> TyposquatHint:
+        if not len(pool.names):
             return TyposquatHint(
                 False, False, reason=f"no popularity data loaded for {ecosystem.value}"
             )
-        if key in members:
+        if key in pool.names:
             return TyposquatHint(
                 False, True, reason="the name is itself among the most popular packages"
             )
         if len(key) < 4:
             return TyposquatHint(False, True, reason="names under 4 characters are not compared")
         cutoff = 2 if len(key) > 8 else 1
-        hits = process.extract(
-            key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=cutoff, limit=5
-        )
-        targets = tuple((entries[idx].display_name, int(dist)) for _, dist, idx in hits if dist > 0)
+        hits = pool.names.near(key, cutoff, 5)
+        targets = tuple((pool.entries[idx].display_name, dist) for idx, dist in hits)
         if targets:
             return TyposquatHint(
                 True, True, targets, "the name is a near-miss of a much more popular package"
