@@ -117,6 +117,35 @@ async def test_check_bulk_database_only(client: httpx.AsyncClient, loaded: Runti
     assert too_many.status_code == 422
 
 
+async def test_check_bulk_reads_reports_of_flagged_names_only(
+    client: httpx.AsyncClient, loaded: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One query finds the names with a malicious report; only their reports are read and parsed.
+    store = loaded.advisories._store
+    read: list[str] = []
+    one, many = store.records_for, store.records_for_many
+
+    async def records_for(eco, key):  # type: ignore[no-untyped-def]
+        read.append(key)
+        return await one(eco, key)
+
+    async def records_for_many(eco, keys):  # type: ignore[no-untyped-def]
+        read.extend(keys)
+        return await many(eco, keys)
+
+    monkeypatch.setattr(store, "records_for", records_for)
+    monkeypatch.setattr(store, "records_for_many", records_for_many)
+    items = [{"ecosystem": "npm", "package": f"unknown-{i}"} for i in range(97)]
+    items += [{"ecosystem": "npm", "package": n} for n in ("evil-pkg", "tiny-lib")]
+    items += [{"ecosystem": "pypi", "package": "X_Evil"}]  # PEP 503: the same package as x-evil
+    resp = await client.post("/api/check_bulk", json={"items": items})
+    assert resp.status_code == 200, resp.text
+    assert [r["status"] for r in resp.json()["results"][97:]] == [
+        "malicious", "historical_incident", "malicious"
+    ]
+    assert sorted(read) == ["evil-pkg", "tiny-lib", "x-evil"]
+
+
 async def test_ai_stack_action_items(client: httpx.AsyncClient, loaded: Runtime) -> None:
     body = {"packages": [
         {"ecosystem": "pypi", "package": "demo-pkg", "version": "1.0.0"},

@@ -13,6 +13,7 @@ Status per item, first match wins:
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from typing import Any
 
@@ -37,17 +38,28 @@ class BulkCheckService:
         by_eco: dict[Ecosystem, list[str]] = defaultdict(list)
         for eco, name, _ in items:
             by_eco[eco].append(name)
-        known: dict[Ecosystem, tuple[dict[str, Any], Any]] = {}
-        malicious_loaded: dict[Ecosystem, bool] = {}
-        for eco, names in by_eco.items():
-            known[eco] = await self._names.known_many(eco, names)
-            flagged = await self._advisories.malicious_names(eco, [normalise_name(eco, n) for n in names])
-            malicious_loaded[eco] = flagged is not None
-            if flagged:
-                await self._advisories.prefetch(eco, sorted(flagged))
+        ecosystems = list(by_eco)
+        looked_up = await asyncio.gather(
+            *(self._names.known_many(eco, by_eco[eco]) for eco in ecosystems),
+            *(
+                self._advisories.malicious_names(eco, [normalise_name(eco, n) for n in by_eco[eco]])
+                for eco in ecosystems
+            ),
+        )
+        known = dict(zip(ecosystems, looked_up[: len(ecosystems)], strict=True))
+        flagged: dict[Ecosystem, set[str] | None] = dict(
+            zip(ecosystems, looked_up[len(ecosystems) :], strict=True)
+        )
+        await asyncio.gather(
+            *(
+                self._advisories.prefetch(eco, sorted(names))
+                for eco, names in flagged.items()
+                if names
+            )
+        )
         out = []
         for eco, name, version in items:
-            out.append(await self._one(eco, name, version, known[eco], malicious_loaded[eco]))
+            out.append(await self._one(eco, name, version, known[eco], flagged[eco]))
         return out
 
     async def _one(
@@ -56,8 +68,10 @@ class BulkCheckService:
         name: str,
         version: str | None,
         known: tuple[dict[str, Any], Any],
-        malicious_loaded: bool,
+        flagged: set[str] | None,
     ) -> dict[str, Any]:
+        """`flagged`: the normalised names with a malicious report (None: no reports loaded); only
+        those are looked at further, the others have nothing a report could say."""
         entries, state = known
         key = normalise_name(eco, name)
         entry = entries.get(key)
@@ -70,12 +84,17 @@ class BulkCheckService:
             )
             return {**base, "status": "stdlib", "reason": note}
         historical: dict[str, Any] | None = None
-        if malicious_loaded:
+        if flagged and key in flagged:
             mal = await self._advisories.malicious(eco, name, version)
             if mal.advisories:
                 ids = [a["id"] for a in mal.advisories]
                 if mal.is_malicious if version is not None else mal.extra.get("all_versions"):
-                    return {**base, "status": "malicious", "reason": "reported malicious", "advisories": ids}
+                    return {
+                        **base,
+                        "status": "malicious",
+                        "reason": "reported malicious",
+                        "advisories": ids,
+                    }
                 historical = {
                     **base,
                     "status": "historical_incident",
@@ -95,7 +114,12 @@ class BulkCheckService:
         if historical is not None:
             return historical
         if entry is not None:
-            return {**base, "status": "exists", "reason": "in the name index", "latest_version": entry.latest_version}
+            return {
+                **base,
+                "status": "exists",
+                "reason": "in the name index",
+                "latest_version": entry.latest_version,
+            }
         reason = (
             f"not in the {eco.value} name index (it may be new or absent): use /api/check"
             if state is not None

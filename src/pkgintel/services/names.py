@@ -78,6 +78,7 @@ class NameService:
         self._clock = clock
         self._pools: dict[Ecosystem, _Pool] = {}
         self._pool_locks: dict[Ecosystem, asyncio.Lock] = {}
+        self._states: dict[Ecosystem, tuple[float, NameIndexState | None]] = {}
         self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer]] = (
             OrderedDict()
         )
@@ -105,15 +106,26 @@ class NameService:
     async def known_many(
         self, ecosystem: Ecosystem, names: list[str]
     ) -> tuple[dict[str, NameEntry], NameIndexState | None]:
-        """Index entries of many names (by normalised key) and the index state, in two queries."""
+        """Index entries of many names (by normalised key) and the index state."""
         keys = [normalise_name(ecosystem, n) for n in names]
-        return await self._store.get_names(ecosystem, keys), await self._store.get_index_state(
-            ecosystem
+        entries, state = await asyncio.gather(
+            self._store.get_names(ecosystem, keys), self.index_state(ecosystem)
         )
+        return entries, state
+
+    async def index_state(self, ecosystem: Ecosystem) -> NameIndexState | None:
+        """The ecosystem's index state, reused for `ANSWER_TTL_S` like the answers built on it."""
+        now = self._clock()
+        cached = self._states.get(ecosystem)
+        if cached is not None and now - cached[0] < ANSWER_TTL_S:
+            return cached[1]
+        state = await self._store.get_index_state(ecosystem)
+        self._states[ecosystem] = (now, state)
+        return state
 
     async def _lookup(self, ecosystem: Ecosystem, name: str, key: str) -> ExistsAnswer:
         entry = await self._store.get_name(ecosystem, key)
-        state = await self._store.get_index_state(ecosystem)
+        state = await self.index_state(ecosystem)
         if entry is not None:
             how = "the loaded name index" if entry.source == "ingest" else "a live registry lookup"
             return ExistsAnswer(ecosystem, name, key, True, f"found in {how}", entry, state)
@@ -259,6 +271,7 @@ class NameService:
             NameIndexState(ecosystem, source, datetime.fromtimestamp(self._clock(), UTC), total)
         )
         self._pools.pop(ecosystem, None)
+        self._states.pop(ecosystem, None)
         for cached in [k for k in self._answers if k[0] is ecosystem]:
             del self._answers[cached]
         return total
