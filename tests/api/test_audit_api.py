@@ -96,6 +96,26 @@ async def test_scan_bad_input(client: httpx.AsyncClient, runtime: Runtime) -> No
     assert resp.status_code == 413 and resp.headers["content-type"].startswith("application/problem+json")
 
 
+async def test_scan_large_lockfile_is_parsed_off_the_event_loop_with_the_same_errors(
+    client: httpx.AsyncClient, loaded: Runtime
+) -> None:
+    from pkgintel.api.routes.audit import OFF_LOOP_BYTES
+
+    packages = {"": {"name": "app", "version": "1.0.0"}}
+    packages |= {f"node_modules/pkg-{i}": {"version": f"1.0.{i}"} for i in range(2000)}
+    packages["node_modules/tiny-lib"] = {"version": "1.1.0"}
+    text = json.dumps({**PACKAGE_LOCK, "packages": packages}, indent=2)
+    assert len(text) > OFF_LOOP_BYTES
+    resp = await client.post("/api/scan", json={"lockfile": text, "filename": "package-lock.json"})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["summary"]["packages"] == 2001
+    assert resp.json()["summary"]["malicious"] == 1
+    cut = text[: len(text) - 200]
+    resp = await client.post("/api/scan", json={"lockfile": cut, "filename": "package-lock.json"})
+    assert resp.status_code == 422
+    assert resp.json()["line"] >= text[: len(cut)].count("\n")
+
+
 async def test_check_bulk_database_only(client: httpx.AsyncClient, loaded: Runtime, registry) -> None:
     registry.fail_with = 500  # every upstream fails: the answers must not need them
     before = len(registry.hits)

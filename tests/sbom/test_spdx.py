@@ -10,13 +10,19 @@ import re
 from typing import Any
 
 import pytest
-from spdx_tools.spdx.model import Document, RelationshipType
+from spdx_tools.spdx.model import Annotation, Document, RelationshipType
 from spdx_tools.spdx.parser.jsonlikedict.json_like_dict_parser import JsonLikeDictParser
 from spdx_tools.spdx.validation.document_validator import validate_full_spdx_document
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.sbom.base import SbomComponent, SbomDocument, document_from_lockfile
-from pkgintel.sbom.spdx import DEFAULT_NAMESPACE_PREFIX, parse_license, spdx_ids, to_spdx
+from pkgintel.sbom.spdx import (
+    DEFAULT_NAMESPACE_PREFIX,
+    parse_license,
+    spdx_ids,
+    to_spdx,
+    validate_document,
+)
 
 from .samples import (
     BODY_PARSER,
@@ -193,3 +199,63 @@ def test_empty_document_describes_none() -> None:
     parsed = reparse_valid(data)
     assert relationship_pairs(parsed, RelationshipType.DESCRIBES) == {("SPDXRef-DOCUMENT", "NONE")}
     assert parsed.packages == []
+
+
+def _broken(spdx: dict[str, Any], how: str) -> Document:
+    data = json.loads(json.dumps(spdx))
+    first, second = data["packages"][0], data["packages"][1]
+    if how == "duplicate id":
+        second["SPDXID"] = first["SPDXID"]
+    elif how == "dangling relationship":
+        data["relationships"][-1]["relatedSpdxElement"] = "SPDXRef-Package-nowhere"
+    elif how == "bad purl":
+        first["externalRefs"] = [
+            {
+                "referenceCategory": "PACKAGE-MANAGER",
+                "referenceType": "purl",
+                "referenceLocator": "not a purl",
+            }
+        ]
+    elif how == "no describes":
+        data["relationships"] = [
+            r for r in data["relationships"] if r["relationshipType"] != "DESCRIBES"
+        ]
+    elif how == "bad namespace":
+        data["documentNamespace"] = "urn:x#frag"
+    parsed = JsonLikeDictParser().parse(data)
+    if how == "dangling annotation":
+        note = parsed.annotations[0]
+        parsed.annotations.append(
+            Annotation(
+                "SPDXRef-Package-gone",
+                note.annotation_type,
+                note.annotator,
+                note.annotation_date,
+                note.annotation_comment,
+            )
+        )
+    return parsed
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "duplicate id",
+        "dangling relationship",
+        "dangling annotation",
+        "bad purl",
+        "no describes",
+        "bad namespace",
+    ],
+)
+def test_one_pass_validation_flags_what_the_full_validator_flags(
+    spdx: dict[str, Any], how: str
+) -> None:
+    broken = _broken(spdx, how)
+    assert validate_full_spdx_document(broken) != []
+    assert validate_document(broken) != []
+
+
+def test_one_pass_validation_passes_a_valid_document(spdx: dict[str, Any]) -> None:
+    parsed = reparse_valid(spdx)
+    assert validate_document(parsed) == []

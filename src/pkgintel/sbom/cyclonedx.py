@@ -83,7 +83,9 @@ def to_cyclonedx(doc: SbomDocument) -> dict[str, Any]:
 
     root = Component(type=ComponentType.APPLICATION, name=doc.name, bom_ref=ROOT_REF)
     tool = Component(type=ComponentType.APPLICATION, name=doc.tool_name, version=doc.tool_version)
-    components = {c.key: _component(c) for c in doc.components}
+    licenses = LicenseFactory()
+    components = {c.key: _component(c, licenses) for c in doc.components}
+    versions = {c.key: c.version for c in doc.components}
 
     children: dict[str, list[str]] = {}
     for parent, child in doc.edges:
@@ -108,13 +110,13 @@ def to_cyclonedx(doc: SbomDocument) -> dict[str, Any]:
         ),
         components=components.values(),
         dependencies=dependencies,
-        vulnerabilities=[_vulnerability(v, doc) for v in doc.vulnerabilities],
+        vulnerabilities=[_vulnerability(v, versions) for v in doc.vulnerabilities],
     )
     data: dict[str, Any] = json.loads(JsonV1Dot6(bom).output_as_string())
     return data
 
 
-def _component(c: SbomComponent) -> Component:
+def _component(c: SbomComponent, licenses: LicenseFactory) -> Component:
     try:
         purl = PackageURL.from_string(c.purl) if c.purl else None
     except ValueError as exc:
@@ -134,13 +136,13 @@ def _component(c: SbomComponent) -> Component:
         bom_ref=c.key,
         purl=purl,
         scope=scope,
-        licenses=[LicenseFactory().make_from_string(c.license)] if c.license else None,
+        licenses=[licenses.make_from_string(c.license)] if c.license else None,
         properties=properties,
     )
 
 
-def _vulnerability(v: SbomVulnerability, doc: SbomDocument) -> Vulnerability:
-    versions = {c.key: c.version for c in doc.components}
+def _vulnerability(v: SbomVulnerability, versions: dict[str, str | None]) -> Vulnerability:
+    """`versions`: component key → version, for the `affects` version ranges."""
     ratings = []
     if v.severity is not None or v.cvss_score is not None or v.cvss_vector:
         ratings.append(

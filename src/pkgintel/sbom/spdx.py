@@ -55,7 +55,11 @@ from spdx_tools.spdx.model import (
     SpdxNoAssertion,
     SpdxNone,
 )
-from spdx_tools.spdx.validation.document_validator import validate_full_spdx_document
+from spdx_tools.spdx.validation.actor_validator import validate_actor
+from spdx_tools.spdx.validation.creation_info_validator import validate_creation_info
+from spdx_tools.spdx.validation.license_expression_validator import validate_license_expression
+from spdx_tools.spdx.validation.package_validator import validate_package
+from spdx_tools.spdx.validation.spdx_id_validators import is_valid_internal_spdx_id
 from spdx_tools.spdx.writer.json.json_writer import write_document_to_stream
 
 from pkgintel.sbom.base import SbomComponent, SbomDocument, SbomVulnerability, document_uuid
@@ -114,14 +118,58 @@ def to_spdx(doc: SbomDocument, *, namespace: str | None = None) -> dict[str, Any
         annotations=annotations,
     )
 
-    messages = validate_full_spdx_document(document)
+    messages = validate_document(document)
     if messages:
-        details = "; ".join(m.validation_message for m in messages)
-        raise ValueError(f"SPDX document {doc.name!r} is not valid: {details}")
+        raise ValueError(f"SPDX document {doc.name!r} is not valid: {'; '.join(messages)}")
     buffer = io.StringIO()
     write_document_to_stream(document, buffer, validate=False, drop_duplicates=False)
     data: dict[str, Any] = json.loads(buffer.getvalue())
     return data
+
+
+def validate_document(document: Document) -> list[str]:
+    """
+    The problems spdx-tools' `validate_full_spdx_document` would report for a document of the shape
+    `to_spdx` builds (packages, relationships and annotations; no files, snippets or extracted
+    licences), found in one pass. Empty when the document is valid.
+
+    The full validator looks every referenced id up in a fresh list of all ids, and every package's
+    CONTAINS relationships up in all relationships: quadratic, 80 % of the time of a 1,500-package
+    document. This check uses spdx-tools' own validators for the creation info, each package, each
+    licence expression and each annotator, and a set for the id checks. The tests compare it with
+    the full validator on every real lockfile in the shared data.
+    """
+    version = document.creation_info.spdx_version
+    messages = [m.validation_message for m in validate_creation_info(document.creation_info, version)]
+    doc_id = document.creation_info.spdx_id
+    known = {doc_id}
+    for package in document.packages:
+        if package.spdx_id in known:
+            messages.append(f"duplicate spdx_id {package.spdx_id}")
+        known.add(package.spdx_id)
+        if not is_valid_internal_spdx_id(package.spdx_id):
+            messages.append(f"invalid spdx_id {package.spdx_id!r}")
+        messages += [m.validation_message for m in validate_package(package, version)]
+        for expression in (package.license_concluded, package.license_declared):
+            messages += [
+                m.validation_message
+                for m in validate_license_expression(expression, document, package.spdx_id)
+            ]
+    for rel in document.relationships:
+        for ref in (rel.spdx_element_id, rel.related_spdx_element_id):
+            if isinstance(ref, str) and ref not in known:
+                messages.append(f"relationship refers to unknown spdx_id {ref!r}")
+    for note in document.annotations:
+        if note.spdx_id not in known:
+            messages.append(f"annotation refers to unknown spdx_id {note.spdx_id!r}")
+        messages += [m.validation_message for m in validate_actor(note.annotator, "annotation")]
+    describes = any(
+        r.relationship_type is RelationshipType.DESCRIBES and r.spdx_element_id == doc_id
+        for r in document.relationships
+    )
+    if len(document.packages) != 1 and not describes:
+        messages.append(f"no relationship {doc_id} DESCRIBES ...")
+    return messages
 
 
 def default_namespace(doc: SbomDocument) -> str:

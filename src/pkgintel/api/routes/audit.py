@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from pkgintel import __version__
 from pkgintel.api.deps import RuntimeDep
@@ -23,6 +24,10 @@ from pkgintel.services.audit import packages_from_mapping, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
 
 router = APIRouter(prefix="/api", tags=["audit"])
+
+OFF_LOOP_BYTES = 64 * 1024
+"""Lockfiles at least this large are parsed, and SBOMs always built, in a worker thread: both are
+pure CPU work of up to hundreds of milliseconds that would otherwise stall every other request."""
 
 
 class ScanBody(BaseModel):
@@ -105,7 +110,12 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
     except ValidationError as exc:
         raise RequestValidationError(exc.errors(include_url=False)) from exc
     if body.lockfile is not None:
-        parsed = parse_lockfile(body.lockfile, kind=body.lockfile_kind, filename=body.filename)
+        if len(body.lockfile) >= OFF_LOOP_BYTES:
+            parsed = await run_in_threadpool(
+                parse_lockfile, body.lockfile, kind=body.lockfile_kind, filename=body.filename
+            )
+        else:
+            parsed = parse_lockfile(body.lockfile, kind=body.lockfile_kind, filename=body.filename)
         if body.ecosystem is not None and body.ecosystem is not parsed.ecosystem:
             raise InvalidInput(
                 "ecosystem", f"the {parsed.kind} holds {parsed.ecosystem.value} packages, not {body.ecosystem.value}"
@@ -122,7 +132,15 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
     if body.format != "native":
         created = datetime.now(UTC).replace(microsecond=0)
         try:
-            document = to_sbom(parsed, result, body.format, name=parsed.kind, created=created, tool_version=__version__)
+            document = await run_in_threadpool(
+                to_sbom,
+                parsed,
+                result,
+                body.format,
+                name=parsed.kind,
+                created=created,
+                tool_version=__version__,
+            )
         except ValueError as exc:
             return problem(500, "SBOM could not be built", str(exc), kind="sbom-invalid")
         return plain_json(document)
