@@ -121,3 +121,18 @@ def test_pool_near_equals_one_full_pass_over_the_real_npm_popular_names() -> Non
         )
         expected = sorted(((i, int(d)) for _, d, i in full if d > 0), key=lambda h: (h[1], h[0]))
         assert pool.near(query, k) == expected, query
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_pool_near_equals_a_full_pass_for_every_k(k: int) -> None:
+    # Dense short names: many names at every distance, so a missed segment shift shows up.
+    rng = random.Random(100 + k)
+    names = ["".join(rng.choice("abcd") for _ in range(rng.randint(1, 14))) for _ in range(3000)]
+    pool = NamePool(names)
+    for _ in range(400):
+        query = mutate(rng, rng.choice(names), rng.randint(0, k + 1))
+        full = process.extract(
+            query, names, scorer=DamerauLevenshtein.distance, score_cutoff=k, limit=None
+        )
+        expected = sorted(((i, int(d)) for _, d, i in full if d > 0), key=lambda h: (h[1], h[0]))
+        assert pool.near(query, k) == expected, query

@@ -65,6 +65,13 @@ class _Pool:
     hints: OrderedDict[str, TyposquatHint]
 
 
+def _indexed_pool(names: list[str]) -> NamePool:
+    """A `NamePool` with the segment indexes `typosquat` and `suggest` use (k = 1 and 2) built."""
+    pool = NamePool(names)
+    pool.prepare(1, 2)
+    return pool
+
+
 def _renamed(answer: ExistsAnswer, name: str) -> ExistsAnswer:
     """The same answer for another spelling of the same normalised name."""
     return replace(answer, package=name)
@@ -169,7 +176,9 @@ class NameService:
             if pool is not None:
                 return pool
             entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
-            pool = _Pool(self._clock(), entries, NamePool([e.name for e in entries]), OrderedDict())
+            # Indexing 20,000 names takes ~100 ms of CPU: done in a thread, off the event loop.
+            names = await asyncio.to_thread(_indexed_pool, [e.name for e in entries])
+            pool = _Pool(self._clock(), entries, names, OrderedDict())
             self._pools[ecosystem] = pool
             return pool
 
