@@ -816,22 +816,19 @@ SBOM_PARTS = {
         ),
     },
     "spdx": {
-        "validate_full_spdx_document (spdx-tools)": (
-            "validation/document_validator.py",
-            "validate_full_spdx_document",
+        "validate_document (one pass; spdx-tools' per-element validators)": (
+            "sbom/spdx.py",
+            "validate_document",
         ),
-        "  of which get_contained_spdx_element_ids (all ids listed again per id check)": (
-            "spdx/document_utils.py",
-            "get_contained_spdx_element_ids",
+        "  of which validate_package (spdx-tools, per package)": (
+            "validation/package_validator.py",
+            "validate_package",
         ),
-        "  of which filter_by_type_and_origin (all relationships scanned per package)": (
-            "spdx/model/relationship_filters.py",
-            "filter_by_type_and_origin",
+        "  of which validate_license_expression (spdx-tools, per package)": (
+            "validation/license_expression_validator.py",
+            "validate_license_expression",
         ),
-        "  of which filter_by_type_and_target (all relationships scanned per package)": (
-            "spdx/model/relationship_filters.py",
-            "filter_by_type_and_target",
-        ),
+        "our model → spdx-tools objects (_package)": ("sbom/spdx.py", "_package"),
         "write_document_to_stream (spdx-tools JSON writer)": (
             "writer/json/json_writer.py",
             "write_document_to_stream",

@@ -15,11 +15,12 @@ from starlette.concurrency import run_in_threadpool
 from pkgintel import __version__
 from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.errors import problem
+from pkgintel.api.gc_pause import collector_paused
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.lockfiles import parse_lockfile
+from pkgintel.lockfiles import ParsedLockfile, parse_lockfile
 from pkgintel.services.audit import packages_from_mapping, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
 
@@ -28,6 +29,11 @@ router = APIRouter(prefix="/api", tags=["audit"])
 OFF_LOOP_BYTES = 64 * 1024
 """Lockfiles at least this large are parsed, and SBOMs always built, in a worker thread: both are
 pure CPU work of up to hundreds of milliseconds that would otherwise stall every other request."""
+
+
+def _parse(body: ScanBody) -> ParsedLockfile:
+    with collector_paused():
+        return parse_lockfile(body.lockfile or "", kind=body.lockfile_kind, filename=body.filename)
 
 
 class ScanBody(BaseModel):
@@ -111,11 +117,9 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
         raise RequestValidationError(exc.errors(include_url=False)) from exc
     if body.lockfile is not None:
         if len(body.lockfile) >= OFF_LOOP_BYTES:
-            parsed = await run_in_threadpool(
-                parse_lockfile, body.lockfile, kind=body.lockfile_kind, filename=body.filename
-            )
+            parsed = await run_in_threadpool(_parse, body)
         else:
-            parsed = parse_lockfile(body.lockfile, kind=body.lockfile_kind, filename=body.filename)
+            parsed = _parse(body)
         if body.ecosystem is not None and body.ecosystem is not parsed.ecosystem:
             raise InvalidInput(
                 "ecosystem", f"the {parsed.kind} holds {parsed.ecosystem.value} packages, not {body.ecosystem.value}"
