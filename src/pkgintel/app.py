@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,6 +17,8 @@ from pkgintel.api.routes import advisories, audit, packages, service
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
 
 DESCRIPTION = (
     "Package intelligence for AI coding agents: before installing, ask whether a package exists, is safe, "
@@ -33,7 +36,13 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with build_runtime(settings) as built:
             app.state.runtime = built
-            yield
+            # Name pools take up to a second per ecosystem to load and index: warm them in the
+            # background so the first check_bulk or typosquat hint does not wait for it.
+            warming = asyncio.create_task(_warm(built))
+            try:
+                yield
+            finally:
+                warming.cancel()
 
     app = FastAPI(
         title="pkgintel",
@@ -54,6 +63,15 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
     )
     return app
+
+
+async def _warm(runtime: Runtime) -> None:
+    try:
+        warmed = await runtime.names.warm()
+    except Exception:  # a failed warm-up only means the first request loads the pool itself
+        log.warning("warming the name pools failed", exc_info=True)
+    else:
+        log.info("name pools warmed: %s", ", ".join(e.value for e in warmed) or "none loaded")
 
 
 def app_from_env() -> FastAPI:

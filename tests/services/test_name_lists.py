@@ -111,3 +111,34 @@ async def test_popular_pool_loads_once_under_concurrency(tmp_path: Path) -> None
     assert loads == 1
     assert all(h.is_suspected and h.targets[0][0] == "lodash" for h in hints)
     await engine.dispose()
+
+
+async def test_warm_loads_the_pools_of_loaded_indexes_only(tmp_path: Path) -> None:
+    from pkgintel.domain.names import NameEntry
+    from pkgintel.services.names import NameService
+    from pkgintel.storage.migrate import upgrade
+    from pkgintel.storage.sql import SqlStore, create_engine
+
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
+    await upgrade(engine)
+    store = SqlStore(engine)
+    names = NameService(store)
+    assert await names.warm() == []
+    await names.ingest(
+        Ecosystem.PYPI,
+        [NameEntry(Ecosystem.PYPI, "requests", "requests", monthly_downloads=10**8)],
+        source="t",
+    )
+    asked: list[Ecosystem] = []
+    real = store.list_popular_names
+
+    async def counting(ecosystem: Ecosystem, limit: int) -> list[NameEntry]:
+        asked.append(ecosystem)
+        return await real(ecosystem, limit)
+
+    store.list_popular_names = counting  # type: ignore[method-assign]
+    assert await names.warm() == [Ecosystem.PYPI]
+    hint = await names.typosquat(Ecosystem.PYPI, "reqeusts")
+    assert hint.is_suspected and hint.targets == (("requests", 1),)
+    assert asked == [Ecosystem.PYPI]  # the check used the warmed pool
+    await engine.dispose()

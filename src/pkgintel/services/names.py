@@ -285,5 +285,14 @@ class NameService:
             del self._answers[cached]
         return total
 
+    async def warm(self) -> list[Ecosystem]:
+        """Load the popular-name pool of every ecosystem whose index is loaded, so the first
+        typosquat check or suggestion does not pay for it; returns those ecosystems."""
+        warmed = []
+        for state in await self._store.list_index_states():
+            await self._pool(state.ecosystem)
+            warmed.append(state.ecosystem)
+        return warmed
+
     async def index_states(self) -> list[NameIndexState]:
         return await self._store.list_index_states()
