@@ -107,3 +107,19 @@ async def test_upstream_404_is_remembered(client: httpx.AsyncClient, registry) -
     hits = len(registry.hits)
     assert (await client.get("/api/check/npm/no-such-package-xyz")).status_code == 404
     assert len(registry.hits) == hits
+
+
+def test_feed_errors_have_their_own_problem_answers() -> None:
+    import orjson
+
+    from pkgintel.api.errors import error_response
+    from pkgintel.sources.errors import AdvisoryNotFound, InvalidSourceData
+
+    missing = error_response(AdvisoryNotFound("api.osv.dev", "GHSA-xxxx"))
+    body = orjson.loads(missing.body)
+    assert missing.status_code == 404 and body["advisory_id"] == "GHSA-xxxx"
+    assert body["type"].endswith("/advisory-not-found")
+    unreadable = error_response(InvalidSourceData("cisa-kev", "no vulnerabilities array"))
+    body = orjson.loads(unreadable.body)
+    assert unreadable.status_code == 502 and body["source"] == "cisa-kev"
+    assert unreadable.headers["content-type"] == "application/problem+json"

@@ -23,6 +23,7 @@ from pkgintel.domain.errors import (
     StorageError,
     VersionNotFound,
 )
+from pkgintel.sources.errors import AdvisoryNotFound, InvalidSourceData
 
 logger = logging.getLogger(__name__)
 
@@ -126,6 +127,23 @@ def error_response(exc: PkgIntelError, request: Request | None = None) -> Respon
             lockfile_kind=exc.kind,
             line=exc.line,
             column=exc.column,
+        )
+    if isinstance(exc, AdvisoryNotFound):
+        return problem(
+            404,
+            "Advisory not found",
+            exc.message,
+            kind="advisory-not-found",
+            source=exc.source,
+            advisory_id=exc.advisory_id,
+        )
+    if isinstance(exc, InvalidSourceData):
+        return problem(
+            502,
+            "Data source answered unreadable data",
+            exc.message,
+            kind="source-data-invalid",
+            source=exc.source,
         )
     if isinstance(exc, StorageError):
         logger.error("storage error: %s", exc.message)
