@@ -97,7 +97,7 @@ class NamePool:
         for i, name in enumerate(self._names):
             self._position.setdefault(name, i)
             self._by_length.setdefault(len(name), []).append(i)
-        self._segment_index: dict[int, dict[tuple[int, int, str], list[int]]] = {}
+        self._segment_index: dict[int, dict[tuple[int, int, str], tuple[int, ...]]] = {}
 
     def __len__(self) -> int:
         return len(self._names)
@@ -113,10 +113,10 @@ class NamePool:
         for k in ks:
             self._index(k)
 
-    def _index(self, k: int) -> dict[tuple[int, int, str], list[int]]:
+    def _index(self, k: int) -> dict[tuple[int, int, str], tuple[int, ...]]:
         index = self._segment_index.get(k)
         if index is None:
-            index = {}
+            building: dict[tuple[int, int, str], list[int]] = {}
             for length, members in self._by_length.items():
                 if length < 2 * k + 1:
                     continue
@@ -124,7 +124,10 @@ class NamePool:
                 for i in members:
                     name = self._names[i]
                     for part, (start, end) in enumerate(cuts):
-                        index.setdefault((length, part, name[start:end]), []).append(i)
+                        building.setdefault((length, part, name[start:end]), []).append(i)
+            # Tuples of ints (unlike lists) drop out of the cyclic collector's tracking, so the
+            # ~100,000 entries do not lengthen every full collection of a long-running server.
+            index = {key: tuple(hits) for key, hits in building.items()}
             self._segment_index[k] = index
         return index
 
