@@ -997,9 +997,10 @@ async def bulk_breakdown(runtime: Any, fixed: list[dict[str, str]], n: int) -> d
         for eco, name, version in flagged_items:
             await runtime.advisories.malicious(eco, name, version)
 
-    out[f"    advisories.malicious for the {len(flagged_items)} flagged non-stdlib items"], _ = (
-        await timed_ms(malicious_flagged, n)
-    )
+    (
+        out[f"    advisories.malicious for the {len(flagged_items)} flagged non-stdlib items"],
+        _,
+    ) = await timed_ms(malicious_flagged, n)
     reaching: list[tuple[Ecosystem, str]] = []
     for eco, name, version in items:
         if is_stdlib(eco, name):

@@ -45,7 +45,9 @@ def record(
     return rec
 
 
-def malicious(rid: str, ecosystem: str, name: str, versions: list[str] | None = None) -> dict[str, Any]:
+def malicious(
+    rid: str, ecosystem: str, name: str, versions: list[str] | None = None
+) -> dict[str, Any]:
     """An OpenSSF-style malicious-package report: every version, or the listed ones."""
     rec = record(
         rid,

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 SHARED_DATA = Path(
-    os.environ.get("PKGINTEL_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")
+    os.environ.get(
+        "PKGINTEL_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    )
 )
 
 requires_shared = pytest.mark.skipif(

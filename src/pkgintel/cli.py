@@ -174,11 +174,12 @@ FAIL_ON = ("low", "medium", "high", "critical", "malicious")
 @app.command()
 def scan(
     path: Annotated[Path, typer.Argument(help="Lockfile or manifest to audit.")],
-    fmt: Annotated[
-        str, typer.Option("--format", help="native, cyclonedx or spdx.")
-    ] = "native",
+    fmt: Annotated[str, typer.Option("--format", help="native, cyclonedx or spdx.")] = "native",
     fail_on: Annotated[
-        str, typer.Option(help="Exit 1 on a finding at or above: low, medium, high, critical, malicious.")
+        str,
+        typer.Option(
+            help="Exit 1 on a finding at or above: low, medium, high, critical, malicious."
+        ),
     ] = "high",
     kind: Annotated[str | None, typer.Option(help="Lockfile kind (default: detected).")] = None,
     server: Annotated[
@@ -195,7 +196,9 @@ def scan(
     from pkgintel.services.audit import SEVERITY_RANK, worst_rank
 
     if fmt not in ("native", "cyclonedx", "spdx") or fail_on not in FAIL_ON:
-        err.print("[red]error:[/red] --format is native|cyclonedx|spdx; --fail-on is " + "|".join(FAIL_ON))
+        err.print(
+            "[red]error:[/red] --format is native|cyclonedx|spdx; --fail-on is " + "|".join(FAIL_ON)
+        )
         raise typer.Exit(2)
     try:
         text = path.read_text(encoding="utf-8")
@@ -210,14 +213,18 @@ def scan(
     else:
         native, document = asyncio.run(_scan_local(text, kind, path.name, fmt))
     summary = native["summary"]
-    typer.echo(orjson.dumps(document if fmt != "native" else native, option=orjson.OPT_INDENT_2).decode())
+    typer.echo(
+        orjson.dumps(document if fmt != "native" else native, option=orjson.OPT_INDENT_2).decode()
+    )
     counts = summary["vulnerabilities"]
     err.print(
         f"{native['kind']}: {summary['packages']} packages, {summary['unresolved']} unresolved; "
         f"advisories: {counts}; malicious: {summary['malicious']}; data: {summary['vulnerability_data']}"
     )
     if summary["vulnerability_data"] == "unavailable" and summary["resolved"]:
-        err.print(f"[red]error:[/red] no vulnerability data for {native['ecosystem']}: load it with pkgintel ingest")
+        err.print(
+            f"[red]error:[/red] no vulnerability data for {native['ecosystem']}: load it with pkgintel ingest"
+        )
         raise typer.Exit(2)
     raise typer.Exit(1 if worst_rank(native["packages"]) >= SEVERITY_RANK[fail_on] else 0)
 
@@ -234,7 +241,9 @@ def _scan_remote(server: str, body: dict[str, object]) -> dict:
     return resp.json()
 
 
-async def _scan_local(text: str, kind: str | None, filename: str, fmt: str) -> tuple[dict, dict | None]:
+async def _scan_local(
+    text: str, kind: str | None, filename: str, fmt: str
+) -> tuple[dict, dict | None]:
     from datetime import UTC, datetime
 
     from pkgintel import __version__
@@ -246,7 +255,10 @@ async def _scan_local(text: str, kind: str | None, filename: str, fmt: str) -> t
     try:
         parsed = parse_lockfile(text, kind=kind, filename=filename)
     except PkgIntelError as exc:
-        err.print(f"[red]error:[/red] {exc.message}" + (f" (line {exc.line})" if getattr(exc, "line", None) else ""))
+        err.print(
+            f"[red]error:[/red] {exc.message}"
+            + (f" (line {exc.line})" if getattr(exc, "line", None) else "")
+        )
         raise typer.Exit(2) from exc
     async with build_runtime(settings) as runtime:
         result = await runtime.audit.audit(parsed)
@@ -260,7 +272,12 @@ async def _scan_local(text: str, kind: str | None, filename: str, fmt: str) -> t
     document = None
     if fmt != "native":
         document = to_sbom(
-            parsed, result, fmt, name=filename, created=datetime.now(UTC).replace(microsecond=0), tool_version=__version__
+            parsed,
+            result,
+            fmt,
+            name=filename,
+            created=datetime.now(UTC).replace(microsecond=0),
+            tool_version=__version__,
         )
     return native, document
 

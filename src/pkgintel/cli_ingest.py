@@ -98,7 +98,10 @@ async def _osv(tools: _Tools, osv_ecosystem: str, location: str, feed: str) -> s
         task = tools.progress.add_task(f"{feed}:{osv_ecosystem}", total=total)
         advance: Callable[[int], None] = lambda n: tools.progress.advance(task, n)  # noqa: E731
         summary = await tools.ingestor.ingest_osv(
-            feed=feed, osv_ecosystem=osv_ecosystem, location=where, entries=iter_records(path),
+            feed=feed,
+            osv_ecosystem=osv_ecosystem,
+            location=where,
+            entries=iter_records(path),
             progress=advance,
         )
     skipped = ", ".join(f"{n} {why}" for why, n in summary.skipped.items()) or "none"
@@ -114,9 +117,7 @@ async def _kev(tools: _Tools, location: str) -> str:
     from pkgintel.sources.fetch import locate
 
     async with locate(location, tools.client) as path:
-        summary = await tools.ingestor.ingest_kev(
-            location=location, data=path.read_bytes()
-        )
+        summary = await tools.ingestor.ingest_kev(location=location, data=path.read_bytes())
     return f"kev: {summary}"
 
 
@@ -127,9 +128,7 @@ async def _epss(tools: _Tools, location: str) -> str:
         location = f"{location.rstrip('/')}/epss_scores-current.csv.gz"
     async with locate(location, tools.client) as path:
         with path.open("rb") as fh:
-            summary = await tools.ingestor.ingest_epss(
-                location=location, stream=fh
-            )
+            summary = await tools.ingestor.ingest_epss(location=location, stream=fh)
     return f"epss: {summary}"
 
 
@@ -152,14 +151,21 @@ async def _guard(step: str, coro: object, lines: list[str], failures: list[str])
 @ingest_app.command("osv")
 def ingest_osv(
     ecosystem: Annotated[
-        list[str], typer.Option("--ecosystem", help="OSV ecosystem name (repeatable): PyPI, npm, crates.io, ...")
+        list[str],
+        typer.Option(
+            "--ecosystem", help="OSV ecosystem name (repeatable): PyPI, npm, crates.io, ..."
+        ),
     ],
     source: Annotated[
         str | None,
-        typer.Option("--from", help="A zip, a folder holding <ecosystem>/all.zip, or a URL (default: the OSV export setting)."),
+        typer.Option(
+            "--from",
+            help="A zip, a folder holding <ecosystem>/all.zip, or a URL (default: the OSV export setting).",
+        ),
     ] = None,
     feed: Annotated[
-        str | None, typer.Option(help="Feed name the records are filed under (default: from --from).")
+        str | None,
+        typer.Option(help="Feed name the records are filed under (default: from --from)."),
     ] = None,
 ) -> None:
     """Load OSV advisories (incremental; safe to rerun or kill)."""
@@ -180,7 +186,9 @@ def ingest_osv(
 
 @ingest_app.command("kev")
 def ingest_kev(
-    source: Annotated[str | None, typer.Option("--from", help="Path or URL of the KEV JSON.")] = None,
+    source: Annotated[
+        str | None, typer.Option("--from", help="Path or URL of the KEV JSON.")
+    ] = None,
 ) -> None:
     """Load the CISA Known Exploited Vulnerabilities catalog (replaces the previous one)."""
     settings = Settings()
@@ -198,7 +206,8 @@ def ingest_kev(
 @ingest_app.command("epss")
 def ingest_epss(
     source: Annotated[
-        str | None, typer.Option("--from", help="Path or URL of an EPSS csv(.gz), or the EPSS base URL.")
+        str | None,
+        typer.Option("--from", help="Path or URL of an EPSS csv(.gz), or the EPSS base URL."),
     ] = None,
 ) -> None:
     """Load FIRST EPSS scores (replaces the previous day's)."""
@@ -208,7 +217,9 @@ def ingest_epss(
         lines: list[str] = []
         failures: list[str] = []
         async with _tools(settings) as tools:
-            await _guard("epss", _epss(tools, source or settings.upstream_epss_url), lines, failures)
+            await _guard(
+                "epss", _epss(tools, source or settings.upstream_epss_url), lines, failures
+            )
         return lines, failures
 
     _report(*asyncio.run(_run()))
@@ -218,7 +229,9 @@ def ingest_epss(
 def ingest_all(
     osv_from: Annotated[
         list[str] | None,
-        typer.Option("--osv-from", help="OSV export locations (repeatable; default: the OSV export setting)."),
+        typer.Option(
+            "--osv-from", help="OSV export locations (repeatable; default: the OSV export setting)."
+        ),
     ] = None,
     kev_from: Annotated[str | None, typer.Option(help="KEV location (default: setting).")] = None,
     epss_from: Annotated[str | None, typer.Option(help="EPSS location (default: setting).")] = None,
@@ -242,7 +255,9 @@ def ingest_all(
                         continue
                     await _guard(f"{feed}:{eco}", _osv(tools, eco, location, feed), lines, failures)
             await _guard("kev", _kev(tools, kev_from or settings.upstream_kev_url), lines, failures)
-            await _guard("epss", _epss(tools, epss_from or settings.upstream_epss_url), lines, failures)
+            await _guard(
+                "epss", _epss(tools, epss_from or settings.upstream_epss_url), lines, failures
+            )
         return lines, failures
 
     _report(*asyncio.run(_run()))

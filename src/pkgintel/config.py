@@ -56,8 +56,20 @@ class Settings(BaseSettings):
     )
     osv_ecosystems: list[str] = Field(
         default_factory=lambda: [
-            "npm", "PyPI", "crates.io", "Go", "Maven", "NuGet", "RubyGems", "Packagist",
-            "Pub", "Hex", "SwiftURL", "Hackage", "CRAN", "Julia",
+            "npm",
+            "PyPI",
+            "crates.io",
+            "Go",
+            "Maven",
+            "NuGet",
+            "RubyGems",
+            "Packagist",
+            "Pub",
+            "Hex",
+            "SwiftURL",
+            "Hackage",
+            "CRAN",
+            "Julia",
         ],
         description="OSV ecosystems `pkgintel ingest all` loads (JSON list).",
     )

@@ -66,9 +66,7 @@ async def send(
         reraise=True,
     )
     try:
-        response: httpx.Response = await retrying(
-            _once, client, method, url, headers, content, log
-        )
+        response: httpx.Response = await retrying(_once, client, method, url, headers, content, log)
     except httpx.TimeoutException as exc:
         raise RegistryUnavailable(
             ecosystem, f"{source} timed out", reason="timeout", source=source

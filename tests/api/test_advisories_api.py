@@ -14,21 +14,59 @@ from tests.osv_records import malicious, record, write_export
 
 async def load(rt: Runtime, base: Path, feed: str, eco: str, records: list) -> None:
     path = write_export(base / feed, eco, records)
-    await rt.ingestor.ingest_osv(feed=feed, osv_ecosystem=eco, location=str(path), entries=iter_records(path))
+    await rt.ingestor.ingest_osv(
+        feed=feed, osv_ecosystem=eco, location=str(path), entries=iter_records(path)
+    )
     rt.advisories.invalidate()
 
 
 @pytest.fixture
 async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
-    await load(runtime, tmp_path, "osv", "PyPI", [
-        record("DEMO-A", "PyPI", "demo-pkg", events=[{"introduced": "0"}, {"fixed": "1.2.0"}], severity="HIGH", aliases=["CVE-2099-0001"]),
-        record("DEMO-B", "PyPI", "demo-pkg", events=[{"introduced": "1.2.0"}], severity="MODERATE"),
-    ])
-    await load(runtime, tmp_path, "osv", "npm", [
-        record("GHSA-tiny-0001", "npm", "tiny-lib", events=[{"introduced": "0"}, {"fixed": "1.0.0"}], severity="LOW", range_type="SEMVER"),
-    ])
-    await load(runtime, tmp_path, "osv-malicious", "npm", [malicious("MAL-2099-1", "npm", "tiny-lib", versions=["1.1.0"])])
-    await load(runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-2099-2", "PyPI", "evil-thing")])
+    await load(
+        runtime,
+        tmp_path,
+        "osv",
+        "PyPI",
+        [
+            record(
+                "DEMO-A",
+                "PyPI",
+                "demo-pkg",
+                events=[{"introduced": "0"}, {"fixed": "1.2.0"}],
+                severity="HIGH",
+                aliases=["CVE-2099-0001"],
+            ),
+            record(
+                "DEMO-B", "PyPI", "demo-pkg", events=[{"introduced": "1.2.0"}], severity="MODERATE"
+            ),
+        ],
+    )
+    await load(
+        runtime,
+        tmp_path,
+        "osv",
+        "npm",
+        [
+            record(
+                "GHSA-tiny-0001",
+                "npm",
+                "tiny-lib",
+                events=[{"introduced": "0"}, {"fixed": "1.0.0"}],
+                severity="LOW",
+                range_type="SEMVER",
+            ),
+        ],
+    )
+    await load(
+        runtime,
+        tmp_path,
+        "osv-malicious",
+        "npm",
+        [malicious("MAL-2099-1", "npm", "tiny-lib", versions=["1.1.0"])],
+    )
+    await load(
+        runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-2099-2", "PyPI", "evil-thing")]
+    )
     return runtime
 
 
@@ -47,7 +85,9 @@ async def test_check_version_scoped(client: httpx.AsyncClient, loaded: Runtime) 
     body = (await client.get("/api/check/pypi/demo-pkg", params={"version": "1.0.0"})).json()
     scoped = body["version_scoped"]["vulnerabilities"]
     assert [d["id"] for d in scoped["details"]] == ["DEMO-A"]
-    assert scoped["details"][0]["fixed_in"] == ["1.2.0"] and scoped["details"][0]["aliases"] == ["CVE-2099-0001"]
+    assert scoped["details"][0]["fixed_in"] == ["1.2.0"] and scoped["details"][0]["aliases"] == [
+        "CVE-2099-0001"
+    ]
     assert body["recommendation"]["action"] == "update_required"
     assert body["vulnerabilities"]["version"] == "1.2.0"  # the top-level object stays the latest's
     assert body["malicious"]["checked"] is True and body["malicious"]["is_malicious"] is False
@@ -58,27 +98,43 @@ async def test_check_version_scoped(client: httpx.AsyncClient, loaded: Runtime) 
 async def test_pin_safe_rules(client: httpx.AsyncClient, loaded: Runtime) -> None:
     high = (await client.get("/api/pin_safe/pypi/demo-pkg")).json()
     assert high["safe_version"] == "1.2.0" and high["rejected"] == []  # DEMO-B is only medium
-    medium = (await client.get("/api/pin_safe/pypi/demo-pkg", params={"min_severity": "medium"})).json()
+    medium = (
+        await client.get("/api/pin_safe/pypi/demo-pkg", params={"min_severity": "medium"})
+    ).json()
     assert medium["safe_version"] is None
     assert [r["version"] for r in medium["rejected"]] == ["1.2.0", "1.0.0"]  # 1.1.0 is yanked
     assert medium["skipped"]["yanked"] == 1
-    pinned = (await client.get("/api/pin_safe/pypi/demo-pkg", params={"constraint": "~1.0.0"})).json()
-    assert pinned["safe_version"] is None and pinned["rejected"][0]["advisories"][0]["id"] == "DEMO-A"
+    pinned = (
+        await client.get("/api/pin_safe/pypi/demo-pkg", params={"constraint": "~1.0.0"})
+    ).json()
+    assert (
+        pinned["safe_version"] is None and pinned["rejected"][0]["advisories"][0]["id"] == "DEMO-A"
+    )
     bad = await client.get("/api/pin_safe/pypi/demo-pkg", params={"constraint": "^not-a-version"})
     assert bad.status_code == 422
-    assert (await client.get("/api/pin_safe/pypi/demo-pkg", params={"min_severity": "severe"})).status_code == 422
+    assert (
+        await client.get("/api/pin_safe/pypi/demo-pkg", params={"min_severity": "severe"})
+    ).status_code == 422
 
 
 async def test_pin_safe_prerelease_and_limit(client: httpx.AsyncClient, loaded: Runtime) -> None:
-    plain = (await client.get("/api/pin_safe/npm/tiny-lib", params={"constraint": "^2.0.0-beta.1"})).json()
+    plain = (
+        await client.get("/api/pin_safe/npm/tiny-lib", params={"constraint": "^2.0.0-beta.1"})
+    ).json()
     assert plain["safe_version"] == "2.0.0"
-    limited = (await client.get("/api/pin_safe/npm/tiny-lib", params={"constraint": "~1.1.0", "limit_checked": 1})).json()
+    limited = (
+        await client.get(
+            "/api/pin_safe/npm/tiny-lib", params={"constraint": "~1.1.0", "limit_checked": 1}
+        )
+    ).json()
     # 1.1.0 is the one reported malicious: rejected, and the limit stops the search there.
     assert limited["safe_version"] is None and limited["checked"] == 1
     assert limited["rejected"][0]["advisories"][0]["severity"] == "malicious"
 
 
-async def test_malicious_mainstream_is_review_advisory(client: httpx.AsyncClient, loaded: Runtime) -> None:
+async def test_malicious_mainstream_is_review_advisory(
+    client: httpx.AsyncClient, loaded: Runtime
+) -> None:
     body = (await client.get("/api/malicious/npm/tiny-lib")).json()
     assert body["is_malicious"] is True and body["advisory_id"] == "MAL-2099-1"
     assert body["downloads_weekly"] == 250000 and body["action"] == "review_advisory"
@@ -92,7 +148,9 @@ async def test_malicious_mainstream_is_review_advisory(client: httpx.AsyncClient
     assert report["historical_compromise"]["advisories"] == ["MAL-2099-1"]
 
 
-async def test_malicious_package_gone_from_registry(client: httpx.AsyncClient, loaded: Runtime) -> None:
+async def test_malicious_package_gone_from_registry(
+    client: httpx.AsyncClient, loaded: Runtime
+) -> None:
     body = (await client.get("/api/malicious/pypi/Evil_Thing")).json()
     assert body["is_malicious"] is True and body["all_versions"] is True
     assert body["action"] == "do_not_use" and body["downloads_weekly"] is None

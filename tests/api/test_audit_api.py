@@ -19,36 +19,74 @@ from tests.osv_records import malicious, record, write_export
 
 REQUIREMENTS = "demo-pkg==1.0.0\nrequests>=2.0\n"
 PACKAGE_LOCK = {
-    "name": "app", "version": "1.0.0", "lockfileVersion": 3, "requires": True,
+    "name": "app",
+    "version": "1.0.0",
+    "lockfileVersion": 3,
+    "requires": True,
     "packages": {
         "": {"name": "app", "version": "1.0.0", "dependencies": {"tiny-lib": "^1.0.0"}},
-        "node_modules/tiny-lib": {"version": "1.1.0", "resolved": "https://registry.npmjs.org/tiny-lib/-/tiny-lib-1.1.0.tgz"},
+        "node_modules/tiny-lib": {
+            "version": "1.1.0",
+            "resolved": "https://registry.npmjs.org/tiny-lib/-/tiny-lib-1.1.0.tgz",
+        },
     },
 }
 
 
 async def load(rt: Runtime, base: Path, feed: str, eco: str, records: list) -> None:
     path = write_export(base / feed, eco, records)
-    await rt.ingestor.ingest_osv(feed=feed, osv_ecosystem=eco, location=str(path), entries=iter_records(path))
+    await rt.ingestor.ingest_osv(
+        feed=feed, osv_ecosystem=eco, location=str(path), entries=iter_records(path)
+    )
     rt.advisories.invalidate()
 
 
 @pytest.fixture
 async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
-    await load(runtime, tmp_path, "osv", "PyPI", [
-        record("DEMO-A", "PyPI", "demo-pkg", events=[{"introduced": "0"}, {"fixed": "1.2.0"}], severity="HIGH"),
-    ])
-    await load(runtime, tmp_path, "osv", "npm", [record("GHSA-none", "npm", "other", events=[{"introduced": "0"}], range_type="SEMVER")])
-    await load(runtime, tmp_path, "osv-malicious", "npm", [
-        malicious("MAL-2099-1", "npm", "tiny-lib", versions=["1.1.0"]),
-        malicious("MAL-2099-3", "npm", "evil-pkg"),
-    ])
-    await load(runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-2099-4", "PyPI", "x-evil")])
+    await load(
+        runtime,
+        tmp_path,
+        "osv",
+        "PyPI",
+        [
+            record(
+                "DEMO-A",
+                "PyPI",
+                "demo-pkg",
+                events=[{"introduced": "0"}, {"fixed": "1.2.0"}],
+                severity="HIGH",
+            ),
+        ],
+    )
+    await load(
+        runtime,
+        tmp_path,
+        "osv",
+        "npm",
+        [record("GHSA-none", "npm", "other", events=[{"introduced": "0"}], range_type="SEMVER")],
+    )
+    await load(
+        runtime,
+        tmp_path,
+        "osv-malicious",
+        "npm",
+        [
+            malicious("MAL-2099-1", "npm", "tiny-lib", versions=["1.1.0"]),
+            malicious("MAL-2099-3", "npm", "evil-pkg"),
+        ],
+    )
+    await load(
+        runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-2099-4", "PyPI", "x-evil")]
+    )
     return runtime
 
 
-async def test_scan_reports_the_pinned_version_only(client: httpx.AsyncClient, loaded: Runtime) -> None:
-    resp = await client.post("/api/scan", json={"lockfile": REQUIREMENTS, "lockfile_kind": "requirements.txt"})
+async def test_scan_reports_the_pinned_version_only(
+    client: httpx.AsyncClient, loaded: Runtime
+) -> None:
+    resp = await client.post(
+        "/api/scan", json={"lockfile": REQUIREMENTS, "lockfile_kind": "requirements.txt"}
+    )
     assert resp.status_code == 200, resp.text
     body = resp.json()
     pkgs = {p["name"]: p for p in body["packages"]}
@@ -57,8 +95,14 @@ async def test_scan_reports_the_pinned_version_only(client: httpx.AsyncClient, l
     assert pkgs["demo-pkg"]["nearest_safe_version"] == "1.2.0"
     assert pkgs["requests"]["status"] == "unresolved" and pkgs["requests"]["unresolved_reason"]
     assert body["summary"]["vulnerabilities"]["high"] == 1 and body["summary"]["unresolved"] == 1
-    clean = (await client.post("/api/scan", json={"ecosystem": "pypi", "packages": {"demo-pkg": "1.2.0"}})).json()
-    assert clean["packages"][0]["status"] == "ok" and clean["summary"]["vulnerabilities"]["high"] == 0
+    clean = (
+        await client.post(
+            "/api/scan", json={"ecosystem": "pypi", "packages": {"demo-pkg": "1.2.0"}}
+        )
+    ).json()
+    assert (
+        clean["packages"][0]["status"] == "ok" and clean["summary"]["vulnerabilities"]["high"] == 0
+    )
 
 
 async def test_scan_lockfile_malicious_version(client: httpx.AsyncClient, loaded: Runtime) -> None:
@@ -70,30 +114,58 @@ async def test_scan_lockfile_malicious_version(client: httpx.AsyncClient, loaded
 
 
 async def test_scan_sbom_formats_validate(client: httpx.AsyncClient, loaded: Runtime) -> None:
-    cdx = (await client.post("/api/scan", json={"lockfile": REQUIREMENTS, "lockfile_kind": "requirements.txt", "format": "cyclonedx"})).json()
+    cdx = (
+        await client.post(
+            "/api/scan",
+            json={
+                "lockfile": REQUIREMENTS,
+                "lockfile_kind": "requirements.txt",
+                "format": "cyclonedx",
+            },
+        )
+    ).json()
     assert cdx["specVersion"] == "1.6"
     assert JsonStrictValidator(SchemaVersion.V1_6).validate_str(json.dumps(cdx)) is None
     vuln = next(v for v in cdx["vulnerabilities"] if v["id"] == "DEMO-A")
     refs = {c["bom-ref"]: c for c in cdx["components"]}
     assert refs[vuln["affects"][0]["ref"]]["name"] == "demo-pkg"
-    spdx = (await client.post("/api/scan", json={"lockfile": REQUIREMENTS, "lockfile_kind": "requirements.txt", "format": "spdx"})).json()
+    spdx = (
+        await client.post(
+            "/api/scan",
+            json={"lockfile": REQUIREMENTS, "lockfile_kind": "requirements.txt", "format": "spdx"},
+        )
+    ).json()
     assert spdx["spdxVersion"] == "SPDX-2.3"
     assert {p["name"] for p in spdx["packages"]} >= {"demo-pkg", "requests"}
 
 
 async def test_scan_bad_input(client: httpx.AsyncClient, runtime: Runtime) -> None:
     truncated = json.dumps(PACKAGE_LOCK, indent=2)[:120]
-    resp = await client.post("/api/scan", json={"lockfile": truncated, "lockfile_kind": "package-lock.json"})
+    resp = await client.post(
+        "/api/scan", json={"lockfile": truncated, "lockfile_kind": "package-lock.json"}
+    )
     assert resp.status_code == 422
     problem = resp.json()
     assert problem["lockfile_kind"] == "package-lock.json" and problem["line"] >= 1
-    assert (await client.post("/api/scan", json={"packages": {"a": "1"}})).status_code == 422  # no ecosystem
-    assert (await client.post("/api/scan", json={"lockfile": "x", "lockfile_kind": "nope.lock"})).status_code == 422
-    assert (await client.post("/api/scan", json={"format": "xml", "lockfile": "a==1"})).status_code == 422
-    assert (await client.post("/api/scan", content=b"{not json", headers={"content-type": "application/json"})).status_code == 422
+    assert (
+        await client.post("/api/scan", json={"packages": {"a": "1"}})
+    ).status_code == 422  # no ecosystem
+    assert (
+        await client.post("/api/scan", json={"lockfile": "x", "lockfile_kind": "nope.lock"})
+    ).status_code == 422
+    assert (
+        await client.post("/api/scan", json={"format": "xml", "lockfile": "a==1"})
+    ).status_code == 422
+    assert (
+        await client.post(
+            "/api/scan", content=b"{not json", headers={"content-type": "application/json"}
+        )
+    ).status_code == 422
     big = {"lockfile": "a==1\n" * (1_400_000), "lockfile_kind": "requirements.txt"}
     resp = await client.post("/api/scan", json=big)
-    assert resp.status_code == 413 and resp.headers["content-type"].startswith("application/problem+json")
+    assert resp.status_code == 413 and resp.headers["content-type"].startswith(
+        "application/problem+json"
+    )
 
 
 async def test_scan_large_lockfile_is_parsed_off_the_event_loop_with_the_same_errors(
@@ -116,7 +188,9 @@ async def test_scan_large_lockfile_is_parsed_off_the_event_loop_with_the_same_er
     assert resp.json()["line"] >= text[: len(cut)].count("\n")
 
 
-async def test_check_bulk_database_only(client: httpx.AsyncClient, loaded: Runtime, registry) -> None:
+async def test_check_bulk_database_only(
+    client: httpx.AsyncClient, loaded: Runtime, registry
+) -> None:
     registry.fail_with = 500  # every upstream fails: the answers must not need them
     before = len(registry.hits)
     items = [{"ecosystem": "npm", "package": f"unknown-{i}"} for i in range(95)]
@@ -131,7 +205,13 @@ async def test_check_bulk_database_only(client: httpx.AsyncClient, loaded: Runti
     assert resp.status_code == 200, resp.text
     results = resp.json()["results"]
     assert len(results) == 100 and len(registry.hits) == before
-    assert [r["status"] for r in results[95:]] == ["stdlib", "stdlib", "malicious", "historical_incident", "malicious"]
+    assert [r["status"] for r in results[95:]] == [
+        "stdlib",
+        "stdlib",
+        "malicious",
+        "historical_incident",
+        "malicious",
+    ]
     assert results[0]["status"] == "unknown"
     too_many = await client.post("/api/check_bulk", json={"items": [*items, items[0]]})
     assert too_many.status_code == 422
@@ -161,18 +241,22 @@ async def test_check_bulk_reads_reports_of_flagged_names_only(
     resp = await client.post("/api/check_bulk", json={"items": items})
     assert resp.status_code == 200, resp.text
     assert [r["status"] for r in resp.json()["results"][97:]] == [
-        "malicious", "historical_incident", "malicious"
+        "malicious",
+        "historical_incident",
+        "malicious",
     ]
     assert sorted(read) == ["evil-pkg", "tiny-lib", "x-evil"]
 
 
 async def test_ai_stack_action_items(client: httpx.AsyncClient, loaded: Runtime) -> None:
-    body = {"packages": [
-        {"ecosystem": "pypi", "package": "demo-pkg", "version": "1.0.0"},
-        {"ecosystem": "pypi", "package": "Demo_Pkg", "version": "1.0.0"},
-        {"ecosystem": "pypi", "package": "x-evil"},
-        {"ecosystem": "pypi", "package": "json"},
-    ]}
+    body = {
+        "packages": [
+            {"ecosystem": "pypi", "package": "demo-pkg", "version": "1.0.0"},
+            {"ecosystem": "pypi", "package": "Demo_Pkg", "version": "1.0.0"},
+            {"ecosystem": "pypi", "package": "x-evil"},
+            {"ecosystem": "pypi", "package": "json"},
+        ]
+    }
     resp = (await client.post("/api/ai/stack", json=body)).json()
     actions = [(a["action"], a["package"]) for a in resp["action_items"]]
     assert actions[0] == ("replace", "x-evil")
@@ -186,7 +270,9 @@ async def test_ai_stack_action_items(client: httpx.AsyncClient, loaded: Runtime)
     assert upgrade["to"] == "1.2.0"
 
 
-async def test_cli_scan_exit_codes(settings, loaded: Runtime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_cli_scan_exit_codes(
+    settings, loaded: Runtime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not settings.database_url.startswith("sqlite"):
         monkeypatch.setenv("PKGINTEL_REDIS_URL", settings.redis_url or "")
     monkeypatch.setenv("PKGINTEL_DATABASE_URL", settings.database_url)
@@ -198,10 +284,13 @@ async def test_cli_scan_exit_codes(settings, loaded: Runtime, tmp_path: Path, mo
     broken = tmp_path / "bad" / "package-lock.json"
     broken.parent.mkdir()
     broken.write_text(json.dumps(PACKAGE_LOCK, indent=2)[:100])
+
     async def run(*args: str):
         # The CLI runs its own event loop: give it a thread, as a shell would give it a process.
         result = await asyncio.to_thread(CliRunner().invoke, app, ["scan", *args])
-        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            result.exception
+        )
         return result
 
     assert (await run(str(vulnerable), "--fail-on", "high")).exit_code == 1

@@ -45,8 +45,19 @@ def server(settings: Settings, runtime: Runtime) -> Iterator[str]:
     if settings.redis_url:
         env["PKGINTEL_REDIS_URL"] = settings.redis_url
     proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-        [sys.executable, "-m", "uvicorn", "pkgintel.app:app_from_env", "--factory",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "pkgintel.app:app_from_env",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
         env=env,
         cwd=Path(__file__).resolve().parents[2],
     )
@@ -84,11 +95,17 @@ async def _events(response: httpx.Response) -> AsyncIterator[dict]:
 
 async def _ingest(rt: Runtime, base: Path, records: list) -> None:
     path = write_export(base, "npm", records)
-    await rt.ingestor.ingest_osv(feed="osv-malicious", osv_ecosystem="npm", location=str(path), entries=iter_records(path))
+    await rt.ingestor.ingest_osv(
+        feed="osv-malicious", osv_ecosystem="npm", location=str(path), entries=iter_records(path)
+    )
 
 
-async def test_advisory_event_within_a_second_and_resume(server: str, runtime: Runtime, tmp_path: Path) -> None:
-    await _ingest(runtime, tmp_path / "v1", [malicious("MAL-2099-100", "npm", "first-bad")])  # baseline
+async def test_advisory_event_within_a_second_and_resume(
+    server: str, runtime: Runtime, tmp_path: Path
+) -> None:
+    await _ingest(
+        runtime, tmp_path / "v1", [malicious("MAL-2099-100", "npm", "first-bad")]
+    )  # baseline
     async with httpx.AsyncClient(base_url=server, timeout=10) as client:
         async with client.stream("GET", "/api/live/malicious") as response:
             assert response.status_code == 200
@@ -97,16 +114,27 @@ async def test_advisory_event_within_a_second_and_resume(server: str, runtime: R
             hello = await anext(stream)
             assert hello["event"] == "hello"
             started = time.monotonic()
-            await _ingest(runtime, tmp_path / "v2", [
-                malicious("MAL-2099-100", "npm", "first-bad"),
-                malicious("MAL-2099-101", "npm", "@evil/second-bad"),
-            ])
+            await _ingest(
+                runtime,
+                tmp_path / "v2",
+                [
+                    malicious("MAL-2099-100", "npm", "first-bad"),
+                    malicious("MAL-2099-101", "npm", "@evil/second-bad"),
+                ],
+            )
             event = await asyncio.wait_for(anext(stream), timeout=5)
             elapsed = time.monotonic() - started
         assert event["event"] == "advisory"
         data = json.loads(event["data"])
         assert data["vuln_id"] == "MAL-2099-101" and data["package"] == "@evil/second-bad"
-        assert set(data) == {"ecosystem", "package", "vuln_id", "severity", "summary", "published_at"}
+        assert set(data) == {
+            "ecosystem",
+            "package",
+            "vuln_id",
+            "severity",
+            "summary",
+            "published_at",
+        }
         assert elapsed < 1.0, f"event took {elapsed:.2f} s"
         first_id = int(event["id"])
         # A client that reconnects with Last-Event-ID just before it gets the event again.
@@ -115,4 +143,7 @@ async def test_advisory_event_within_a_second_and_resume(server: str, runtime: R
             stream = _events(response)
             assert (await anext(stream))["event"] == "hello"
             replay = await asyncio.wait_for(anext(stream), timeout=5)
-        assert replay["id"] == str(first_id) and json.loads(replay["data"])["vuln_id"] == "MAL-2099-101"
+        assert (
+            replay["id"] == str(first_id)
+            and json.loads(replay["data"])["vuln_id"] == "MAL-2099-101"
+        )

@@ -62,7 +62,9 @@ def _range_hits(events: list[dict[str, str]], v: Version) -> bool:
     for bound, kind in ordered:
         if kind == "introduced" and (bound is None or bound <= v):
             affected = True
-        elif (kind == "fixed" and bound is not None and bound <= v) or (kind == "last_affected" and bound is not None and bound < v):
+        elif (kind == "fixed" and bound is not None and bound <= v) or (
+            kind == "last_affected" and bound is not None and bound < v
+        ):
             affected = False
     return affected
 
@@ -125,11 +127,15 @@ async def test_pypi_lookups_match_an_independent_reading(tmp_path: Path) -> None
             checked += 1
             # Every record the oracle finds is reported (itself or through an alias), and every
             # reported advisory is one the oracle found.
-            ok = expected <= covered and all(({d["id"], *d["aliases"]} & expected) for d in report.details)
+            ok = expected <= covered and all(
+                ({d["id"], *d["aliases"]} & expected) for d in report.details
+            )
             if not ok:
                 mismatches += 1
                 if len(failures) < 10:
-                    failures.append(f"{name} {version}: expected {sorted(expected)}, got {sorted(reported)}")
+                    failures.append(
+                        f"{name} {version}: expected {sorted(expected)}, got {sorted(reported)}"
+                    )
     await engine.dispose()
     assert checked > 3000, checked
     assert mismatches == 0, "\n".join(failures)
@@ -137,7 +143,9 @@ async def test_pypi_lookups_match_an_independent_reading(tmp_path: Path) -> None
 
 async def test_django_3_0_0_known_advisories(runtime: Runtime) -> None:
     path = shared_path("osv", "PyPI", "all.zip")
-    await runtime.ingestor.ingest_osv(feed="osv", osv_ecosystem="PyPI", location=str(path), entries=iter_records(path))
+    await runtime.ingestor.ingest_osv(
+        feed="osv", osv_ecosystem="PyPI", location=str(path), entries=iter_records(path)
+    )
     runtime.advisories.invalidate()
     report = await runtime.advisories.for_version(Ecosystem.PYPI, "Django", "3.0.0")
     ids = {d["id"] for d in report.details}

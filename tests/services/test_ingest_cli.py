@@ -13,9 +13,25 @@ from pkgintel.cli import app
 from pkgintel.cli_ingest import default_feed
 from tests.osv_records import malicious, record, write_export
 
-KEV = {"catalogVersion": "2099.01.01", "dateReleased": "2099-01-01T00:00:00.000Z", "count": 1, "vulnerabilities": [
-    {"cveID": "CVE-2099-0001", "vendorProject": "v", "product": "p", "vulnerabilityName": "n", "dateAdded": "2099-01-02",
-     "shortDescription": "", "requiredAction": "", "dueDate": "2099-01-23", "knownRansomwareCampaignUse": "Unknown", "notes": ""}]}
+KEV = {
+    "catalogVersion": "2099.01.01",
+    "dateReleased": "2099-01-01T00:00:00.000Z",
+    "count": 1,
+    "vulnerabilities": [
+        {
+            "cveID": "CVE-2099-0001",
+            "vendorProject": "v",
+            "product": "p",
+            "vulnerabilityName": "n",
+            "dateAdded": "2099-01-02",
+            "shortDescription": "",
+            "requiredAction": "",
+            "dueDate": "2099-01-23",
+            "knownRansomwareCampaignUse": "Unknown",
+            "notes": "",
+        }
+    ],
+}
 
 
 @pytest.fixture
@@ -33,12 +49,28 @@ def test_feed_names() -> None:
 
 
 def test_ingest_all_then_rerun(env: Path) -> None:
-    write_export(env / "osv", "PyPI", [record("PYSEC-1", "PyPI", "a", events=[{"introduced": "0"}], aliases=["CVE-2099-0001"])])
+    write_export(
+        env / "osv",
+        "PyPI",
+        [record("PYSEC-1", "PyPI", "a", events=[{"introduced": "0"}], aliases=["CVE-2099-0001"])],
+    )
     write_export(env / "osv-malicious", "npm", [malicious("MAL-1", "npm", "b")])
     (env / "kev.json").write_text(json.dumps(KEV))
-    (env / "epss.csv.gz").write_bytes(gzip.compress(b"cve,epss,percentile\nCVE-2099-0001,0.5,0.9\n"))
-    args = ["ingest", "all", "--osv-from", str(env / "osv"), "--osv-from", str(env / "osv-malicious"),
-            "--kev-from", str(env / "kev.json"), "--epss-from", str(env / "epss.csv.gz")]
+    (env / "epss.csv.gz").write_bytes(
+        gzip.compress(b"cve,epss,percentile\nCVE-2099-0001,0.5,0.9\n")
+    )
+    args = [
+        "ingest",
+        "all",
+        "--osv-from",
+        str(env / "osv"),
+        "--osv-from",
+        str(env / "osv-malicious"),
+        "--kev-from",
+        str(env / "kev.json"),
+        "--epss-from",
+        str(env / "epss.csv.gz"),
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "osv:PyPI: 1 records — added 1" in result.output
@@ -49,7 +81,9 @@ def test_ingest_all_then_rerun(env: Path) -> None:
 
 
 def test_missing_source_fails_with_exit_1(env: Path) -> None:
-    result = CliRunner().invoke(app, ["ingest", "osv", "--ecosystem", "PyPI", "--from", str(env / "nowhere")])
+    result = CliRunner().invoke(
+        app, ["ingest", "osv", "--ecosystem", "PyPI", "--from", str(env / "nowhere")]
+    )
     assert result.exit_code == 1
     broken = env / "kev.json"
     broken.write_text("{not json")

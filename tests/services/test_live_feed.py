@@ -13,12 +13,23 @@ from pkgintel.services.runtime import Runtime
 
 async def test_bus_wakes_reader_and_quiet_yields_ticks(runtime: Runtime) -> None:
     store = runtime.ingestor.store
-    feed = LiveFeed(store, MemoryBus(), poll_s=3600)  # polling effectively off: only the bus wakes it
+    feed = LiveFeed(
+        store, MemoryBus(), poll_s=3600
+    )  # polling effectively off: only the bus wakes it
     try:
         stream = feed.events(None, wait_s=0.2)
         assert await asyncio.wait_for(anext(stream), timeout=2) is None  # keep-alive tick
-        payload = {"ecosystem": "npm", "package": "x", "vuln_id": "MAL-1", "severity": "critical", "summary": "", "published_at": None}
-        last = await store.write_records("t", "npm", [], [("advisory", payload)], now=datetime.now(UTC))
+        payload = {
+            "ecosystem": "npm",
+            "package": "x",
+            "vuln_id": "MAL-1",
+            "severity": "critical",
+            "summary": "",
+            "published_at": None,
+        }
+        last = await store.write_records(
+            "t", "npm", [], [("advisory", payload)], now=datetime.now(UTC)
+        )
         assert last is not None
         await feed.publish(last)
         event = await asyncio.wait_for(anext(stream), timeout=1)

@@ -60,7 +60,9 @@ class VersionNotFound(PkgIntelError):
 
     reason = "version_not_found"
 
-    def __init__(self, ecosystem: str, name: str, version: str, *, available: list[str] | None = None) -> None:
+    def __init__(
+        self, ecosystem: str, name: str, version: str, *, available: list[str] | None = None
+    ) -> None:
         super().__init__(f"{ecosystem} package {name!r} has no version {version!r}")
         self.ecosystem = ecosystem
         self.name = name
@@ -81,7 +83,9 @@ class EcosystemNotSupported(PkgIntelError):
 class RegistryError(PkgIntelError):
     """An upstream registry failed us."""
 
-    def __init__(self, ecosystem: str, message: str, *, reason: str, source: str | None = None) -> None:
+    def __init__(
+        self, ecosystem: str, message: str, *, reason: str, source: str | None = None
+    ) -> None:
         super().__init__(message, reason=reason)
         self.ecosystem = ecosystem
         self.source = source
@@ -112,7 +116,9 @@ class LockfileError(PkgIntelError):
 
     reason = "lockfile_invalid"
 
-    def __init__(self, kind: str, message: str, *, line: int | None = None, column: int | None = None) -> None:
+    def __init__(
+        self, kind: str, message: str, *, line: int | None = None, column: int | None = None
+    ) -> None:
         where = f" at line {line}" if line is not None else ""
         super().__init__(f"{kind}: {message}{where}")
         self.kind = kind

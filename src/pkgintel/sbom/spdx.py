@@ -140,7 +140,9 @@ def validate_document(document: Document) -> list[str]:
     the full validator on every real lockfile in the shared data.
     """
     version = document.creation_info.spdx_version
-    messages = [m.validation_message for m in validate_creation_info(document.creation_info, version)]
+    messages = [
+        m.validation_message for m in validate_creation_info(document.creation_info, version)
+    ]
     doc_id = document.creation_info.spdx_id
     known = {doc_id}
     for package in document.packages:

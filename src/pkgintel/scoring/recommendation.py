@@ -140,7 +140,11 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
         )
     if unrated > 0:
         cautions.append(
-            _plural(unrated, "advisory without a severity rating", "advisories without a severity rating")
+            _plural(
+                unrated,
+                "advisory without a severity rating",
+                "advisories without a severity rating",
+            )
             + f" {_affect(unrated)} {version}"
         )
     if not cautions:

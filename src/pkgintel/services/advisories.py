@@ -149,7 +149,9 @@ class AdvisoryService:
         self._coverage_at = 0.0
         self._coverage_lock = asyncio.Lock()
         self._cache: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
-        self._reports: OrderedDict[tuple[str, str, str], tuple[tuple[Any, ...], VulnerabilityReport, float]] = OrderedDict()
+        self._reports: OrderedDict[
+            tuple[str, str, str], tuple[tuple[Any, ...], VulnerabilityReport, float]
+        ] = OrderedDict()
         self._kev_cache: dict[str, KevFact] = {}
         self._kev_token: tuple[Any, ...] | None = None
         self._kev_lock = asyncio.Lock()
@@ -164,7 +166,10 @@ class AdvisoryService:
         if self._coverage is not None and now - self._coverage_at < self._coverage_ttl_s:
             return self._coverage
         async with self._coverage_lock:
-            if self._coverage is None or time.monotonic() - self._coverage_at >= self._coverage_ttl_s:
+            if (
+                self._coverage is None
+                or time.monotonic() - self._coverage_at >= self._coverage_ttl_s
+            ):
                 self._coverage = coverage_from_runs(await self._store.runs())
                 self._coverage_at = time.monotonic()
         return self._coverage
@@ -196,8 +201,20 @@ class AdvisoryService:
             }
         return {
             "ecosystems": per_eco,
-            "kev": None if cov.kev is None else {"records": cov.kev.records, "loaded_at": _iso(cov.kev.completed_at), "data_updated_at": _iso(cov.kev.data_updated_at)},
-            "epss": None if cov.epss is None else {"records": cov.epss.records, "loaded_at": _iso(cov.epss.completed_at), "data_updated_at": _iso(cov.epss.data_updated_at)},
+            "kev": None
+            if cov.kev is None
+            else {
+                "records": cov.kev.records,
+                "loaded_at": _iso(cov.kev.completed_at),
+                "data_updated_at": _iso(cov.kev.data_updated_at),
+            },
+            "epss": None
+            if cov.epss is None
+            else {
+                "records": cov.epss.records,
+                "loaded_at": _iso(cov.epss.completed_at),
+                "data_updated_at": _iso(cov.epss.data_updated_at),
+            },
             "osv_api_fallback": self._osv_api is not None,
         }
 
@@ -223,13 +240,30 @@ class AdvisoryService:
         if run.data_updated_at:
             parts.append(f"data as of {_iso(run.data_updated_at)}")
         detail = "; ".join(p for p in parts if p) or None
-        return SourceStatus(f"{run.feed}:{run.scope}" if run.scope else run.feed, kind, state, run.completed_at, detail)
+        return SourceStatus(
+            f"{run.feed}:{run.scope}" if run.scope else run.feed,
+            kind,
+            state,
+            run.completed_at,
+            detail,
+        )
 
     def _enrichment_sources(self, cov: Coverage) -> list[SourceStatus]:
         out = []
-        for run, name, kind in ((cov.kev, KEV_FEED, "exploited_catalog"), (cov.epss, EPSS_FEED, "exploit_probability")):
+        for run, name, kind in (
+            (cov.kev, KEV_FEED, "exploited_catalog"),
+            (cov.epss, EPSS_FEED, "exploit_probability"),
+        ):
             if run is None:
-                out.append(SourceStatus(name, kind, SourceState.UNAVAILABLE, None, f"{name} not loaded (pkgintel ingest {name.removeprefix('cisa-')})"))
+                out.append(
+                    SourceStatus(
+                        name,
+                        kind,
+                        SourceState.UNAVAILABLE,
+                        None,
+                        f"{name} not loaded (pkgintel ingest {name.removeprefix('cisa-')})",
+                    )
+                )
             else:
                 out.append(self._source(run, kind))
         return out
@@ -257,14 +291,17 @@ class AdvisoryService:
             return
         keys = {normalise_name(ecosystem, n) for n in names}
         wanted = [
-            k for k in keys
+            k
+            for k in keys
             if (e := self._cache.get(("db", ecosystem.value, k))) is None or e.token != cov.token
         ]
         if not wanted:
             return
         found = await self._store.records_for_many(ecosystem, wanted)
         for key in wanted:
-            self._remember(("db", ecosystem.value, key), _Entry(cov.token, _parse_records(found.get(key, []))))
+            self._remember(
+                ("db", ecosystem.value, key), _Entry(cov.token, _parse_records(found.get(key, [])))
+            )
 
     def _remember(self, key: tuple[str, str, str], entry: _Entry) -> None:
         self._cache[key] = entry
@@ -308,20 +345,56 @@ class AdvisoryService:
             return status, await self.advisories(ecosystem, name), sources, reason
         osv = osv_name(ecosystem)
         if osv is None:
-            reason = f"no vulnerability database covers {ecosystem.value} (OSV has no such ecosystem)"
-            return "unavailable", [], [SourceStatus("osv", "vulnerabilities", SourceState.UNAVAILABLE, None, reason)], reason
+            reason = (
+                f"no vulnerability database covers {ecosystem.value} (OSV has no such ecosystem)"
+            )
+            return (
+                "unavailable",
+                [],
+                [SourceStatus("osv", "vulnerabilities", SourceState.UNAVAILABLE, None, reason)],
+                reason,
+            )
         if self._osv_api is None:
             reason = f"no {osv} advisories are loaded (pkgintel ingest osv --ecosystem {osv}) and the OSV API fallback is off"
-            return "unavailable", [], [SourceStatus("osv", "vulnerabilities", SourceState.UNAVAILABLE, None, reason)], reason
+            return (
+                "unavailable",
+                [],
+                [SourceStatus("osv", "vulnerabilities", SourceState.UNAVAILABLE, None, reason)],
+                reason,
+            )
         try:
             found = await self._api_advisories(ecosystem, name)
         except PkgIntelError as exc:
             reason = f"no {osv} advisories are loaded and the OSV API could not be reached ({exc.message})"
-            return "unavailable", [], [SourceStatus(OSV_API_SOURCE, "vulnerabilities", SourceState.UNAVAILABLE, None, reason)], reason
-        return "complete", found, [SourceStatus(OSV_API_SOURCE, "vulnerabilities", SourceState.OK, self._clock(), "queried on demand")], None
+            return (
+                "unavailable",
+                [],
+                [
+                    SourceStatus(
+                        OSV_API_SOURCE, "vulnerabilities", SourceState.UNAVAILABLE, None, reason
+                    )
+                ],
+                reason,
+            )
+        return (
+            "complete",
+            found,
+            [
+                SourceStatus(
+                    OSV_API_SOURCE,
+                    "vulnerabilities",
+                    SourceState.OK,
+                    self._clock(),
+                    "queried on demand",
+                )
+            ],
+            None,
+        )
 
     # -- answers ---------------------------------------------------------------------------
-    async def for_version(self, ecosystem: Ecosystem, name: str, version: str) -> VulnerabilityReport:
+    async def for_version(
+        self, ecosystem: Ecosystem, name: str, version: str
+    ) -> VulnerabilityReport:
         """Advisories (malicious reports excluded: see `malicious`) affecting exactly `version`.
         Answers from ingested data are cached until the coverage changes (an ingestion run)."""
         cov = await self.coverage()
@@ -332,7 +405,9 @@ class AdvisoryService:
             self._reports.move_to_end(key)
             return cached[1]
         report = await self._evaluate(ecosystem, name, version, cov)
-        if report.status != "unavailable" and not any(s.name == OSV_API_SOURCE for s in report.sources):
+        if report.status != "unavailable" and not any(
+            s.name == OSV_API_SOURCE for s in report.sources
+        ):
             # A minute at most, so source ages (ok → stale) stay current without an ingestion.
             self._reports[key] = (cov.token, report, now + REPORT_TTL_S)
             while len(self._reports) > self._max_cached:
@@ -370,7 +445,9 @@ class AdvisoryService:
         status, advisories, sources, reason = await self._gather(ecosystem, name)
         sources.extend(self._enrichment_sources(cov))
         if status == "unavailable":
-            return VulnerabilityReport(status=status, version=version, sources=tuple(sources), reason=reason)
+            return VulnerabilityReport(
+                status=status, version=version, sources=tuple(sources), reason=reason
+            )
         hits = [a for a in affecting(advisories, ecosystem, name, version) if not a.is_malicious]
         groups = group_by_alias(hits)
         reps = [representative(g) for g in groups]
@@ -381,7 +458,12 @@ class AdvisoryService:
             self._detail(rep, group, ecosystem, name, version, cov, kev, epss)
             for rep, group in zip(reps, groups, strict=True)
         ]
-        details.sort(key=lambda d: (SEVERITY_ORDER.index(d["severity"]) if d["severity"] in SEVERITY_ORDER else 5, d["id"]))
+        details.sort(
+            key=lambda d: (
+                SEVERITY_ORDER.index(d["severity"]) if d["severity"] in SEVERITY_ORDER else 5,
+                d["id"],
+            )
+        )
         fixed_version = _lowest_fix_for_all(ecosystem, [d["fixed_in"] for d in details])
         if fixed_version is not None and affecting(hits, ecosystem, name, fixed_version):
             fixed_version = None  # fixes on different branches: no single version fixes all
@@ -410,7 +492,11 @@ class AdvisoryService:
         epss: dict[str, EpssFact],
     ) -> dict[str, Any]:
         severity = rep.severity or next((a.severity for a in group if a.severity), None)
-        scored = rep if rep.cvss_score is not None else next((a for a in group if a.cvss_score is not None), rep)
+        scored = (
+            rep
+            if rep.cvss_score is not None
+            else next((a for a in group if a.cvss_score is not None), rep)
+        )
         fixes: dict[str, None] = {}
         for adv in group:
             for v in fixed_versions(adv, ecosystem, name, version):
@@ -470,7 +556,11 @@ class AdvisoryService:
             return MaliciousAnswer(
                 status="unavailable",
                 is_malicious=None,
-                sources=(SourceStatus("osv-malicious", "malicious", SourceState.UNAVAILABLE, None, reason),),
+                sources=(
+                    SourceStatus(
+                        "osv-malicious", "malicious", SourceState.UNAVAILABLE, None, reason
+                    ),
+                ),
                 reason=reason,
             )
         unfinished = [r for r in runs if not r.completed]
@@ -514,7 +604,9 @@ def _parse_records(records: Sequence[StoredRecord]) -> list[Advisory]:
     parsed: list[Advisory] = []
     for rec in records:
         try:
-            parsed.append(parse_osv(orjson.loads(rec.record), source=f"{rec.feed}:{rec.osv_ecosystem}"))
+            parsed.append(
+                parse_osv(orjson.loads(rec.record), source=f"{rec.feed}:{rec.osv_ecosystem}")
+            )
         except (orjson.JSONDecodeError, InvalidOSVRecord):
             continue
     return parsed
@@ -528,9 +620,9 @@ def _malicious_item(adv: Advisory, ecosystem: Ecosystem, key: str) -> dict[str, 
             continue
         versions.update(affected.versions)
         for rng in affected.ranges:
-            if any(kind == "introduced" and value in ("0", "0.0.0") for kind, value in rng.events) and not any(
-                kind in ("fixed", "last_affected", "limit") for kind, _ in rng.events
-            ):
+            if any(
+                kind == "introduced" and value in ("0", "0.0.0") for kind, value in rng.events
+            ) and not any(kind in ("fixed", "last_affected", "limit") for kind, _ in rng.events):
                 all_versions = True
     return {
         "id": adv.id,

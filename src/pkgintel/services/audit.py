@@ -54,14 +54,15 @@ class AuditResult:
     """Advisory id → keys (`LockedPackage.key`) of the packages it affects."""
 
 
-
 def worst_rank(packages: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> int:
     """The highest `SEVERITY_RANK` among the findings of audited packages (0 when none)."""
     ranks = [0]
     for pkg in packages:
         if pkg.get("malicious"):
             ranks.append(SEVERITY_RANK["malicious"])
-        ranks.extend(SEVERITY_RANK.get(v["severity"] or "unrated", 0) for v in pkg["vulnerabilities"])
+        ranks.extend(
+            SEVERITY_RANK.get(v["severity"] or "unrated", 0) for v in pkg["vulnerabilities"]
+        )
     return max(ranks)
 
 
@@ -116,9 +117,7 @@ class AuditService:
         malicious = await asyncio.gather(
             *(self._advisories.malicious(eco, p.name, p.version) for p in resolved)
         )
-        by_key = {
-            id(p): (r, m) for p, r, m in zip(resolved, reports, malicious, strict=True)
-        }
+        by_key = {id(p): (r, m) for p, r, m in zip(resolved, reports, malicious, strict=True)}
         statuses = {r.status for r in reports}
         data_status = (
             "unavailable"
@@ -156,7 +155,9 @@ class AuditService:
         release = info.release(pkg.version) if info and pkg.version else None
         deprecated: bool | None = None
         if info is not None:
-            deprecated = bool(info.deprecated or (release and (release.deprecated or release.yanked)))
+            deprecated = bool(
+                info.deprecated or (release and (release.deprecated or release.yanked))
+            )
         license_text = info.license if info else None
         item: dict[str, Any] = {
             "name": pkg.name,
@@ -184,10 +185,25 @@ class AuditService:
             vulns.setdefault(d["id"], d)
             affects.setdefault(d["id"], []).append(pkg.key)
             item["vulnerabilities"].append(
-                {k: d[k] for k in ("id", "aliases", "severity", "cvss_score", "summary", "fixed_in", "kev", "epss", "url")}
+                {
+                    k: d[k]
+                    for k in (
+                        "id",
+                        "aliases",
+                        "severity",
+                        "cvss_score",
+                        "summary",
+                        "fixed_in",
+                        "kev",
+                        "epss",
+                        "url",
+                    )
+                }
             )
         if mal.is_malicious:
-            item["malicious_advisories"] = [a["id"] for a in mal.advisories if a.get("affects_version")]
+            item["malicious_advisories"] = [
+                a["id"] for a in mal.advisories if a.get("affects_version")
+            ]
         item["nearest_safe_version"] = report.fixed_version
         if mal.is_malicious:
             item["status"] = "malicious"
@@ -206,15 +222,18 @@ def _summary(items: list[dict[str, Any]], data_status: str) -> dict[str, Any]:
         for v in item["vulnerabilities"]:
             severities[v["severity"] or "unrated"] += 1
     statuses = Counter(i["status"] for i in items)
-    licences = Counter(i["license_class"] or "unknown" for i in items if i["status"] != "unresolved")
+    licences = Counter(
+        i["license_class"] or "unknown" for i in items if i["status"] != "unresolved"
+    )
     return {
         "packages": len(items),
         "resolved": sum(1 for i in items if i["status"] != "unresolved"),
         "unresolved": statuses["unresolved"],
-        "vulnerable_packages": statuses["vulnerable"] + sum(
-            1 for i in items if i["status"] == "malicious" and i["vulnerabilities"]
-        ),
-        "vulnerabilities": {s: severities[s] for s in ("critical", "high", "medium", "low", "unrated")},
+        "vulnerable_packages": statuses["vulnerable"]
+        + sum(1 for i in items if i["status"] == "malicious" and i["vulnerabilities"]),
+        "vulnerabilities": {
+            s: severities[s] for s in ("critical", "high", "medium", "low", "unrated")
+        },
         "malicious": statuses["malicious"],
         "deprecated": sum(1 for i in items if i["deprecated"]),
         "unchecked": statuses["unchecked"],
@@ -225,7 +244,13 @@ def _summary(items: list[dict[str, Any]], data_status: str) -> dict[str, Any]:
 
 
 def to_sbom(
-    parsed: ParsedLockfile, result: AuditResult, fmt: str, *, name: str, created: datetime, tool_version: str
+    parsed: ParsedLockfile,
+    result: AuditResult,
+    fmt: str,
+    *,
+    name: str,
+    created: datetime,
+    tool_version: str,
 ) -> dict[str, Any]:
     """The audit as CycloneDX 1.6 (`cyclonedx`) or SPDX 2.3 (`spdx`) JSON, with the advisories
     found attached to the components they affect. Raises ValueError when the document is invalid."""

@@ -95,7 +95,9 @@ class LiveFeed:
         try:
             while True:
                 if self._latest > cursor:
-                    batch = await self._store.events_after(cursor, kind=ADVISORY_KIND, limit=RESUME_LIMIT)
+                    batch = await self._store.events_after(
+                        cursor, kind=ADVISORY_KIND, limit=RESUME_LIMIT
+                    )
                     for event in batch:
                         cursor = event.id
                         yield event
@@ -105,7 +107,8 @@ class LiveFeed:
                 try:
                     async with self._changed:
                         await asyncio.wait_for(
-                            self._changed.wait_for(lambda c=cursor: self._latest > c), timeout=wait_s
+                            self._changed.wait_for(lambda c=cursor: self._latest > c),
+                            timeout=wait_s,
                         )
                 except TimeoutError:
                     yield None

@@ -253,7 +253,9 @@ class PackageService:
             "miss",
         )
 
-    async def stored_many(self, ecosystem: Ecosystem, names: Sequence[str]) -> dict[str, PackageInfo]:
+    async def stored_many(
+        self, ecosystem: Ecosystem, names: Sequence[str]
+    ) -> dict[str, PackageInfo]:
         """Registry data of many packages from the database only (never upstream): normalised name →
         info, for the packages a report or fetch has stored; absent names are simply left out."""
         keys = [normalise_name(ecosystem, n) for n in names]

@@ -82,7 +82,9 @@ class PinSafeService:
         """Raises `InvalidInput` for a bad threshold or constraint, and the package service's
         errors (unknown package, registry down with nothing stored)."""
         if min_severity not in THRESHOLDS:
-            raise InvalidInput("min_severity", f"min_severity must be one of {', '.join(THRESHOLDS)}")
+            raise InvalidInput(
+                "min_severity", f"min_severity must be one of {', '.join(THRESHOLDS)}"
+            )
         parsed: Constraint | None = parse_constraint(ecosystem, constraint) if constraint else None
         snapshot = await self._packages.get_snapshot(ecosystem, name)
         info = snapshot.info
@@ -117,13 +119,23 @@ class PinSafeService:
                 status = "partial"
                 reason = vulns.reason or malicious.reason
             blockers = [
-                {"id": d["id"], "severity": d["severity"], "summary": d["summary"], "fixed_in": d["fixed_in"]}
+                {
+                    "id": d["id"],
+                    "severity": d["severity"],
+                    "summary": d["summary"],
+                    "fixed_in": d["fixed_in"],
+                }
                 for d in vulns.details
                 if blocking(d, min_severity)
             ]
             if malicious.is_malicious:
                 blockers.extend(
-                    {"id": a["id"], "severity": "malicious", "summary": a["summary"], "fixed_in": []}
+                    {
+                        "id": a["id"],
+                        "severity": "malicious",
+                        "summary": a["summary"],
+                        "fixed_in": [],
+                    }
                     for a in malicious.advisories
                     if a.get("affects_version")
                 )

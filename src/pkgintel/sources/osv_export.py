@@ -69,7 +69,9 @@ def iter_records(path: Path) -> Iterator[ExportEntry]:
             try:
                 data = zf.read(info)
             except (zipfile.BadZipFile, OSError, EOFError) as exc:
-                yield ExportEntry(info.filename, None, f"unreadable member ({exc.__class__.__name__})")
+                yield ExportEntry(
+                    info.filename, None, f"unreadable member ({exc.__class__.__name__})"
+                )
                 continue
             yield ExportEntry(info.filename, data)
 

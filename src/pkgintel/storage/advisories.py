@@ -228,7 +228,13 @@ class SqlAdvisoryStore:
                     rows = (await conn.execute(stmt, {"ecosystem": ecosystem.value})).all()
                     for r in rows:
                         out.setdefault(r.name, []).append(
-                            StoredRecord(r.feed, r.osv_ecosystem, r.id, r.content_hash, zlib.decompress(r.record))
+                            StoredRecord(
+                                r.feed,
+                                r.osv_ecosystem,
+                                r.id,
+                                r.content_hash,
+                                zlib.decompress(r.record),
+                            )
                         )
         except SQLAlchemyError as exc:
             raise StorageError(f"could not read advisories: {exc.__class__.__name__}") from exc
@@ -394,7 +400,13 @@ class SqlAdvisoryStore:
                 rows = (await conn.execute(stmt)).all()
                 for r in rows:
                     out[r.cve_id] = KevFact(
-                        r.cve_id, r.date_added, r.due_date, r.ransomware, r.vendor, r.product, r.name
+                        r.cve_id,
+                        r.date_added,
+                        r.due_date,
+                        r.ransomware,
+                        r.vendor,
+                        r.product,
+                        r.name,
                     )
         return out
 
@@ -424,7 +436,9 @@ class SqlAdvisoryStore:
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
         return [
-            FeedEvent(r.id, r.kind, _aware(r.created_at) or datetime.now(UTC), orjson.loads(r.payload))
+            FeedEvent(
+                r.id, r.kind, _aware(r.created_at) or datetime.now(UTC), orjson.loads(r.payload)
+            )
             for r in rows
         ]
 
@@ -448,4 +462,3 @@ class SqlAdvisoryStore:
                 await conn.execute(stmt)
         except SQLAlchemyError as exc:
             raise StorageError(f"could not write: {exc.__class__.__name__}") from exc
-

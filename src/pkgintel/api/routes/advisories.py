@@ -76,14 +76,21 @@ async def pin_safe(
     runtime: RuntimeDep,
     min_severity: Annotated[
         str,
-        Query(pattern="^(critical|high|medium|low)$", description="Reject versions with an advisory at or above this."),
+        Query(
+            pattern="^(critical|high|medium|low)$",
+            description="Reject versions with an advisory at or above this.",
+        ),
     ] = "high",
     constraint: Annotated[
         str | None,
         Query(max_length=128, description="`^X.Y.Z`, `~X.Y.Z`, `>=X` or an exact version."),
     ] = None,
-    limit_checked: Annotated[int, Query(ge=1, le=500, description="Versions examined, newest first.")] = 50,
-    include_prerelease: Annotated[bool, Query(description="Consider alpha/beta/rc/canary/nightly.")] = False,
+    limit_checked: Annotated[
+        int, Query(ge=1, le=500, description="Versions examined, newest first.")
+    ] = 50,
+    include_prerelease: Annotated[
+        bool, Query(description="Consider alpha/beta/rc/canary/nightly.")
+    ] = False,
 ) -> Response:
     """The highest version (within `constraint`) with no advisory at or above `min_severity`, and why each newer one was rejected."""
     started = time.perf_counter()
@@ -112,9 +119,14 @@ async def pin_safe(
         "candidates": answer.candidates,
         "skipped": answer.skipped,
         "rejected": list(answer.rejected),
-        "_meta": {"endpoint": "/api/pin_safe/{ecosystem}/{package}", "sources": sources_wire(answer.sources)},
+        "_meta": {
+            "endpoint": "/api/pin_safe/{ecosystem}/{package}",
+            "sources": sources_wire(answer.sources),
+        },
     }
-    return cached_json(request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)})
+    return cached_json(
+        request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)}
+    )
 
 
 async def _weekly_downloads(runtime: Runtime, ecosystem: Ecosystem, name: str) -> int | None:
@@ -165,9 +177,14 @@ async def malicious(
         "downloads_weekly": weekly,
         "likely_false_positive": action == "review_advisory",
         "action": action,
-        "_meta": {"endpoint": "/api/malicious/{ecosystem}/{package}", "sources": sources_wire(answer.sources)},
+        "_meta": {
+            "endpoint": "/api/malicious/{ecosystem}/{package}",
+            "sources": sources_wire(answer.sources),
+        },
     }
-    return cached_json(request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)})
+    return cached_json(
+        request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)}
+    )
 
 
 @router.get(
@@ -188,17 +205,28 @@ async def live_malicious(
         yield ServerSentEvent(
             event="hello",
             data=orjson.dumps(
-                {"stream": "malicious", "latest_event_id": latest, "resumed_after": after, "ping_s": PING_S}
+                {
+                    "stream": "malicious",
+                    "latest_event_id": latest,
+                    "resumed_after": after,
+                    "ping_s": PING_S,
+                }
             ).decode(),
             retry=3000,
         )
         async for event in runtime.feed.events(after, wait_s=PING_S):
             if event is None:
-                yield ServerSentEvent(event="ping", data=orjson.dumps({"t": int(time.time())}).decode())
+                yield ServerSentEvent(
+                    event="ping", data=orjson.dumps({"t": int(time.time())}).decode()
+                )
             else:
-                yield ServerSentEvent(event="advisory", id=str(event.id), data=orjson.dumps(event.payload).decode())
+                yield ServerSentEvent(
+                    event="advisory", id=str(event.id), data=orjson.dumps(event.payload).decode()
+                )
 
-    return EventSourceResponse(stream(), headers={"Cache-Control": NO_STORE, "X-Accel-Buffering": "no"})
+    return EventSourceResponse(
+        stream(), headers={"Cache-Control": NO_STORE, "X-Accel-Buffering": "no"}
+    )
 
 
 def _ms(started: float) -> int:

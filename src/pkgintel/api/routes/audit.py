@@ -97,7 +97,10 @@ async def _read_limited(request: Request, limit: int) -> bytes | None:
             "content": {"application/json": {"schema": ScanBody.model_json_schema()}},
         }
     },
-    responses={413: {"description": "Body larger than PKGINTEL_MAX_LOCKFILE_BYTES"}, 422: {"description": "Invalid body or unparseable lockfile (names the line)"}},
+    responses={
+        413: {"description": "Body larger than PKGINTEL_MAX_LOCKFILE_BYTES"},
+        422: {"description": "Invalid body or unparseable lockfile (names the line)"},
+    },
 )
 async def scan(request: Request, runtime: RuntimeDep) -> Response:
     """Per package: advisories affecting that exact version, malicious flag, deprecation, licence, nearest safe version; a summary; or CycloneDX 1.6 / SPDX 2.3 JSON."""
@@ -122,7 +125,8 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
             parsed = _parse(body)
         if body.ecosystem is not None and body.ecosystem is not parsed.ecosystem:
             raise InvalidInput(
-                "ecosystem", f"the {parsed.kind} holds {parsed.ecosystem.value} packages, not {body.ecosystem.value}"
+                "ecosystem",
+                f"the {parsed.kind} holds {parsed.ecosystem.value} packages, not {body.ecosystem.value}",
             )
     elif body.packages is not None:
         if body.ecosystem is None:
@@ -186,7 +190,15 @@ async def check_bulk(body: BulkBody, runtime: RuntimeDep) -> Response:
     )
 
 
-_ACTION_RANK = {"replace": 0, "upgrade": 1, "review": 2, "remove": 3, "remove_duplicate": 4, "pin": 5, "verify": 6}
+_ACTION_RANK = {
+    "replace": 0,
+    "upgrade": 1,
+    "review": 2,
+    "remove": 3,
+    "remove_duplicate": 4,
+    "pin": 5,
+    "verify": 6,
+}
 
 
 @router.post("/ai/stack", summary="Audit a proposed dependency stack")
@@ -199,44 +211,109 @@ async def ai_stack(body: StackBody, runtime: RuntimeDep) -> Response:
     actions: list[dict[str, Any]] = []
     seen: dict[tuple[str, str], int] = {}
     for (eco, name, version), status in zip(items, statuses, strict=True):
-        verdict: dict[str, Any] = {"ecosystem": eco.value, "package": name, "version": version, "status": status["status"], "reason": status["reason"]}
+        verdict: dict[str, Any] = {
+            "ecosystem": eco.value,
+            "package": name,
+            "version": version,
+            "status": status["status"],
+            "reason": status["reason"],
+        }
         ident = (eco.value, normalise_name(eco, name))
         if ident in seen:
-            actions.append({"action": "remove_duplicate", "package": name, "ecosystem": eco.value, "detail": f"listed more than once (as {items[seen[ident]][1]!r} before)"})
+            actions.append(
+                {
+                    "action": "remove_duplicate",
+                    "package": name,
+                    "ecosystem": eco.value,
+                    "detail": f"listed more than once (as {items[seen[ident]][1]!r} before)",
+                }
+            )
         seen.setdefault(ident, len(verdicts))
         st = status["status"]
         if st == "malicious":
             verdict["verdict"] = "do_not_use"
-            actions.append({"action": "replace", "package": name, "ecosystem": eco.value, "detail": "reported malicious: " + ", ".join(status.get("advisories", []))})
+            actions.append(
+                {
+                    "action": "replace",
+                    "package": name,
+                    "ecosystem": eco.value,
+                    "detail": "reported malicious: " + ", ".join(status.get("advisories", [])),
+                }
+            )
         elif st == "typosquat_suspect":
             verdict["verdict"] = "likely_typo"
-            actions.append({"action": "replace", "package": name, "ecosystem": eco.value, "detail": f"did you mean {', '.join(status.get('similar_to', []))}?"})
+            actions.append(
+                {
+                    "action": "replace",
+                    "package": name,
+                    "ecosystem": eco.value,
+                    "detail": f"did you mean {', '.join(status.get('similar_to', []))}?",
+                }
+            )
         elif st == "stdlib":
             verdict["verdict"] = "builtin"
-            actions.append({"action": "remove", "package": name, "ecosystem": eco.value, "detail": status["reason"]})
+            actions.append(
+                {
+                    "action": "remove",
+                    "package": name,
+                    "ecosystem": eco.value,
+                    "detail": status["reason"],
+                }
+            )
         elif st == "unknown":
             verdict["verdict"] = "unknown"
-            actions.append({"action": "verify", "package": name, "ecosystem": eco.value, "detail": status["reason"]})
+            actions.append(
+                {
+                    "action": "verify",
+                    "package": name,
+                    "ecosystem": eco.value,
+                    "detail": status["reason"],
+                }
+            )
         else:
             verdict["verdict"] = "ok"
             if st == "historical_incident":
-                actions.append({"action": "review", "package": name, "ecosystem": eco.value, "detail": status["reason"]})
+                actions.append(
+                    {
+                        "action": "review",
+                        "package": name,
+                        "ecosystem": eco.value,
+                        "detail": status["reason"],
+                    }
+                )
         if version is not None and st not in ("malicious", "stdlib"):
             report = await runtime.advisories.for_version(eco, name, version)
-            verdict["vulnerabilities"] = {"status": report.status, "count": len(report.details), "ids": [d["id"] for d in report.details]}
+            verdict["vulnerabilities"] = {
+                "status": report.status,
+                "count": len(report.details),
+                "ids": [d["id"] for d in report.details],
+            }
             if report.details:
                 verdict["verdict"] = "vulnerable"
                 target = report.fixed_version
-                actions.append({
-                    "action": "upgrade",
+                actions.append(
+                    {
+                        "action": "upgrade",
+                        "package": name,
+                        "ecosystem": eco.value,
+                        "to": target,
+                        "detail": (
+                            f"upgrade to {target}"
+                            if target
+                            else "no single fixed version; see /api/pin_safe"
+                        )
+                        + f" ({len(report.details)} advisories affect {version})",
+                    }
+                )
+        elif version is None and st in ("exists", "historical_incident"):
+            actions.append(
+                {
+                    "action": "pin",
                     "package": name,
                     "ecosystem": eco.value,
-                    "to": target,
-                    "detail": (f"upgrade to {target}" if target else "no single fixed version; see /api/pin_safe")
-                    + f" ({len(report.details)} advisories affect {version})",
-                })
-        elif version is None and st in ("exists", "historical_incident"):
-            actions.append({"action": "pin", "package": name, "ecosystem": eco.value, "detail": "no version given: pin one (see /api/pin_safe)"})
+                    "detail": "no version given: pin one (see /api/pin_safe)",
+                }
+            )
         verdicts.append(verdict)
     actions.sort(key=lambda a: _ACTION_RANK[a["action"]])
     return plain_json(

@@ -37,7 +37,11 @@ def upgrade() -> None:
         sa.Column("osv_ecosystem", sa.String(64), nullable=False),
         sa.Column("advisory_id", sa.String(128), nullable=False),
         sa.PrimaryKeyConstraint(
-            "ecosystem", "name", "feed", "osv_ecosystem", "advisory_id",
+            "ecosystem",
+            "name",
+            "feed",
+            "osv_ecosystem",
+            "advisory_id",
             name="pk_advisory_package",
         ),
     )
