@@ -1,16 +1,28 @@
 """Helpers shared by the benchmark scripts (run as `python bench/<script>.py`, so this module is
-importable as `_common`): the figures table, the event loop choice, percentiles, server timing."""
+importable as `_common`): the figures table, the event loop choice, percentiles, server timing, the
+machine description and the profilers."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import cProfile
+import io
 import math
+import os
+import platform
+import pstats
+import sqlite3
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def percentile(values: list[float], pct: float) -> float | None:
@@ -81,3 +93,72 @@ class ServerTimer:
 def pkgintel_cmd() -> list[str]:
     script = Path(sys.executable).parent / "pkgintel"
     return [str(script)] if script.exists() else [sys.executable, "-m", "pkgintel"]
+
+
+def _git(*args: str) -> str:
+    out = subprocess.run(
+        ["git", "-C", str(REPO), *args], capture_output=True, text=True, check=False
+    )
+    return out.stdout.strip()
+
+
+def machine_info() -> dict[str, Any]:
+    """The machine and the code a result was measured on (load average taken now, at the end)."""
+    model = "unknown"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {
+        "nproc": os.cpu_count(),
+        "cpu_model": model,
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "platform": platform.platform(),
+        "git_commit": _git("rev-parse", "--short", "HEAD") or None,
+        "src_changed_since_commit": bool(_git("status", "--porcelain", "--", "src")),
+        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+class Profiles:
+    """Profiles of in-process loops, kept as text by label: pyinstrument when importable (sampling;
+    sees coroutine and greenlet stacks as they are), else cProfile (whose per-function split is
+    blurred by SQLAlchemy's greenlet switches and by coroutine suspensions), `top` rows per table."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
+        self.results: dict[str, str] = {}
+        try:
+            import pyinstrument  # noqa: F401
+
+            self.tool = "pyinstrument"
+        except ImportError:
+            self.tool = "cProfile"
+
+    @contextlib.contextmanager
+    def run(self, label: str) -> Iterator[None]:
+        if self.tool == "pyinstrument":
+            from pyinstrument import Profiler
+
+            sampler = Profiler(interval=0.0002, async_mode="disabled")
+            sampler.start()
+            try:
+                yield
+            finally:
+                sampler.stop()
+                self.results[label] = sampler.output_text(unicode=False, color=False)
+            return
+        prof = cProfile.Profile()
+        prof.enable()
+        try:
+            yield
+        finally:
+            prof.disable()
+            text = []
+            for order in ("tottime", "cumulative"):
+                buf = io.StringIO()
+                pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(order).print_stats(self.top)
+                text.append(f"-- by {order} --\n{buf.getvalue()}")
+            self.results[label] = "\n".join(text)

@@ -34,18 +34,14 @@ Run: `.venv/bin/python bench/bench_advisories.py [--shared ../shared/data] [--lo
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import io
 import json
-import os
-import platform
 import pstats
 import random
 import resource
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -57,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from _common import Row, percentile, render_table, run_loop
+from _common import REPO, Row, machine_info, percentile, render_table, run_loop
 
 import pkgintel
 from pkgintel.config import Settings
@@ -72,7 +68,6 @@ from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import create_engine
 
-REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
 DEFAULT_SHARED = REPO.parent / "shared" / "data"
 OSV_FOLDERS = ("osv", "osv-converted", "osv-malicious")
@@ -89,30 +84,6 @@ TARGETS = {"ingest_s": 60.0, "ingest_rss_mb": 500.0, "lookup_ms": 1.0}
 def peak_rss_mb() -> float:
     """Peak resident set size of this process so far (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def machine_info() -> dict[str, Any]:
-    model = "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    commit = subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    return {
-        "nproc": os.cpu_count(),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "sqlite": sqlite3.sqlite_version,
-        "platform": platform.platform(),
-        "git_commit": commit or None,
-        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-    }
 
 
 def ms_stats(seconds: list[float]) -> tuple[float, float, float]:

@@ -47,15 +47,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import cProfile
 import csv
 import gzip
-import io
 import json
-import math
 import os
-import platform
-import pstats
 import random
 import re
 import shutil
@@ -66,7 +61,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -74,9 +69,9 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
-from _common import ServerTimer, pkgintel_cmd
+from _common import REPO, Profiles, ServerTimer, percentile, pkgintel_cmd, run_loop
+from _common import machine_info as common_machine_info
 
-REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
 DEFAULT_SHARED = REPO.parent / "shared" / "data"
 
@@ -101,15 +96,6 @@ LOOP_CAP_S = 120.0
 
 
 # -- small helpers ---------------------------------------------------------------------------------
-
-
-def percentile(values: list[float], pct: float) -> float | None:
-    """Nearest-rank percentile of `values` (None when empty)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, math.ceil(pct / 100 * len(ordered)))
-    return ordered[rank - 1]
 
 
 @dataclass
@@ -145,12 +131,7 @@ def name_path(name: str) -> str:
 
 
 def machine_info() -> dict[str, Any]:
-    model = "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
+    """`_common.machine_info()` plus the version of `wrk`, which drives the HTTP figures."""
     wrk = shutil.which("wrk")
     wrk_version = None
     if wrk:
@@ -158,21 +139,7 @@ def machine_info() -> dict[str, Any]:
         wrk_version = (
             (out.stdout or out.stderr).splitlines()[0] if (out.stdout or out.stderr) else None
         )
-    commit = subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    return {
-        "nproc": os.cpu_count(),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "wrk": wrk_version,
-        "git_commit": commit or None,
-        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-    }
+    return {**common_machine_info(), "wrk": wrk_version}
 
 
 # -- processes -------------------------------------------------------------------------------------
@@ -434,54 +401,12 @@ async def inproc_app(settings: Any) -> Any:
             yield runtime, timer, client
 
 
-class Profiles:
-    """Profiles of the in-process loops: pyinstrument when importable (sampling, sees greenlet and
-    coroutine stacks as they are), else cProfile (whose per-function split is blurred by
-    SQLAlchemy's greenlet switches and by coroutine suspensions)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.results: dict[str, str] = {}
-        try:
-            import pyinstrument  # noqa: F401
-
-            self.tool = "pyinstrument"
-        except ImportError:
-            self.tool = "cProfile"
-
-    @contextlib.contextmanager
-    def run(self, label: str, top: int) -> Iterator[None]:
-        if self.tool == "pyinstrument":
-            from pyinstrument import Profiler
-
-            sampler = Profiler(interval=0.0002, async_mode="disabled")
-            sampler.start()
-            try:
-                yield
-            finally:
-                sampler.stop()
-                self.results[label] = sampler.output_text(unicode=False, color=False)
-            return
-        prof = cProfile.Profile()
-        prof.enable()
-        try:
-            yield
-        finally:
-            prof.disable()
-            text = []
-            for order in ("tottime", "cumulative"):
-                buf = io.StringIO()
-                pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(order).print_stats(top)
-                text.append(f"-- by {order} --\n{buf.getvalue()}")
-            self.results[label] = "\n".join(text)
-
-
 async def run_inprocess(
     args: argparse.Namespace,
     db_url: str,
     registry: str,
     work: Workload,
-    profiles: Profiles,
+    profiles: Profiles | None,
     extra: dict[str, Any],
 ) -> list[Figure]:
     figures: list[Figure] = []
@@ -528,11 +453,11 @@ async def run_inprocess(
                     note="distinct names; answer has did_you_mean",
                 )
             )
-            if profiles.enabled:
-                with profiles.run("exists, rotation (repeat asks)", args.profile_top):
+            if profiles is not None:
+                with profiles.run("exists, rotation (repeat asks)"):
                     await inproc_loop(client, timer, work.rotation, args.inproc_n)
                 later = work.unique[3 * args.inproc_n : 4 * args.inproc_n]
-                with profiles.run("exists, first asks (5 % absent)", args.profile_top):
+                with profiles.run("exists, first asks (5 % absent)"):
                     await inproc_loop(client, timer, later, len(later))
                 extra["exists_breakdown"] = await exists_breakdown(runtime, work, db_url, args)
         if work.have_fixtures:
@@ -554,8 +479,8 @@ async def run_inprocess(
                         note=f"body {len(prime.content):,} B ({encoding} on the wire)",
                     )
                 )
-                if profiles.enabled:
-                    with profiles.run(label, args.profile_top):
+                if profiles is not None:
+                    with profiles.run(label):
                         await inproc_loop(client, timer, [path], args.warm_n)
         times, errors = await inproc_loop(client, timer, [STATUS_PATH], args.inproc_n)
         figures.append(
@@ -567,8 +492,8 @@ async def run_inprocess(
                 target=f"p50 <= {TARGETS['status_p50_ms']:g} ms",
             )
         )
-        if profiles.enabled:
-            with profiles.run("status", args.profile_top):
+        if profiles is not None:
+            with profiles.run("status"):
                 await inproc_loop(client, timer, [STATUS_PATH], args.inproc_n)
 
     if work.have_fixtures:
@@ -583,8 +508,8 @@ async def run_inprocess(
                 first_s, _ = await get(f"/api/check/{eco}/{name}")
                 extra[f"inproc_first_check_of_runtime_{eco}_ms"] = round(first_s * 1000, 2)
             figures.extend(await cold_rounds(args, how, get, cold_settings))
-            if profiles.enabled:
-                with profiles.run("cold check (every package, 3 times)", args.profile_top):
+            if profiles is not None:
+                with profiles.run("cold check (every package, 3 times)"):
                     for _ in range(3):
                         for eco, name in COLD_PACKAGES:
                             await client.get(f"/api/check/{eco}/{name_path(name)}")
@@ -1021,16 +946,6 @@ def start_service(
     return base
 
 
-def run_loop(args: argparse.Namespace, coro: Any) -> Any:
-    """Run `coro` on the event loop the service itself gets from uvicorn (uvloop when installed)."""
-    if args.loop == "uvloop":
-        import uvloop
-
-        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            return runner.run(coro)
-    return asyncio.run(coro)
-
-
 def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, Any]:
     import pkgintel
 
@@ -1051,7 +966,7 @@ def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, 
 
     figures: list[Figure] = []
     extra: dict[str, Any] = {}
-    profiles = Profiles(args.profile)
+    profiles = Profiles(args.profile_top) if args.profile else None
     print(f"in-process measurements ({args.loop} loop) ...")
     figures += run_loop(args, run_inprocess(args, db_url, registry, work, profiles, extra))
 
@@ -1117,7 +1032,7 @@ def run(args: argparse.Namespace, workdir: Path, procs: Processes) -> dict[str, 
         print("\nexists breakdown (ms):")
         for label, stats in extra["exists_breakdown"].items():
             print(f"  {label:45s} p50 {stats['p50_ms']:8.4f}  p99 {stats['p99_ms']:8.4f}")
-    if profiles.results:
+    if profiles is not None and profiles.results:
         prof_out = RESULTS / f"{stamp}{suffix}-profile.txt"
         prof_out.write_text(
             "".join(

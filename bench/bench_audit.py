@@ -52,11 +52,9 @@ import contextlib
 import cProfile
 import gc
 import gzip
-import io
 import json
 import math
 import os
-import platform
 import pstats
 import random
 import shutil
@@ -74,7 +72,17 @@ from typing import Any
 
 import httpx
 import orjson
-from _common import Row, ServerTimer, percentile, pkgintel_cmd, render_table, run_loop
+from _common import (
+    REPO,
+    Profiles,
+    Row,
+    ServerTimer,
+    machine_info,
+    percentile,
+    pkgintel_cmd,
+    render_table,
+    run_loop,
+)
 
 from pkgintel.config import Settings
 from pkgintel.domain.errors import InvalidInput
@@ -89,7 +97,6 @@ from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import create_engine
 
-REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
 DEFAULT_SHARED = REPO.parent / "shared" / "data"
 OSV_FOLDERS = ("osv", "osv-converted", "osv-malicious")
@@ -105,38 +112,6 @@ TARGETS = {"scan_1000_server_ms": 300.0, "bulk_p50_ms": 15.0}
 
 
 # -- small helpers ---------------------------------------------------------------------------------
-
-
-def machine_info() -> dict[str, Any]:
-    model = "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    commit = subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    return {
-        "nproc": os.cpu_count(),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "sqlite": sqlite3.sqlite_version,
-        "platform": platform.platform(),
-        "git_commit": commit or None,
-        "src_changed_since_commit": bool(
-            subprocess.run(
-                ["git", "-C", str(REPO), "status", "--porcelain", "--", "src"],
-                capture_output=True,
-                text=True,
-                check=False,
-            ).stdout.strip()
-        ),
-        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-    }
 
 
 @dataclass
@@ -490,47 +465,6 @@ class Caller:
         server = (self.timer.last or 0.0) * 1000
         handler = data.get("_response_ms") if isinstance(data, dict) else None
         return Sample(server, handler, wall), data
-
-
-class Profiles:
-    """pyinstrument when importable (sees coroutine and greenlet stacks as they are), else cProfile
-    (whose split is blurred by SQLAlchemy's greenlet switches and coroutine suspensions)."""
-
-    def __init__(self, top: int) -> None:
-        self.top = top
-        self.results: dict[str, str] = {}
-        try:
-            import pyinstrument  # noqa: F401
-
-            self.tool = "pyinstrument"
-        except ImportError:
-            self.tool = "cProfile"
-
-    @contextlib.contextmanager
-    def run(self, label: str) -> Iterator[None]:
-        if self.tool == "pyinstrument":
-            from pyinstrument import Profiler
-
-            sampler = Profiler(interval=0.0002, async_mode="disabled")
-            sampler.start()
-            try:
-                yield
-            finally:
-                sampler.stop()
-                self.results[label] = sampler.output_text(unicode=False, color=False)
-            return
-        prof = cProfile.Profile()
-        prof.enable()
-        try:
-            yield
-        finally:
-            prof.disable()
-            text = []
-            for order in ("tottime", "cumulative"):
-                buf = io.StringIO()
-                pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(order).print_stats(self.top)
-                text.append(f"-- by {order} --\n{buf.getvalue()}")
-            self.results[label] = "\n".join(text)
 
 
 async def timed_ms(
