@@ -5,7 +5,13 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pkgintel.sources.osv_export import iter_records
+
+if TYPE_CHECKING:
+    from pkgintel.services.advisory_ingest import IngestSummary
+    from pkgintel.services.runtime import Runtime
 
 
 def record(
@@ -71,3 +77,16 @@ def write_export(base: Path, ecosystem: str, records: list[dict[str, Any]]) -> P
         for rec in records:
             zf.writestr(f"{rec['id']}.json", json.dumps(rec, indent=1))
     return path
+
+
+async def ingest_records(
+    rt: Runtime, base: Path, feed: str, ecosystem: str, records: list[dict[str, Any]]
+) -> IngestSummary:
+    """Ingest `records` as feed `feed`'s export for `ecosystem` (written under `base/feed`) through
+    the runtime's real ingestor, then drop the advisory caches; returns the ingestion summary."""
+    path = write_export(base / feed, ecosystem, records)
+    summary = await rt.ingestor.ingest_osv(
+        feed=feed, osv_ecosystem=ecosystem, location=str(path), entries=iter_records(path)
+    )
+    rt.advisories.invalidate()
+    return summary

@@ -8,21 +8,12 @@ import httpx
 import pytest
 
 from pkgintel.services.runtime import Runtime
-from pkgintel.sources.osv_export import iter_records
-from tests.osv_records import malicious, record, write_export
-
-
-async def load(rt: Runtime, base: Path, feed: str, eco: str, records: list) -> None:
-    path = write_export(base / feed, eco, records)
-    await rt.ingestor.ingest_osv(
-        feed=feed, osv_ecosystem=eco, location=str(path), entries=iter_records(path)
-    )
-    rt.advisories.invalidate()
+from tests.osv_records import ingest_records, malicious, record
 
 
 @pytest.fixture
 async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
-    await load(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv",
@@ -41,7 +32,7 @@ async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
             ),
         ],
     )
-    await load(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv",
@@ -57,14 +48,14 @@ async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
             ),
         ],
     )
-    await load(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv-malicious",
         "npm",
         [malicious("MAL-2099-1", "npm", "tiny-lib", versions=["1.1.0"])],
     )
-    await load(
+    await ingest_records(
         runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-2099-2", "PyPI", "evil-thing")]
     )
     return runtime

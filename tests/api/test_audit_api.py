@@ -14,8 +14,7 @@ from typer.testing import CliRunner
 
 from pkgintel.cli import app
 from pkgintel.services.runtime import Runtime
-from pkgintel.sources.osv_export import iter_records
-from tests.osv_records import malicious, record, write_export
+from tests.osv_records import ingest_records, malicious, record
 
 REQUIREMENTS = "demo-pkg==1.0.0\nrequests>=2.0\n"
 PACKAGE_LOCK = {
@@ -33,17 +32,9 @@ PACKAGE_LOCK = {
 }
 
 
-async def load(rt: Runtime, base: Path, feed: str, eco: str, records: list) -> None:
-    path = write_export(base / feed, eco, records)
-    await rt.ingestor.ingest_osv(
-        feed=feed, osv_ecosystem=eco, location=str(path), entries=iter_records(path)
-    )
-    rt.advisories.invalidate()
-
-
 @pytest.fixture
 async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
-    await load(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv",
@@ -58,14 +49,14 @@ async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
             ),
         ],
     )
-    await load(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv",
         "npm",
         [record("GHSA-none", "npm", "other", events=[{"introduced": "0"}], range_type="SEMVER")],
     )
-    await load(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv-malicious",
@@ -75,7 +66,7 @@ async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
             malicious("MAL-2099-3", "npm", "evil-pkg"),
         ],
     )
-    await load(
+    await ingest_records(
         runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-2099-4", "PyPI", "x-evil")]
     )
     return runtime

@@ -21,8 +21,7 @@ import pytest
 
 from pkgintel.config import Settings
 from pkgintel.services.runtime import Runtime
-from pkgintel.sources.osv_export import iter_records
-from tests.osv_records import malicious, write_export
+from tests.osv_records import ingest_records, malicious
 
 
 def _free_port() -> int:
@@ -93,18 +92,15 @@ async def _events(response: httpx.Response) -> AsyncIterator[dict]:
         event[field] = value.removeprefix(" ")
 
 
-async def _ingest(rt: Runtime, base: Path, records: list) -> None:
-    path = write_export(base, "npm", records)
-    await rt.ingestor.ingest_osv(
-        feed="osv-malicious", osv_ecosystem="npm", location=str(path), entries=iter_records(path)
-    )
-
-
 async def test_advisory_event_within_a_second_and_resume(
     server: str, runtime: Runtime, tmp_path: Path
 ) -> None:
-    await _ingest(
-        runtime, tmp_path / "v1", [malicious("MAL-2099-100", "npm", "first-bad")]
+    await ingest_records(
+        runtime,
+        tmp_path / "v1",
+        "osv-malicious",
+        "npm",
+        [malicious("MAL-2099-100", "npm", "first-bad")],
     )  # baseline
     async with httpx.AsyncClient(base_url=server, timeout=10) as client:
         async with client.stream("GET", "/api/live/malicious") as response:
@@ -114,9 +110,11 @@ async def test_advisory_event_within_a_second_and_resume(
             hello = await anext(stream)
             assert hello["event"] == "hello"
             started = time.monotonic()
-            await _ingest(
+            await ingest_records(
                 runtime,
                 tmp_path / "v2",
+                "osv-malicious",
+                "npm",
                 [
                     malicious("MAL-2099-100", "npm", "first-bad"),
                     malicious("MAL-2099-101", "npm", "@evil/second-bad"),

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.runtime import Runtime
 from pkgintel.sources.osv_export import iter_records
-from tests.osv_records import malicious, record, write_export
-
-
-async def ingest(rt: Runtime, base: Path, feed: str, eco: str, records: list[dict[str, Any]]):
-    path = write_export(base / feed, eco, records)
-    summary = await rt.ingestor.ingest_osv(
-        feed=feed, osv_ecosystem=eco, location=str(path), entries=iter_records(path)
-    )
-    rt.advisories.invalidate()
-    return summary
+from tests.osv_records import ingest_records, malicious, record
 
 
 def ids(report) -> list[str]:
@@ -43,14 +33,14 @@ DEMO = [
 
 
 async def test_counts_and_idempotent_rerun(runtime: Runtime, tmp_path: Path) -> None:
-    first = await ingest(runtime, tmp_path, "osv", "PyPI", DEMO)
+    first = await ingest_records(runtime, tmp_path, "osv", "PyPI", DEMO)
     assert (first.total, first.added, first.updated, first.unchanged) == (3, 3, 0, 0)
-    again = await ingest(runtime, tmp_path, "osv", "PyPI", DEMO)
+    again = await ingest_records(runtime, tmp_path, "osv", "PyPI", DEMO)
     assert (again.added, again.updated, again.unchanged, again.removed) == (0, 0, 3, 0)
 
 
 async def test_versions_evaluated_per_ecosystem_rules(runtime: Runtime, tmp_path: Path) -> None:
-    await ingest(runtime, tmp_path, "osv", "PyPI", DEMO)
+    await ingest_records(runtime, tmp_path, "osv", "PyPI", DEMO)
     look = runtime.advisories.for_version
     # PEP 503 names: Demo-Pkg, demo_pkg and demo-pkg are one project.
     assert ids(await look(Ecosystem.PYPI, "DEMO.pkg", "1.0")) == ["DEMO-1", "DEMO-2"]
@@ -71,7 +61,7 @@ async def test_versions_evaluated_per_ecosystem_rules(runtime: Runtime, tmp_path
 
 
 async def test_update_withdraw_and_removal(runtime: Runtime, tmp_path: Path) -> None:
-    await ingest(runtime, tmp_path, "osv", "PyPI", DEMO)
+    await ingest_records(runtime, tmp_path, "osv", "PyPI", DEMO)
     # Same `modified` placeholder, different content: the hash notices.
     changed = [
         record(
@@ -83,7 +73,7 @@ async def test_update_withdraw_and_removal(runtime: Runtime, tmp_path: Path) -> 
         ),
         {**DEMO[1], "withdrawn": "2026-02-01T00:00:00Z"},
     ]
-    summary = await ingest(runtime, tmp_path, "osv", "PyPI", changed)
+    summary = await ingest_records(runtime, tmp_path, "osv", "PyPI", changed)
     assert (summary.updated, summary.withdrawn, summary.removed) == (2, 1, 1)
     report = await runtime.advisories.for_version(Ecosystem.PYPI, "demo-pkg", "1.2.5")
     assert ids(report) == ["DEMO-1"]  # the fix moved; DEMO-2 withdrawn; DEMO-3 gone
@@ -91,16 +81,18 @@ async def test_update_withdraw_and_removal(runtime: Runtime, tmp_path: Path) -> 
 
 
 async def test_feeds_never_remove_each_other(runtime: Runtime, tmp_path: Path) -> None:
-    await ingest(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv",
         "npm",
         [record("GHSA-aaaa", "npm", "left-pad", events=[{"introduced": "0"}])],
     )
-    await ingest(runtime, tmp_path, "osv-malicious", "npm", [malicious("MAL-1", "npm", "evil-pkg")])
+    await ingest_records(
+        runtime, tmp_path, "osv-malicious", "npm", [malicious("MAL-1", "npm", "evil-pkg")]
+    )
     # A rerun of one feed whose export lacks the other's records removes nothing of the other.
-    again = await ingest(
+    again = await ingest_records(
         runtime, tmp_path, "osv-malicious", "npm", [malicious("MAL-1", "npm", "evil-pkg")]
     )
     assert again.removed == 0
@@ -126,8 +118,8 @@ async def test_aliases_deduplicate_across_feeds(runtime: Runtime, tmp_path: Path
         aliases=["CVE-2099-0001"],
         severity="CRITICAL",
     )
-    await ingest(runtime, tmp_path, "osv", "PyPI", [a])
-    await ingest(runtime, tmp_path, "ghsa", "PyPI", [b])
+    await ingest_records(runtime, tmp_path, "osv", "PyPI", [a])
+    await ingest_records(runtime, tmp_path, "ghsa", "PyPI", [b])
     report = await runtime.advisories.for_version(Ecosystem.PYPI, "dup", "1.0")
     assert len(report.details) == 1
     detail = report.details[0]
@@ -144,7 +136,7 @@ async def test_status_unavailable_partial_complete(runtime: Runtime, tmp_path: P
     # only because the API answered; for an ecosystem OSV lacks, unavailable.
     none = await runtime.advisories.for_version(Ecosystem.CPAN, "Moose", "2.0")
     assert none.status == "unavailable" and none.details == () and "OSV" in (none.reason or "")
-    await ingest(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv",
@@ -189,7 +181,7 @@ async def test_osv_api_fallback_and_its_failure(runtime: Runtime, registry) -> N
 
 
 async def test_malicious_is_version_aware(runtime: Runtime, tmp_path: Path) -> None:
-    await ingest(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv-malicious",
@@ -211,11 +203,11 @@ async def test_malicious_is_version_aware(runtime: Runtime, tmp_path: Path) -> N
 
 
 async def test_events_only_after_baseline(runtime: Runtime, tmp_path: Path) -> None:
-    first = await ingest(
+    first = await ingest_records(
         runtime, tmp_path, "osv-malicious", "PyPI", [malicious("MAL-10", "PyPI", "bad-one")]
     )
     assert first.events == 0  # the first load is a baseline, not news
-    second = await ingest(
+    second = await ingest_records(
         runtime,
         tmp_path,
         "osv-malicious",
@@ -268,7 +260,7 @@ async def test_kev_and_epss_enrichment(runtime: Runtime, tmp_path: Path, version
     import gzip
     import io
 
-    await ingest(
+    await ingest_records(
         runtime,
         tmp_path,
         "osv",
