@@ -84,18 +84,16 @@ class NamePool:
     (`close_matches`). Names shorter than `2k + 1` are compared
     directly. Exactness is tested against a full search.
 
-    `index_of(name)` gives the position of a name in the list (its first occurrence), or None.
     Segment indexes are built per `k` on first use and kept; the pool never changes.
     """
 
-    __slots__ = ("_by_length", "_names", "_position", "_segment_index")
+    __slots__ = ("_by_length", "_members", "_names", "_segment_index")
 
     def __init__(self, names: Sequence[str]) -> None:
         self._names = list(names)
-        self._position: dict[str, int] = {}
+        self._members = frozenset(self._names)
         self._by_length: dict[int, list[int]] = {}
         for i, name in enumerate(self._names):
-            self._position.setdefault(name, i)
             self._by_length.setdefault(len(name), []).append(i)
         self._segment_index: dict[int, dict[tuple[int, int, str], tuple[int, ...]]] = {}
 
@@ -103,10 +101,7 @@ class NamePool:
         return len(self._names)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._position
-
-    def index_of(self, name: str) -> int | None:
-        return self._position.get(name)
+        return name in self._members
 
     def prepare(self, *ks: int) -> None:
         """Build the segment indexes for these `k` now rather than on first use."""
