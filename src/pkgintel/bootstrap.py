@@ -127,6 +127,7 @@ def assemble(
         advisory_store,
         clock=clock,
         stale_after_s=settings.advisory_stale_after_s,
+        data_stale_after_s=settings.advisory_data_stale_after_s,
         osv_api=OsvApiClient(client, settings.upstream_osv_api_url)
         if settings.osv_api_fallback
         else None,

@@ -80,7 +80,10 @@ async def test_check_version_scoped(client: httpx.AsyncClient, loaded: Runtime) 
         "CVE-2099-0001"
     ]
     assert body["recommendation"]["action"] == "update_required"
-    assert body["vulnerabilities"]["version"] == "1.2.0"  # the top-level object stays the latest's
+    # A pinned report is rendered for the pin; the latest is the comparison in version_scoped.
+    assert body["vulnerabilities"]["version"] == "1.0.0"
+    assert body["version_scoped"]["latest"]["version"] == "1.2.0"
+    assert body["version_scoped"]["latest"]["vulnerabilities"]["ids"] == ["DEMO-B"]
     assert body["malicious"]["checked"] is True and body["malicious"]["is_malicious"] is False
     health = (await client.get("/api/health/pypi/demo-pkg", params={"version": "1.0.0"})).json()
     assert health["health"]["score"] == body["health"]["score"]
