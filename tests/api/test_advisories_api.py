@@ -129,11 +129,17 @@ async def test_pin_safe_prerelease_and_limit(client: httpx.AsyncClient, loaded: 
 async def test_malicious_mainstream_is_review_advisory(
     client: httpx.AsyncClient, loaded: Runtime
 ) -> None:
-    body = (await client.get("/api/malicious/npm/tiny-lib")).json()
+    # Without a version the answer is about the latest release (2.0.0), which no report names.
+    latest = (await client.get("/api/malicious/npm/tiny-lib")).json()
+    assert latest["is_malicious"] is False and latest["verdict"] == "historical_incident"
+    assert latest["judged_version"] == "2.0.0" and latest["advisory_id"] == "MAL-2099-1"
+    assert latest["action"] == "avoid_reported_versions"
+    assert latest["historical_compromise"]["versions"] == ["1.1.0"]
+    # The reported release of a mainstream package: review_advisory.
+    body = (await client.get("/api/malicious/npm/tiny-lib", params={"version": "1.1.0"})).json()
     assert body["is_malicious"] is True and body["advisory_id"] == "MAL-2099-1"
     assert body["downloads_weekly"] == 250000 and body["action"] == "review_advisory"
     assert body["likely_false_positive"] is True
-    assert body["historical_compromise"]["versions"] == ["1.1.0"]
     other = (await client.get("/api/malicious/npm/tiny-lib", params={"version": "2.0.0"})).json()
     assert other["is_malicious"] is False and other["action"] == "avoid_reported_versions"
     report = (await client.get("/api/check/npm/tiny-lib", params={"version": "1.1.0"})).json()
