@@ -39,7 +39,7 @@ from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
-from pkgintel.services.verdicts import VerdictService
+from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade
@@ -160,6 +160,7 @@ def assemble(
         bulk=bulk,
         verdicts=verdicts,
         malicious=MaliciousService(advisories, names, packages, verdicts),
+        vulns=VulnerabilityAnswers(packages, names, advisories, advisory_service, verdicts),
         stack=StackService(bulk, advisory_service, packages, VerdictService(advisory_service)),
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,

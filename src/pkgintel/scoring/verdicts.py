@@ -269,3 +269,69 @@ def malicious_status(
         False,
         affected,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Typosquat suspicion.
+
+ESTABLISHED_MONTHLY_DOWNLOADS: Final = 5_000
+"""A name downloaded this often a month is an established package, not a suspect."""
+ESTABLISHED_WEEKLY_DOWNLOADS: Final = 1_200
+ESTABLISHED_RELEASES: Final = 10
+ESTABLISHED_AGE_DAYS: Final = 365
+POPULARITY_GAP: Final = 20
+"""A target must be downloaded at least this many times as often as the suspect (when both are known):
+a popular package is never a suspect of a less popular one."""
+
+
+def established(
+    *,
+    monthly_downloads: int | None = None,
+    popularity_rank: int | None = None,
+    weekly_downloads: int | None = None,
+    release_count: int | None = None,
+    first_release_days: int | None = None,
+) -> str | None:
+    """
+    Why a package is established (and so not a typosquat suspect), or None. Established: real
+    downloads (≥ `ESTABLISHED_MONTHLY_DOWNLOADS` a month or `ESTABLISHED_WEEKLY_DOWNLOADS` a week),
+    a place in the registry's popularity ranking, or a history (≥ `ESTABLISHED_RELEASES` releases over
+    at least `ESTABLISHED_AGE_DAYS` days). Unknown facts never make a package established.
+    """
+    if monthly_downloads is not None and monthly_downloads >= ESTABLISHED_MONTHLY_DOWNLOADS:
+        return f"{monthly_downloads:,} downloads a month"
+    if weekly_downloads is not None and weekly_downloads >= ESTABLISHED_WEEKLY_DOWNLOADS:
+        return f"{weekly_downloads:,} downloads a week"
+    if popularity_rank is not None:
+        return f"ranked {popularity_rank:,} by downloads on its registry"
+    if (
+        release_count is not None
+        and first_release_days is not None
+        and release_count >= ESTABLISHED_RELEASES
+        and first_release_days >= ESTABLISHED_AGE_DAYS
+    ):
+        return f"{release_count} releases over {first_release_days // 365} years or more"
+    return None
+
+
+def far_more_popular(target_monthly: int | None, suspect_monthly: int | None) -> bool:
+    """True unless both popularities are known and the target's is under `POPULARITY_GAP` times the
+    suspect's."""
+    if target_monthly is None or suspect_monthly is None:
+        return True
+    return target_monthly >= POPULARITY_GAP * max(1, suspect_monthly)
+
+
+def scope_compatible(suspect: str, target: str, scope_distance: int) -> bool:
+    """
+    npm scopes are their own technique with their own threshold: two scoped names in *different*
+    scopes are compared only when the package part is identical and the scopes differ by one edit
+    (`@babel/core` vs `@babe1/core`), never by their whole strings (`@talkjs/core` vs `@tapjs/core`).
+    """
+    if not (suspect.startswith("@") and target.startswith("@")):
+        return True
+    s_scope, _, s_name = suspect.partition("/")
+    t_scope, _, t_name = target.partition("/")
+    if s_scope == t_scope:
+        return True
+    return s_name == t_name and scope_distance <= 1 and len(t_scope) > 4

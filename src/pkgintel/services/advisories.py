@@ -205,6 +205,12 @@ class AdvisoryService:
                     for r in runs
                 ],
                 "complete": all(r.completed for r in runs),
+                "data_as_of": _iso(
+                    max((r.data_updated_at for r in runs if r.data_updated_at), default=None)
+                ),
+                "stale": any(
+                    self._source(r, "vulnerabilities").status is SourceState.STALE for r in runs
+                ),
             }
         return {
             "ecosystems": per_eco,
@@ -500,6 +506,48 @@ class AdvisoryService:
             max_epss=max_epss,
             fixed_version=fixed_version,
             fix_available=bool(details) and all(d["fixed_in"] for d in details),
+        )
+
+    async def naming(self, ecosystem: Ecosystem, name: str) -> VulnerabilityReport:
+        """
+        Every advisory naming the package (malicious reports excluded), whichever versions it
+        affects, with `version` None: the answer when no release of the package is known (no
+        registry adapter and nothing in the name index). `fixed_in` lists each advisory's first fix.
+        """
+        cov = await self.coverage()
+        status, advisories, sources, reason = await self._gather(ecosystem, name)
+        sources.extend(self._enrichment_sources(cov))
+        if status == "unavailable":
+            return VulnerabilityReport(
+                status=status, version=None, sources=tuple(sources), reason=reason
+            )
+        key = normalise_name(ecosystem, name)
+        hits = [
+            a
+            for a in advisories
+            if not a.is_malicious
+            and not a.is_withdrawn
+            and any(x.ecosystem is ecosystem and x.name == key for x in a.affected)
+        ]
+        groups = group_by_alias(hits)
+        cves = sorted({c for g in groups for a in g for c in cve_ids(a)})
+        kev = await self._kev_for(cves, cov)
+        epss = await self._epss_for(cves, cov)
+        details = [
+            self._detail(representative(g), g, ecosystem, name, "", cov, kev, epss) for g in groups
+        ]
+        feed_sources = [s for s in sources if s.kind == "vulnerabilities"]
+        return VulnerabilityReport(
+            status=status,
+            version=None,
+            details=tuple(details),
+            sources=tuple(sources),
+            reason=(reason + "; " if reason else "")
+            + "no release of the package is known, so every advisory naming it is listed",
+            kev_count=sum(1 for d in details if d["kev"] and d["kev"]["in_catalog"]),
+            max_epss=max((d["epss"]["score"] for d in details if d["epss"]), default=None),
+            data_as_of=max((x.data_as_of for x in feed_sources if x.data_as_of), default=None),
+            stale=any(x.status is SourceState.STALE for x in feed_sources),
         )
 
     def _detail(

@@ -127,7 +127,7 @@ class BulkCheckService:
                     "judged_version": verdict.judged_version,
                 }
         if state is not None:
-            hint = await self._names.typosquat(eco, name)
+            hint = await self._names.typosquat(eco, name, entry, lookup=False)
             if hint.is_suspected:
                 return {
                     **base,

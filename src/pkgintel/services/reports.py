@@ -109,6 +109,11 @@ def summarise_history(releases: tuple[Release, ...], now: datetime) -> VersionHi
     return VersionHistory(total, (now - first).days, (now - last).days, avg, recent, velocity)
 
 
+def _first_release_days(info: PackageInfo, now: datetime) -> int | None:
+    dates = [r.published_at for r in info.releases if r.published_at is not None]
+    return (now - min(dates)).days if dates else None
+
+
 def resolve_version(info: PackageInfo, version: str) -> str:
     """
     The registry's own spelling of `version`: the exact string when published, else the release equal
@@ -205,7 +210,13 @@ class ReportService:
         results = await asyncio.gather(
             latest_task,
             self._advisories.malicious(ecosystem, info.name, evaluated),
-            self._names.typosquat(ecosystem, info.name),
+            self._names.typosquat(
+                ecosystem,
+                info.name,
+                weekly_downloads=snapshot.weekly_downloads,
+                release_count=len(info.releases),
+                first_release_days=_first_release_days(info, self._clock()),
+            ),
             *([scoped_task] if scoped_task is not None else []),
         )
         latest_vulns: VulnerabilityReport = results[0]

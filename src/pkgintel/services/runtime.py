@@ -16,7 +16,7 @@ from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
-from pkgintel.services.verdicts import VerdictService
+from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,7 @@ class Runtime:
     verdicts: VerdictService
     malicious: MaliciousService
     stack: StackService
+    vulns: VulnerabilityAnswers
     max_lockfile_bytes: int = 5 * 1024 * 1024
     bulk_hint_threshold: int = 10
     public_url: str = "http://127.0.0.1:8000"

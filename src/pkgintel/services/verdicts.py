@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from pkgintel.domain.errors import EcosystemNotSupported, RegistryUnavailable
 from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
+from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, sort_key
 from pkgintel.scoring.verdicts import (
     VERDICT_GATE,
@@ -24,6 +27,9 @@ from pkgintel.scoring.verdicts import (
     choose_upgrade,
     malicious_status,
 )
+from pkgintel.services.advisories import AdvisoryService
+from pkgintel.services.names import NameService
+from pkgintel.services.packages import PackageService
 from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
 
 MAX_CANDIDATES = 200
@@ -189,3 +195,73 @@ class VerdictService:
             reported_versions=answer.extra.get("reported_versions", ()),
             weekly_downloads=weekly_downloads,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class LatestVulnerabilities:
+    """`/api/vulns`: the advisories of the latest release, and how that release was found."""
+
+    report: VulnerabilityReport
+    version: str | None
+    version_source: str
+    """`registry`, `name_index` (the ecosystem has no live registry adapter, or its registry is down
+    with nothing stored) or `none` (no release known: every advisory naming the package is listed)."""
+    info: PackageInfo | None
+    sources: tuple[SourceStatus, ...]
+    cache_status: str | None
+    upgrade: UpgradePlan | None
+
+
+class VulnerabilityAnswers:
+    """Answers `/api/vulns` from the registry when it can, else from the advisory data alone."""
+
+    def __init__(
+        self,
+        packages: PackageService,
+        names: NameService,
+        lookup: AdvisoryLookup,
+        advisories: AdvisoryService,
+        verdicts: VerdictService,
+    ) -> None:
+        self._packages = packages
+        self._names = names
+        self._lookup = lookup
+        self._advisories = advisories
+        self._verdicts = verdicts
+
+    async def latest(self, ecosystem: Ecosystem, name: str) -> LatestVulnerabilities:
+        """
+        The latest release's advisories. When the ecosystem has no live adapter, or its registry is
+        unreachable with nothing stored, the name index supplies the latest version; failing that,
+        every advisory naming the package is listed (`version` None). Raises `PackageNotFound`
+        when the registry says the package does not exist.
+        """
+        try:
+            snapshot = await self._packages.get_snapshot(ecosystem, name)
+        except (EcosystemNotSupported, RegistryUnavailable):
+            return await self._from_advisory_data(ecosystem, name)
+        info = snapshot.info
+        report = await self._lookup.for_version(ecosystem, info.name, info.latest_version)
+        report = with_published_fixes(report, ecosystem, info.releases)
+        plan = await self._verdicts.upgrade_plan(ecosystem, info, info.latest_version, report)
+        return LatestVulnerabilities(
+            report,
+            info.latest_version,
+            "registry",
+            info,
+            (*snapshot.sources, *report.sources),
+            snapshot.cache_status,
+            plan,
+        )
+
+    async def _from_advisory_data(self, ecosystem: Ecosystem, name: str) -> LatestVulnerabilities:
+        exists = await self._names.exists(ecosystem, name)
+        latest = exists.entry.latest_version if exists.entry is not None else None
+        if latest is not None:
+            report = await self._lookup.for_version(ecosystem, name, latest)
+            report = with_published_fixes(report, ecosystem, None)
+            return LatestVulnerabilities(
+                report, latest, "name_index", None, report.sources, None, None
+            )
+        report = await self._advisories.naming(ecosystem, name)
+        return LatestVulnerabilities(report, None, "none", None, report.sources, None, None)

@@ -17,6 +17,7 @@ from pkgintel.api.schemas.wire import (
     historical_compromise_wire,
     meta_wire,
     sources_wire,
+    upgrade_wire,
     vulnerabilities_wire,
 )
 from pkgintel.domain.names import validate_name
@@ -37,31 +38,34 @@ async def vulns(
     """Advisories affecting the latest version, enriched with KEV and EPSS; `status` says how complete."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
-    snapshot = await runtime.packages.get_snapshot(ecosystem, name)
-    info = snapshot.info
-    report = await runtime.advisories.for_version(ecosystem, info.name, info.latest_version)
+    answer = await runtime.vulns.latest(ecosystem, name)
+    report = answer.report
+    shown = answer.info.name if answer.info is not None else name
+    plan = answer.upgrade
     body: dict[str, Any] = {
-        "package": info.name,
+        "package": shown,
         "ecosystem": ecosystem.value,
-        "version": info.latest_version,
         **vulnerabilities_wire(report),
+        "version": answer.version,
+        "version_source": answer.version_source,
         "kev_count": report.kev_count,
         "max_epss": report.max_epss,
-        "fixed_version": report.fixed_version,
+        "fixed_version": plan.target if plan is not None else None,
+        "upgrade": upgrade_wire(plan) if plan is not None else None,
         "_meta": meta_wire(
             endpoint="/api/vulns/{ecosystem}/{package}",
             tier="vulnerabilities",
             ecosystem=ecosystem,
-            name=info.name,
+            name=shown,
             public_url=runtime.public_url,
-            sources=(*snapshot.sources, *report.sources),
+            sources=answer.sources,
         ),
     }
     return cached_json(
         request,
         body,
         cache_control=ADVISORY_CACHE,
-        volatile={"_cache": snapshot.cache_status, "_response_ms": _ms(started)},
+        volatile={"_cache": answer.cache_status, "_response_ms": _ms(started)},
     )
 
 
