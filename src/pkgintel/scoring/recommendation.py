@@ -113,7 +113,10 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
             detail = f"{version} has {found}; {hint}"
             left = vulns.upgrade.remaining if vulns.upgrade else ()
             if left:
-                detail += f" ({_plural(len(left), 'advisory', 'advisories')} without a published fix remain)"
+                detail += (
+                    f" ({_plural(len(left), 'advisory', 'advisories')} without a published fix "
+                    f"{'remains' if len(left) == 1 else 'remain'})"
+                )
             return verdict("update_required", detail, target, hint)
         detail = f"{version} has {found} and no published release fixes {'it' if blocking == 1 else 'them'}"
         if critical:
