@@ -54,7 +54,7 @@ def effective_severity(detail: Mapping[str, Any]) -> str:
     verdicts: one of `SEVERITY_RANK`. See the module docstring for the rules.
     """
     stated = detail.get("severity")
-    if stated in SEVERITY_RANK:
+    if isinstance(stated, str) and stated in SEVERITY_RANK:
         rank = SEVERITY_RANK[stated]
     elif stated == "none":
         rank = SEVERITY_RANK["low"]
