@@ -19,6 +19,7 @@ Nothing at or above `min_confidence` → "no match", and the primary pattern is 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -56,6 +57,7 @@ FUZZY_MIN_SIMILARITY: Final = 78.0
 FULLTEXT_CANDIDATES: Final = 25
 FUZZY_LINES: Final = 6
 MAX_ERROR_CHARS: Final = 200_000
+_QUERY_WORD: Final = re.compile(r"[A-Za-z0-9_]{3,}")
 
 
 class RateGate(Protocol):
@@ -217,7 +219,26 @@ class ErrorService:
                 ErrorMatch(e, 1.0, MatchMethod.EXACT, "hash lookup") for e in got.values()
             ]
         resolution = await self.resolve(query, limit=limit, record=False)
-        return resolution.normalised, list(resolution.matches)
+        matches = list(resolution.matches)
+        if len(matches) < limit:
+            # A search is also a keyword query: add full-text hits below the resolve threshold.
+            seen = {m.entry.error_hash for m in matches}
+            words = [w.lower() for w in _QUERY_WORD.findall(query)][:24]
+            hits = [(h, r) for h, r in await self._store.search_text(words, limit * 2) if h not in seen]
+            if hits:
+                best = max(r for _, r in hits) or 1.0
+                entries = await self._store.get_entries([h for h, _ in hits])
+                for h, rank in hits[: limit - len(matches)]:
+                    if h in entries:
+                        matches.append(
+                            ErrorMatch(
+                                entries[h],
+                                round(0.3 + 0.25 * max(rank, 0.0) / best, 3),
+                                MatchMethod.FULLTEXT,
+                                "full-text search on the query's words (not a pattern match)",
+                            )
+                        )
+        return resolution.normalised, matches
 
     async def get(self, error_hash_value: str) -> ErrorEntry:
         """One entry; `InvalidInput` for a malformed hash, `ErrorEntryNotFound` for an unknown one."""
