@@ -170,7 +170,9 @@ def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> Erro
     return ErrorService(
         SqlErrorStore(store.engine),
         knowledge=load_error_knowledge,
-        vote_gate=LimitsGate(settings.error_vote_limit, redis_url=settings.redis_url, namespace="error-vote"),
+        vote_gate=LimitsGate(
+            settings.error_vote_limit, redis_url=settings.redis_url, namespace="error-vote"
+        ),
         clock=clock,
         min_confidence=settings.error_min_confidence,
     )

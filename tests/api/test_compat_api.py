@@ -22,7 +22,9 @@ def registry(registry: ReplayRegistry) -> ReplayRegistry:
     for name in ("react-dom", "next"):
         registry.add(
             f"https://registry.npmjs.org/{name}",
-            read_shared_bytes("registry-fixtures", "npm-live", f"registry.npmjs.org_{name}.json.gz"),
+            read_shared_bytes(
+                "registry-fixtures", "npm-live", f"registry.npmjs.org_{name}.json.gz"
+            ),
         )
     return registry
 
@@ -40,15 +42,25 @@ async def test_react_18_with_react_dom_17_is_incompatible(client: httpx.AsyncCli
     assert conflict["origin"] == "declared"
     assert "peerDependencies" in conflict["source"]
     suggestions = body["suggested_versions"]
-    assert {"keep": "react", "versions": {"react": "18.2.0", "react-dom": "18.2.0"},
-            "changes": {"react-dom": "18.2.0"}} in suggestions
+    assert {
+        "keep": "react",
+        "versions": {"react": "18.2.0", "react-dom": "18.2.0"},
+        "changes": {"react-dom": "18.2.0"},
+    } in suggestions
     assert any(s["keep"] == "react-dom" and s["versions"]["react"] == "17.0.2" for s in suggestions)
 
 
 async def test_next_14_with_react_18_is_compatible(client: httpx.AsyncClient) -> None:
     resp = await client.post(
         "/api/compat",
-        json={"packages": {"next": "14.2.0", "react": "18.2.0", "react-dom": "18.2.0", "node": "18.17.0"}},
+        json={
+            "packages": {
+                "next": "14.2.0",
+                "react": "18.2.0",
+                "react-dom": "18.2.0",
+                "node": "18.17.0",
+            }
+        },
     )
     body = resp.json()
     assert resp.status_code == 200, body
@@ -73,7 +85,10 @@ async def test_next_14_with_react_17_names_both_peers(client: httpx.AsyncClient)
     body = (
         await client.post(
             "/api/compat",
-            json={"packages": {"next": "14.2.0", "react": "17.0.2", "react-dom": "17.0.2"}, "ecosystem": "npm"},
+            json={
+                "packages": {"next": "14.2.0", "react": "17.0.2", "react-dom": "17.0.2"},
+                "ecosystem": "npm",
+            },
         )
     ).json()
     assert body["compatible"] is False
@@ -88,16 +103,22 @@ async def test_next_14_with_react_17_names_both_peers(client: httpx.AsyncClient)
 
 async def test_unpublished_version_gives_null_never_true(client: httpx.AsyncClient) -> None:
     body = (
-        await client.get("/api/compat", params={"stack": "react@18.2.0,react-dom@99.0.0", "ecosystem": "npm"})
+        await client.get(
+            "/api/compat", params={"stack": "react@18.2.0,react-dom@99.0.0", "ecosystem": "npm"}
+        )
     ).json()
     assert body["compatible"] is None
     assert body["unavailable"][0]["reason"] == "version_not_found"
 
 
-async def test_upstream_down_gives_null(client: httpx.AsyncClient, registry: ReplayRegistry) -> None:
+async def test_upstream_down_gives_null(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
     registry.fail_with = 503
     body = (
-        await client.get("/api/compat", params={"stack": "react@18.2.0,react-dom@18.2.0", "ecosystem": "npm"})
+        await client.get(
+            "/api/compat", params={"stack": "react@18.2.0,react-dom@18.2.0", "ecosystem": "npm"}
+        )
     ).json()
     assert body["compatible"] is None
     assert {u["reason"] for u in body["unavailable"]} == {"upstream_unavailable"}
@@ -105,7 +126,13 @@ async def test_upstream_down_gives_null(client: httpx.AsyncClient, registry: Rep
 
 @pytest.mark.parametrize(
     "params",
-    [{}, {"stack": "react"}, {"stack": "react@"}, {"stack": "node@18"}, {"stack": "react@^18", "ecosystem": "npm"}],
+    [
+        {},
+        {"stack": "react"},
+        {"stack": "react@"},
+        {"stack": "node@18"},
+        {"stack": "react@^18", "ecosystem": "npm"},
+    ],
 )
 async def test_bad_stacks_are_422(client: httpx.AsyncClient, params: dict) -> None:
     assert (await client.get("/api/compat", params=params)).status_code == 422

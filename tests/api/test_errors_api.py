@@ -72,7 +72,11 @@ async def test_resolve_real_traces_returns_fix_with_source(
     client: httpx.AsyncClient, loaded: Runtime
 ) -> None:
     expectations = [
-        (PIP_TRACE, "ModuleNotFoundError: No module named 'distutils'", "https://peps.python.org/pep-0632/"),
+        (
+            PIP_TRACE,
+            "ModuleNotFoundError: No module named 'distutils'",
+            "https://peps.python.org/pep-0632/",
+        ),
         (NPM_TRACE, "npm code ERESOLVE", None),
         (CARGO_TRACE, "rustc E0433", "https://doc.rust-lang.org/error_codes/E0433.html"),
         (GO_TRACE, None, None),
@@ -99,7 +103,10 @@ async def test_unknown_error_is_a_recorded_miss_without_raw_text(
     assert first["status"] == "no_match"
     assert first["solutions"] == []
     assert first["miss"] == {"recorded": True, "count": 1}
-    assert first["normalised"]["pattern"] == "zork: the frobnicator <hex> refused to quux at <path>:<line>"
+    assert (
+        first["normalised"]["pattern"]
+        == "zork: the frobnicator <hex> refused to quux at <path>:<line>"
+    )
     second = await _resolve(client, UNKNOWN.replace("0x7ffee3", "0x1").replace("/opt/x", "/srv"))
     assert second["miss"]["count"] == 2
     assert loaded.errors is not None
@@ -138,7 +145,11 @@ async def test_votes_one_per_client_and_rate_limited(
 ) -> None:
     h = error_hash("error: externally-managed-environment")
     up = await client.post(f"/api/error/{h}/vote", json={"vote": "up"})
-    assert up.json() == {"error_hash": h, "status": "recorded", "votes": {"up": 1, "down": 0, "score": 1}}
+    assert up.json() == {
+        "error_hash": h,
+        "status": "recorded",
+        "votes": {"up": 1, "down": 0, "score": 1},
+    }
     again = await client.post(f"/api/error/{h}/vote", json={"vote": "up"})
     assert again.json()["status"] == "unchanged"
     assert again.json()["votes"]["up"] == 1

@@ -47,13 +47,27 @@ def test_markers_are_evaluated_for_the_stated_python() -> None:
 
 def test_pypi_requirement_conflict_with_marker() -> None:
     items = [StackItem("requests", "2.31.0"), StackItem("urllib3", "1.21.0")]
-    vc = VersionConstraints("2.31.0", (Requirement("urllib3", ">=1.21.1,<3", "runtime"),), {"python": ">=3.7"})
-    conflicts, _ = check_stack(
-        Ecosystem.PYPI, items, {"requests": vc}, runtimes={}, python="3.12", source_of=lambda n: "pypi.org"
+    vc = VersionConstraints(
+        "2.31.0", (Requirement("urllib3", ">=1.21.1,<3", "runtime"),), {"python": ">=3.7"}
     )
-    assert [(c.package, c.requires, c.kind) for c in conflicts] == [("requests", "urllib3", "requires")]
     conflicts, _ = check_stack(
-        Ecosystem.PYPI, items, {"requests": vc}, runtimes={"python": "3.6"}, python="3.6", source_of=lambda n: "pypi.org"
+        Ecosystem.PYPI,
+        items,
+        {"requests": vc},
+        runtimes={},
+        python="3.12",
+        source_of=lambda n: "pypi.org",
+    )
+    assert [(c.package, c.requires, c.kind) for c in conflicts] == [
+        ("requests", "urllib3", "requires")
+    ]
+    conflicts, _ = check_stack(
+        Ecosystem.PYPI,
+        items,
+        {"requests": vc},
+        runtimes={"python": "3.6"},
+        python="3.6",
+        source_of=lambda n: "pypi.org",
     )
     assert {c.kind for c in conflicts} == {"requires", "engine"}
 
@@ -66,7 +80,10 @@ def test_preference_order_prefers_same_major_then_nearest_majors() -> None:
 def test_resolver_finds_nearest_consistent_versions() -> None:
     def pub(name: str, table: dict[str, tuple[Requirement, ...]]) -> PublishedConstraints:
         return PublishedConstraints(
-            name, tuple(table), {v: VersionConstraints(v, reqs) for v, reqs in table.items()}, "test"
+            name,
+            tuple(table),
+            {v: VersionConstraints(v, reqs) for v, reqs in table.items()},
+            "test",
         )
 
     published = {
@@ -81,7 +98,11 @@ def test_resolver_finds_nearest_consistent_versions() -> None:
         ),
     }
     items = [StackItem("lib", "2.0.0"), StackItem("plugin", "1.0.0")]
-    keep_lib = suggest_versions(Ecosystem.NPM, items, published, runtimes={}, python="3.13", anchor="lib")
+    keep_lib = suggest_versions(
+        Ecosystem.NPM, items, published, runtimes={}, python="3.13", anchor="lib"
+    )
     assert keep_lib == {"lib": "2.0.0", "plugin": "2.0.0"}
-    keep_plugin = suggest_versions(Ecosystem.NPM, items, published, runtimes={}, python="3.13", anchor="plugin")
+    keep_plugin = suggest_versions(
+        Ecosystem.NPM, items, published, runtimes={}, python="3.13", anchor="plugin"
+    )
     assert keep_plugin == {"lib": "1.0.0", "plugin": "1.0.0"}

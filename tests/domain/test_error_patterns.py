@@ -153,11 +153,11 @@ def test_patterns_are_fixed_points(toolchain: str, raw: str, pattern: str, tool:
 
 def test_volatile_parts_do_not_change_the_hash() -> None:
     a = normalise_error(
-        'File "/home/alice/app/x.py", line 12\nImportError: cannot import name \'url_quote\' from '
+        "File \"/home/alice/app/x.py\", line 12\nImportError: cannot import name 'url_quote' from "
         "'werkzeug.urls' (/home/alice/venv/lib/python3.11/site-packages/werkzeug/urls.py)"
     )
     b = normalise_error(
-        'File "C:\\Users\\bob\\app\\x.py", line 99\nImportError: cannot import name \'url_quote\' from '
+        "File \"C:\\Users\\bob\\app\\x.py\", line 99\nImportError: cannot import name 'url_quote' from "
         "'werkzeug.urls' (C:\\venv\\Lib\\site-packages\\werkzeug\\urls.py)"
     )
     assert a.error_hash == b.error_hash

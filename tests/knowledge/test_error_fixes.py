@@ -7,7 +7,11 @@ from collections import Counter
 import pytest
 
 from pkgintel.domain.error_patterns import Form, error_hash, normalise_line
-from pkgintel.knowledge.error_fixes import KnowledgeDataError, load_error_knowledge, parse_error_file
+from pkgintel.knowledge.error_fixes import (
+    KnowledgeDataError,
+    load_error_knowledge,
+    parse_error_file,
+)
 
 
 def test_entries_are_distinct_sourced_and_cover_the_toolchains() -> None:
@@ -15,7 +19,9 @@ def test_entries_are_distinct_sourced_and_cover_the_toolchains() -> None:
     assert len(entries) >= 280
     assert len({e.error_hash for e in entries}) == len(entries)
     ecosystems = Counter(e.ecosystem for e in entries)
-    assert {"pypi", "npm", "cargo", "go", "rubygems", "composer", "maven", "conda"} <= set(ecosystems)
+    assert {"pypi", "npm", "cargo", "go", "rubygems", "composer", "maven", "conda"} <= set(
+        ecosystems
+    )
     assert len({e.tool for e in entries}) >= 8
     for e in entries:
         assert e.sources and all(s.startswith("https://") for s in e.sources), e.pattern
@@ -27,15 +33,34 @@ def test_entries_are_distinct_sourced_and_cover_the_toolchains() -> None:
 def test_code_entries_name_their_tool() -> None:
     for e in load_error_knowledge():
         if e.form is Form.CODE:
-            assert e.pattern.split(" ", 1)[0] in {"rustc", "npm", "yarn", "node", "maven", "conda"} or e.pattern.startswith("ERR_PNPM_")
+            assert e.pattern.split(" ", 1)[0] in {
+                "rustc",
+                "npm",
+                "yarn",
+                "node",
+                "maven",
+                "conda",
+            } or e.pattern.startswith("ERR_PNPM_")
 
 
 @pytest.mark.parametrize(
     "doc",
     [
-        {"entries": [{"pattern": "x", "title": "t", "cause": "c", "fix": [], "source": "https://a"}]},
-        {"entries": [{"pattern": "x", "title": "t", "cause": "c", "fix": ["f"], "source": "http://a"}]},
-        {"entries": [{"pattern": "", "title": "t", "cause": "c", "fix": ["f"], "source": "https://a"}]},
+        {
+            "entries": [
+                {"pattern": "x", "title": "t", "cause": "c", "fix": [], "source": "https://a"}
+            ]
+        },
+        {
+            "entries": [
+                {"pattern": "x", "title": "t", "cause": "c", "fix": ["f"], "source": "http://a"}
+            ]
+        },
+        {
+            "entries": [
+                {"pattern": "", "title": "t", "cause": "c", "fix": ["f"], "source": "https://a"}
+            ]
+        },
         {"nothing": []},
     ],
 )

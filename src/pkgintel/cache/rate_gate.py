@@ -16,7 +16,9 @@ from limits.aio.strategies import MovingWindowRateLimiter
 class LimitsGate:
     """`allow(key)` → None when under the limit, else seconds until a slot frees."""
 
-    def __init__(self, limit: str, *, redis_url: str | None = None, namespace: str = "gate") -> None:
+    def __init__(
+        self, limit: str, *, redis_url: str | None = None, namespace: str = "gate"
+    ) -> None:
         self._item: RateLimitItem = parse(limit)
         self._namespace = namespace
         storage: Storage

@@ -92,7 +92,7 @@ class Conflict:
 
 
 @dataclass(frozen=True, slots=True)
-class Warning_:
+class CompatWarning:
     package: str
     kind: str
     """`missing_peer`, `duplicate_copy`, `unevaluable`, `runtime_unstated`."""
@@ -116,7 +116,11 @@ class Breakage:
 
 
 def key(ecosystem: Ecosystem, name: str) -> str:
-    return "node" if name == "node" else ("python" if name == "python" else normalise_name(ecosystem, name))
+    return (
+        "node"
+        if name == "node"
+        else ("python" if name == "python" else normalise_name(ecosystem, name))
+    )
 
 
 def marker_applies(marker: str | None, python: str) -> bool | None:
@@ -144,9 +148,7 @@ def marker_applies(marker: str | None, python: str) -> bool | None:
         return None
 
 
-def applicable(
-    ecosystem: Ecosystem, req: Requirement, python: str
-) -> bool | None:
+def applicable(ecosystem: Ecosystem, req: Requirement, python: str) -> bool | None:
     if ecosystem is Ecosystem.PYPI:
         return marker_applies(req.marker, python)
     return True
@@ -160,7 +162,7 @@ def check_stack(
     runtimes: Mapping[str, str],
     python: str,
     source_of: Callable[[str], str],
-) -> tuple[list[Conflict], list[Warning_]]:
+) -> tuple[list[Conflict], list[CompatWarning]]:
     """
     Conflicts and warnings of `items` given `constraints` (by item key; items without constraints
     are skipped — the caller reports them as unavailable). `python` is the version markers and
@@ -168,7 +170,7 @@ def check_stack(
     """
     by_key = {key(ecosystem, i.name): i for i in items}
     conflicts: list[Conflict] = []
-    warnings: list[Warning_] = []
+    warnings: list[CompatWarning] = []
     for item in items:
         vc = constraints.get(key(ecosystem, item.name))
         if vc is None:
@@ -195,7 +197,11 @@ def check_stack(
                     )
                 )
             elif ok is None:
-                warnings.append(Warning_(item.name, "unevaluable", f"cannot evaluate {label} {spec!r}", runtime, spec))
+                warnings.append(
+                    CompatWarning(
+                        item.name, "unevaluable", f"cannot evaluate {label} {spec!r}", runtime, spec
+                    )
+                )
         for req in vc.requirements:
             target = by_key.get(key(ecosystem, req.name))
             applies = applicable(ecosystem, req, python)
@@ -205,7 +211,7 @@ def check_stack(
             if target is None:
                 if req.kind == "peer" and ecosystem is Ecosystem.NPM:
                     warnings.append(
-                        Warning_(
+                        CompatWarning(
                             item.name,
                             "missing_peer",
                             f"{item.name}@{item.version} expects {req.name} {req.spec} as a peer, "
@@ -218,7 +224,7 @@ def check_stack(
             ok = satisfies(ecosystem, target.version, req.spec)
             if ok is None or applies is None:
                 warnings.append(
-                    Warning_(
+                    CompatWarning(
                         item.name,
                         "unevaluable",
                         f"cannot evaluate {item.name}'s {label} {req.name} {req.spec!r}"
@@ -232,7 +238,7 @@ def check_stack(
                 continue
             if ecosystem is Ecosystem.NPM and req.kind in ("runtime", "optional"):
                 warnings.append(
-                    Warning_(
+                    CompatWarning(
                         item.name,
                         "duplicate_copy",
                         f"{item.name}@{item.version} depends on {req.name} {req.spec}, not "
@@ -249,7 +255,9 @@ def check_stack(
                     requires=target.name,
                     constraint=req.spec,
                     found_version=target.version,
-                    kind="peer" if req.kind == "peer" else ("peer_optional" if req.kind == "peer_optional" else "requires"),
+                    kind="peer"
+                    if req.kind == "peer"
+                    else ("peer_optional" if req.kind == "peer_optional" else "requires"),
                     source=f"{src}: {item.name}@{item.version} {label}",
                     message=f"{item.name}@{item.version} requires {target.name} {req.spec} "
                     f"({label}); the stack has {target.name}@{target.version}",
@@ -356,10 +364,25 @@ class _Provider(AbstractProvider):  # type: ignore[misc]
         self.anchors = anchors
 
     def identify(self, requirement_or_candidate: Any) -> str:
-        return str(requirement_or_candidate[0] if isinstance(requirement_or_candidate, tuple) else requirement_or_candidate.name)
+        return str(
+            requirement_or_candidate[0]
+            if isinstance(requirement_or_candidate, tuple)
+            else requirement_or_candidate.name
+        )
 
-    def get_preference(self, identifier: str, resolutions: Any, candidates: Any, information: Any, backtrack_causes: Any) -> Any:
-        return (identifier not in self.anchors, len(self.candidates.get(identifier, ())), identifier)
+    def get_preference(
+        self,
+        identifier: str,
+        resolutions: Any,
+        candidates: Any,
+        information: Any,
+        backtrack_causes: Any,
+    ) -> Any:
+        return (
+            identifier not in self.anchors,
+            len(self.candidates.get(identifier, ())),
+            identifier,
+        )
 
     def _ok(self, req: _Req, version: str) -> bool:
         if req.spec is None:
@@ -445,7 +468,12 @@ def suggest_versions(
     anchors = {anchor} if anchor else set()
     provider = _Provider(ecosystem, candidates, constraints, names, runtimes, python, anchors)
     root = [
-        _Req(k, f"={next(i.version for i in items if key(ecosystem, i.name) == k)}" if k in anchors else None)
+        _Req(
+            k,
+            f"={next(i.version for i in items if key(ecosystem, i.name) == k)}"
+            if k in anchors
+            else None,
+        )
         for k in candidates
     ]
     try:

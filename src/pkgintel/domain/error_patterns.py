@@ -115,22 +115,106 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
     ("pnpm", "pnpm", 90, re.compile(r"\bERR_PNPM_[A-Z0-9_]+\b")),
     ("yarn-berry", "yarn", 85, re.compile(r"\bYN\d{4}: .*\S")),
     ("rustc", "rustc", 90, re.compile(r"^error\[E\d{4}\]: ")),
-    ("cargo", "cargo", 80, re.compile(r"^error: (failed to|package `|linker |could not |no matching package|the lock file|current package believes|feature `|rustc \d|package collision|cyclic package|the package|cannot find|Could not|failed |invalid |unable to|couldn't)")),
-    ("go", "go", 80, re.compile(r"^(go: |go mod |go build |verifying |\S+\.go:\d+:\d+: |package \S+ is not in (GOROOT|std)|build constraints exclude|missing go\.sum entry|cannot find package|cannot use |undefined: |imported and not used|found packages |main module |module \S+ found|panic: )")),
-    ("bundler", "bundler", 80, re.compile(r"^(Bundler could not find|Could not find (gem|compatible)|Your (Ruby|bundle|lockfile)|An error occurred while installing|Bundler::|Gem::|Could not locate Gemfile|You (have already activated|must use Bundler|are trying to install)|Failed to build gem native extension|ERROR:\s+Error installing|ERROR:\s+While executing gem|bundler: |The gemspecs? for|Unable to resolve dependency|Fetching source index|Installing \S+ with native extensions.*failed|/usr/bin/ld: cannot find -l|Downloading \S+ revealed dependencies)")),
-    ("composer", "composer", 80, re.compile(r"^(Your requirements could not be resolved|(- )?(Root composer\.json requires|\S+/\S+(\[\S+\])? requires |\S+ is locked to|Installation request for|Conclusion: )|Your lock file does not contain|The lock file is not up to date|\[[A-Z][\w\\]*Exception\]|PHP Fatal error|Fatal error: |Allowed memory size|composer\.json (is not valid|does not contain)|Could not find (a )?(matching version of )?package|Could not open input file|The requested (PHP extension|package)|Package \S+ is abandoned|.* -> it is missing from your system|.* -> your php version)")),
-    ("maven", "maven", 75, re.compile(r"^\[ERROR\] (?!\s*$|-> \[Help|To see the full stack|Re-run Maven|For more information|\[Help \d\]|After correcting|mvn <args>|Failed to execute goal .* -> \[Help \d\]$)")),
+    (
+        "cargo",
+        "cargo",
+        80,
+        re.compile(
+            r"^error: (failed to|package `|linker |could not |no matching package|the lock file|current package believes|feature `|rustc \d|package collision|cyclic package|the package|cannot find|Could not|failed |invalid |unable to|couldn't)"
+        ),
+    ),
+    (
+        "go",
+        "go",
+        80,
+        re.compile(
+            r"^(go: |go mod |go build |verifying |\S+\.go:\d+:\d+: |package \S+ is not in (GOROOT|std)|build constraints exclude|missing go\.sum entry|cannot find package|cannot use |undefined: |imported and not used|found packages |main module |module \S+ found|panic: )"
+        ),
+    ),
+    (
+        "bundler",
+        "bundler",
+        80,
+        re.compile(
+            r"^(Bundler could not find|Could not find (gem|compatible)|Your (Ruby|bundle|lockfile)|An error occurred while installing|Bundler::|Gem::|Could not locate Gemfile|You (have already activated|must use Bundler|are trying to install)|Failed to build gem native extension|ERROR:\s+Error installing|ERROR:\s+While executing gem|bundler: |The gemspecs? for|Unable to resolve dependency|Fetching source index|Installing \S+ with native extensions.*failed|/usr/bin/ld: cannot find -l|Downloading \S+ revealed dependencies)"
+        ),
+    ),
+    (
+        "composer",
+        "composer",
+        80,
+        re.compile(
+            r"^(Your requirements could not be resolved|(- )?(Root composer\.json requires|\S+/\S+(\[\S+\])? requires |\S+ is locked to|Installation request for|Conclusion: )|Your lock file does not contain|The lock file is not up to date|\[[A-Z][\w\\]*Exception\]|PHP Fatal error|Fatal error: |Allowed memory size|composer\.json (is not valid|does not contain)|Could not find (a )?(matching version of )?package|Could not open input file|The requested (PHP extension|package)|Package \S+ is abandoned|.* -> it is missing from your system|.* -> your php version)"
+        ),
+    ),
+    (
+        "maven",
+        "maven",
+        75,
+        re.compile(
+            r"^\[ERROR\] (?!\s*$|-> \[Help|To see the full stack|Re-run Maven|For more information|\[Help \d\]|After correcting|mvn <args>|Failed to execute goal .* -> \[Help \d\]$)"
+        ),
+    ),
     ("maven-goal", "maven", 70, re.compile(r"^\[ERROR\] Failed to execute goal .*")),
-    ("gradle", "gradle", 75, re.compile(r"^(> |\s*> )?(Could not (resolve|find|determine|get|download|create|initialize|open|compile|apply)|Execution failed for task|Unsupported class file major version|Plugin \[id:|A problem occurred (configuring|evaluating)|Failed to apply plugin|Dependency verification failed|Duplicate class |Minimum supported Gradle version|Gradle \S+ requires Java|Could not target platform|Unable to make field|No matching variant|Cannot (lock|resolve|add)|Incompatible because|Build file .* line:|Android Gradle plugin requires|The project uses Gradle|SDK location not found|Failed to install the following|Unsupported Java|Direct local \.aar|Manifest merger failed|More than one file was found|Namespace not specified|Cause: )")),
-    ("conda", "conda", 85, re.compile(r"^(\w+\.)*(PackagesNotFoundError|UnsatisfiableError|LibMambaUnsatisfiableError|CondaHTTPError|CondaError|CondaValueError|CondaSSLError|CondaVerificationError|CondaEnvException|CondaUpgradeError|CondaMultiError|EnvironmentLocationNotFound|EnvironmentFileNotFound|NoWritableEnvsDirError|NotWritableError|PaddingError|InvalidArchiveError|ClobberError|SpecNotFound|ResolvePackageNotFound|CondaToSNonInteractiveError|DirectoryNotACondaEnvironmentError|CondaDependencyError|ProxyError|ChecksumMismatchError|EnvironmentNameNotFound|ArgumentError|CondaMemoryError|CondaFileIOError|LockError)\b.*")),
-    ("conda-msg", "conda", 60, re.compile(r"^(Solving environment: failed|Found conflicts! Looking for incompatible packages|Encountered problems while solving|The environment is inconsistent|Could not solve for environment specs|The following packages are incompatible|nothing provides |Collecting package metadata .*failed|error\s+libmamba )")),
-    ("pip", "pip", 85, re.compile(r"^(ERROR: |error: [a-z][a-z0-9-]+(-[a-z0-9]+)+\b|error: Microsoft Visual C\+\+|note: This error originates|error: command '|error: can't find Rust compiler|error: legacy-install-failure)")),
-    ("python-exc", "python", 80, re.compile(r"^([A-Za-z_][\w.]*\.)?([A-Z]\w*(Error|Exception|Exit|Warning)|KeyboardInterrupt|StopIteration)(: .*)?$")),
+    (
+        "gradle",
+        "gradle",
+        75,
+        re.compile(
+            r"^(> |\s*> )?(Could not (resolve|find|determine|get|download|create|initialize|open|compile|apply)|Execution failed for task|Unsupported class file major version|Plugin \[id:|A problem occurred (configuring|evaluating)|Failed to apply plugin|Dependency verification failed|Duplicate class |Minimum supported Gradle version|Gradle \S+ requires Java|Could not target platform|Unable to make field|No matching variant|Cannot (lock|resolve|add)|Incompatible because|Build file .* line:|Android Gradle plugin requires|The project uses Gradle|SDK location not found|Failed to install the following|Unsupported Java|Direct local \.aar|Manifest merger failed|More than one file was found|Namespace not specified|Cause: )"
+        ),
+    ),
+    (
+        "conda",
+        "conda",
+        85,
+        re.compile(
+            r"^(\w+\.)*(PackagesNotFoundError|UnsatisfiableError|LibMambaUnsatisfiableError|CondaHTTPError|CondaError|CondaValueError|CondaSSLError|CondaVerificationError|CondaEnvException|CondaUpgradeError|CondaMultiError|EnvironmentLocationNotFound|EnvironmentFileNotFound|NoWritableEnvsDirError|NotWritableError|PaddingError|InvalidArchiveError|ClobberError|SpecNotFound|ResolvePackageNotFound|CondaToSNonInteractiveError|DirectoryNotACondaEnvironmentError|CondaDependencyError|ProxyError|ChecksumMismatchError|EnvironmentNameNotFound|ArgumentError|CondaMemoryError|CondaFileIOError|LockError)\b.*"
+        ),
+    ),
+    (
+        "conda-msg",
+        "conda",
+        60,
+        re.compile(
+            r"^(Solving environment: failed|Found conflicts! Looking for incompatible packages|Encountered problems while solving|The environment is inconsistent|Could not solve for environment specs|The following packages are incompatible|nothing provides |Collecting package metadata .*failed|error\s+libmamba )"
+        ),
+    ),
+    (
+        "pip",
+        "pip",
+        85,
+        re.compile(
+            r"^(ERROR: |error: [a-z][a-z0-9-]+(-[a-z0-9]+)+\b|error: Microsoft Visual C\+\+|note: This error originates|error: command '|error: can't find Rust compiler|error: legacy-install-failure)"
+        ),
+    ),
+    (
+        "python-exc",
+        "python",
+        80,
+        re.compile(
+            r"^([A-Za-z_][\w.]*\.)?([A-Z]\w*(Error|Exception|Exit|Warning)|KeyboardInterrupt|StopIteration)(: .*)?$"
+        ),
+    ),
     ("node-error", "node", 82, re.compile(r"^(Uncaught )?(\w*Error)( \[[A-Z0-9_]+\])?: \S.*")),
     ("npm-msg", "npm", 70, re.compile(r"^npm (?:ERR!|error) \S.*")),
     ("yarn", "yarn", 70, re.compile(r"^(error|YN\d{4}) .*\S")),
-    ("node-gyp", "node-gyp", 75, re.compile(r"^gyp (ERR!|error) (?!stack|System|command|cwd|node -v|node-gyp -v|not ok|\s*$|find Python\s*$|find VS\s*$).*")),
-    ("compiler", None, 65, re.compile(r"^(\S+\.(c|cc|cpp|cxx|h|hpp|m|mm|pyx|f90)?:\d+(:\d+)?: (fatal )?error: |fatal error: |collect2: error|/usr/bin/ld: |ld: (library|cannot|symbol)|clang: error: |gcc: error: |cc1: |x86_64-linux-gnu-gcc: error|error: (command|linker|unable) )")),
+    (
+        "node-gyp",
+        "node-gyp",
+        75,
+        re.compile(
+            r"^gyp (ERR!|error) (?!stack|System|command|cwd|node -v|node-gyp -v|not ok|\s*$|find Python\s*$|find VS\s*$).*"
+        ),
+    ),
+    (
+        "compiler",
+        None,
+        65,
+        re.compile(
+            r"^(\S+\.(c|cc|cpp|cxx|h|hpp|m|mm|pyx|f90)?:\d+(:\d+)?: (fatal )?error: |fatal error: |collect2: error|/usr/bin/ld: |ld: (library|cannot|symbol)|clang: error: |gcc: error: |cc1: |x86_64-linux-gnu-gcc: error|error: (command|linker|unable) )"
+        ),
+    ),
     ("rust-error", "rustc", 60, re.compile(r"^error: \S.*")),
     ("generic", None, 30, re.compile(r"^(fatal|FATAL|Error|ERROR|error|E)(:| -) \S.*")),
 )
@@ -153,22 +237,42 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"\b(?:https?|git\+https?|git\+ssh|ssh|file|s3)://[^\s'\"`<>)\]]+"), "<url>"),
     (re.compile(r"\bgit@[\w.-]+:[\w./-]+"), "<url>"),
     (re.compile(r"\bsha\d{1,3}-[A-Za-z0-9+/]{20,}={0,2}"), "<integrity>"),
-    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>"),
+    (
+        re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"),
+        "<time>",
+    ),
     (re.compile(r"\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b"), "<time>"),
     # File with a line (and column): before bare paths so the numbers go too.
-    (re.compile(r"(?:[A-Za-z]:\\|\\\\|[~.]{0,2}/)?(?:[\w@.+-]+[/\\])*[\w@.+-]+\.[A-Za-z0-9]{1,8}:\d+(?::\d+)?"), "<path>:<line>"),
+    (
+        re.compile(
+            r"(?:[A-Za-z]:\\|\\\\|[~.]{0,2}/)?(?:[\w@.+-]+[/\\])*[\w@.+-]+\.[A-Za-z0-9]{1,8}:\d+(?::\d+)?"
+        ),
+        "<path>:<line>",
+    ),
     (re.compile(r"(?<![\w<])[A-Za-z]:\\[^\s'\"`<>|:(),;]*"), "<path>"),
     (re.compile(r"(?<![\w<>@:])(?:~|\.{1,2})?/(?:[^\s'\"`<>(),;:]+)"), "<path>"),
     (re.compile(r"\bline \d+\b"), "line <n>"),
     (re.compile(r"\bon project [\w.-]+"), "on project <name>"),
     (re.compile(r"\b0x[0-9A-Fa-f]+\b"), "<hex>"),
     (re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{12,}\b"), "<hash>"),
-    (re.compile(r"\b(?:pip-(?:install|req-build|build-env|wheel|ephemeral-wheel-cache|modern-metadata|unpack|target)-|tmp)[a-z0-9_]{4,}\b"), "<tmp>"),
+    (
+        re.compile(
+            r"\b(?:pip-(?:install|req-build|build-env|wheel|ephemeral-wheel-cache|modern-metadata|unpack|target)-|tmp)[a-z0-9_]{4,}\b"
+        ),
+        "<tmp>",
+    ),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|m|min)\b(?= |$|\)|\.|,)"), "<duration>"),
-    (re.compile(r"(?<![\w.<])v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.+-]*|(?:a|b|rc|dev|post)\d*)?(?![\w>])"), "<version>"),
+    (
+        re.compile(
+            r"(?<![\w.<])v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.+-]*|(?:a|b|rc|dev|post)\d*)?(?![\w>])"
+        ),
+        "<version>",
+    ),
     (re.compile(r"(?<![\w.<])\d{5,}(?![\w.>])"), "<n>"),
 )
-_QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`|‘[^’\n]{1,200}’|“[^”\n]{1,200}”")
+_QUOTED = re.compile(
+    r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`|‘[^’\n]{1,200}’|“[^”\n]{1,200}”"
+)
 _NPM_SPEC = re.compile(
     r"(?<![\w<])(?:@[\w.-]+/)?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*@"
     r"""(?:"[^"\n]*"|'[^'\n]*'|(?=[~^<>=*v\d]|<version>)[^\s,'"`)]+)"""
@@ -186,9 +290,17 @@ _CODES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"^npm (?:ERR!|error) code ([A-Z][A-Z0-9_]+)\s*$"), "npm code {}"),
     (re.compile(r"\b(ERR_PNPM_[A-Z0-9_]+)\b"), "{}"),
     (re.compile(r"\b(YN\d{4})\b"), "yarn {}"),
-    (re.compile(r"(?:\[|code: ['\"]|^)(ERR_(?!PNPM_)[A-Z0-9_]+|MODULE_NOT_FOUND)(?:\]|['\"])"), "node {}"),
+    (
+        re.compile(r"(?:\[|code: ['\"]|^)(ERR_(?!PNPM_)[A-Z0-9_]+|MODULE_NOT_FOUND)(?:\]|['\"])"),
+        "node {}",
+    ),
     (re.compile(r"cwiki\.apache\.org/confluence/display/MAVEN/(\w+)"), "maven {}"),
-    (re.compile(r"^(?:\w+\.)*(PackagesNotFoundError|UnsatisfiableError|LibMambaUnsatisfiableError|CondaHTTPError|CondaSSLError|NotWritableError|EnvironmentLocationNotFound|ClobberError|PaddingError|InvalidArchiveError|CondaVerificationError|ChecksumMismatchError|CondaToSNonInteractiveError|ResolvePackageNotFound|SpecNotFound|NoWritableEnvsDirError|DirectoryNotACondaEnvironmentError|EnvironmentNameNotFound|CondaUpgradeError|ProxyError)\b"), "conda {}"),
+    (
+        re.compile(
+            r"^(?:\w+\.)*(PackagesNotFoundError|UnsatisfiableError|LibMambaUnsatisfiableError|CondaHTTPError|CondaSSLError|NotWritableError|EnvironmentLocationNotFound|ClobberError|PaddingError|InvalidArchiveError|CondaVerificationError|ChecksumMismatchError|CondaToSNonInteractiveError|ResolvePackageNotFound|SpecNotFound|NoWritableEnvsDirError|DirectoryNotACondaEnvironmentError|EnvironmentNameNotFound|CondaUpgradeError|ProxyError)\b"
+        ),
+        "conda {}",
+    ),
 )
 
 
@@ -290,10 +402,8 @@ def normalise_error(text: str) -> NormalisedError:
         if not specific or specific in seen:
             continue
         seen.add(specific)
-        if family in _TRACEBACK_TAIL:
-            rank = priority + index * 1e-6  # later exception lines first
-        else:
-            rank = float(priority)
+        # Later exception lines first in tracebacks.
+        rank = priority + index * 1e-6 if family in _TRACEBACK_TAIL else float(priority)
         line = DecisiveLine(
             index=index,
             family=family,
@@ -314,9 +424,13 @@ def normalise_error(text: str) -> NormalisedError:
     ranked = sorted(found, key=lambda d: (-d.priority, d.index))[:MAX_DECISIVE_LINES]
     codes = error_codes(raw_lines)
     if not ranked:
-        return NormalisedError(pattern="", error_hash=error_hash(""), tool=None, lines=(), codes=codes)
+        return NormalisedError(
+            pattern="", error_hash=error_hash(""), tool=None, lines=(), codes=codes
+        )
     primary = ranked[0]
-    tool = tools.get(primary.index) or next((tools[d.index] for d in ranked if tools.get(d.index)), None)
+    tool = tools.get(primary.index) or next(
+        (tools[d.index] for d in ranked if tools.get(d.index)), None
+    )
     return NormalisedError(
         pattern=primary.specific,
         error_hash=error_hash(primary.specific),
@@ -328,9 +442,57 @@ def normalise_error(text: str) -> NormalisedError:
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_+-]{2,}")
 _STOP: Final = frozenset(
-    "the and for not with from this that was were are has have had but can could would should "
-    "you your its into been will when which what there then than they them only also error npm "
-    "name version path pkg url line hash hex tmp time duration integrity".split()
+    [
+        "the",
+        "and",
+        "for",
+        "not",
+        "with",
+        "from",
+        "this",
+        "that",
+        "was",
+        "were",
+        "are",
+        "has",
+        "have",
+        "had",
+        "but",
+        "can",
+        "could",
+        "would",
+        "should",
+        "you",
+        "your",
+        "its",
+        "into",
+        "been",
+        "will",
+        "when",
+        "which",
+        "what",
+        "there",
+        "then",
+        "than",
+        "they",
+        "them",
+        "only",
+        "also",
+        "error",
+        "npm",
+        "name",
+        "version",
+        "path",
+        "pkg",
+        "url",
+        "line",
+        "hash",
+        "hex",
+        "tmp",
+        "time",
+        "duration",
+        "integrity",
+    ]
 )
 
 

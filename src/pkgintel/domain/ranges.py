@@ -24,7 +24,9 @@ from packaging.version import InvalidVersion, Version
 
 from pkgintel.domain.packages import Ecosystem
 
-_NPM_UNEVALUABLE = re.compile(r"^(npm:|workspace:|file:|link:|git|github:|https?:|[\w.-]+/[\w.-]+(#.*)?$)")
+_NPM_UNEVALUABLE = re.compile(
+    r"^(npm:|workspace:|file:|link:|git|github:|https?:|[\w.-]+/[\w.-]+(#.*)?$)"
+)
 _NPM_TAG = re.compile(r"^[A-Za-z][\w.-]*$")
 
 

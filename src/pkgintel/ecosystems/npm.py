@@ -387,7 +387,10 @@ def parse_constraints(data: Mapping[str, Any]) -> PublishedConstraints:
         if name and ("unpublished" in times or isinstance(raw_versions, Mapping)):
             raise PackageNotFound(_ECOSYSTEM, name)
         raise RegistryResponseInvalid(
-            _ECOSYSTEM, "npm body is not a packument", reason="invalid_shape", source=REGISTRY_SOURCE
+            _ECOSYSTEM,
+            "npm body is not a packument",
+            reason="invalid_shape",
+            source=REGISTRY_SOURCE,
         )
     by_version: dict[str, VersionConstraints] = {}
     for version, manifest in manifests.items():

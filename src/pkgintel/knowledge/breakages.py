@@ -24,7 +24,9 @@ class BreakageDataError(ValueError):
 @functools.cache
 def load_breakages() -> tuple[Breakage, ...]:
     raw = yaml.safe_load(
-        resources.files("pkgintel.knowledge").joinpath("compat", "breakages.yaml").read_text("utf-8")
+        resources.files("pkgintel.knowledge")
+        .joinpath("compat", "breakages.yaml")
+        .read_text("utf-8")
     )
     out: list[Breakage] = []
     for i, item in enumerate(raw.get("breakages", [])):

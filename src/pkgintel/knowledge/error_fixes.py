@@ -99,7 +99,11 @@ def parse_error_file(data: Any, *, origin: str) -> list[ErrorEntry]:
         pattern = normalise_line(_text(raw, "pattern", where), form)
         fix_raw = raw.get("fix")
         fix = [fix_raw] if isinstance(fix_raw, str) else fix_raw
-        if not isinstance(fix, list) or not fix or not all(isinstance(s, str) and s.strip() for s in fix):
+        if (
+            not isinstance(fix, list)
+            or not fix
+            or not all(isinstance(s, str) and s.strip() for s in fix)
+        ):
             raise KnowledgeDataError(f"{where}: `fix` must be a non-empty list of steps")
         tool = str(raw.get("tool") or default_tool)
         ecosystem = str(raw.get("ecosystem") or default_eco)

@@ -31,12 +31,12 @@ from typing import Final, Protocol
 from pkgintel.domain.compat import (
     RUNTIMES,
     Breakage,
+    CompatWarning,
     Conflict,
     PublishedConstraints,
     Requirement,
     StackItem,
     VersionConstraints,
-    Warning_,
     apply_breakages,
     check_stack,
     key,
@@ -57,7 +57,12 @@ from pkgintel.domain.versions import is_valid
 SUPPORTED: Final = (Ecosystem.NPM, Ecosystem.PYPI)
 PYPI_CANDIDATES: Final = 8
 """Nearest versions per conflicting PyPI package whose metadata is fetched for suggestions."""
-_RUNTIME_ALIASES: Final = {"nodejs": "node", "node.js": "node", "python3": "python", "cpython": "python"}
+_RUNTIME_ALIASES: Final = {
+    "nodejs": "node",
+    "node.js": "node",
+    "python3": "python",
+    "cpython": "python",
+}
 
 
 class NpmConstraintSource(Protocol):
@@ -71,7 +76,9 @@ class NpmConstraintSource(Protocol):
 class Snapshots(Protocol):
     """The part of `PackageService` used here."""
 
-    async def get_snapshot(self, ecosystem: Ecosystem, name: str, version: str | None = None) -> _HasInfo: ...
+    async def get_snapshot(
+        self, ecosystem: Ecosystem, name: str, version: str | None = None
+    ) -> _HasInfo: ...
 
 
 class _HasInfo(Protocol):
@@ -116,7 +123,7 @@ class CompatReport:
     python_assumed: str | None
     compatible: bool | None
     conflicts: list[Conflict]
-    warnings: list[Warning_]
+    warnings: list[CompatWarning]
     unavailable: list[Unavailable]
     suggestions: list[Suggestion]
     sources: list[SourceUse] = field(default_factory=list)
@@ -167,7 +174,9 @@ class CompatService:
         self._ttl = ttl_s
         self._entries = cache_entries
         self._clock = clock
-        self._npm_cache: OrderedDict[str, tuple[float, PublishedConstraints, datetime]] = OrderedDict()
+        self._npm_cache: OrderedDict[str, tuple[float, PublishedConstraints, datetime]] = (
+            OrderedDict()
+        )
         self._inflight: dict[str, asyncio.Future[tuple[PublishedConstraints, datetime]]] = {}
 
     # -- sources --------------------------------------------------------------------------
@@ -201,7 +210,9 @@ class CompatService:
         pub, fetched = await pending
         return pub, fetched, "miss"
 
-    async def _pypi_constraints(self, name: str, version: str) -> tuple[VersionConstraints, PackageInfo]:
+    async def _pypi_constraints(
+        self, name: str, version: str
+    ) -> tuple[VersionConstraints, PackageInfo]:
         snap = await self._packages.get_snapshot(Ecosystem.PYPI, name, version)
         return pypi_version_constraints(snap.info, version), snap.info
 
@@ -220,7 +231,9 @@ class CompatService:
         results = await asyncio.gather(*(one(n, v) for n, v in items.items()))
         return all(results)
 
-    async def _detect(self, items: Mapping[str, str], runtimes: Mapping[str, str]) -> tuple[Ecosystem, str]:
+    async def _detect(
+        self, items: Mapping[str, str], runtimes: Mapping[str, str]
+    ) -> tuple[Ecosystem, str]:
         if any(n.startswith("@") and "/" in n for n in items) or "node" in runtimes:
             return Ecosystem.NPM, "a scoped name or the node runtime names npm"
         if "python" in runtimes:
@@ -235,7 +248,8 @@ class CompatService:
             return Ecosystem.PYPI, "every asked version is published on PyPI (not all on npm)"
         why = "both npm and PyPI" if npm_ok else "neither npm nor PyPI"
         raise InvalidInput(
-            "ecosystem", f"cannot detect the ecosystem: the asked versions exist on {why}; pass `ecosystem`"
+            "ecosystem",
+            f"cannot detect the ecosystem: the asked versions exist on {why}; pass `ecosystem`",
         )
 
     # -- the check ------------------------------------------------------------------------
@@ -275,7 +289,9 @@ class CompatService:
             raise EcosystemNotSupported(ecosystem.value)
         for name, version in items.items():
             if not is_valid(ecosystem, version):
-                raise InvalidInput("packages", f"{name}: {version!r} is not an exact {ecosystem.value} version")
+                raise InvalidInput(
+                    "packages", f"{name}: {version!r} is not an exact {ecosystem.value} version"
+                )
         python = runtimes.get("python") or self._default_python
         python_assumed = None if "python" in runtimes or ecosystem is not Ecosystem.PYPI else python
 
@@ -295,10 +311,16 @@ class CompatService:
                     display[k] = pub.name
                     vc = pub.by_version.get(item.version)
                     if vc is None:
-                        near = [v for v in reversed(pub.versions) if not pub.by_version[v].prerelease][:5]
+                        near = [
+                            v for v in reversed(pub.versions) if not pub.by_version[v].prerelease
+                        ][:5]
                         unavailable.append(
-                            Unavailable(item.name, item.version, "version_not_found",
-                                        f"{item.name} has no published version {item.version} (newest: {', '.join(near)})")
+                            Unavailable(
+                                item.name,
+                                item.version,
+                                "version_not_found",
+                                f"{item.name} has no published version {item.version} (newest: {', '.join(near)})",
+                            )
                         )
                         return
                     constraints[k] = vc
@@ -309,12 +331,18 @@ class CompatService:
                     display[k] = info.name
                     sources.append(SourceUse("pypi.org", info.name, item.version, "ok"))
             except VersionNotFound as exc:
-                unavailable.append(Unavailable(item.name, item.version, "version_not_found", exc.message))
+                unavailable.append(
+                    Unavailable(item.name, item.version, "version_not_found", exc.message)
+                )
             except PackageNotFound as exc:
                 unavailable.append(Unavailable(item.name, item.version, "not_found", exc.message))
             except RegistryError as exc:
-                unavailable.append(Unavailable(item.name, item.version, "upstream_unavailable", exc.message))
-                sources.append(SourceUse(exc.source or ecosystem.value, item.name, item.version, "unavailable"))
+                unavailable.append(
+                    Unavailable(item.name, item.version, "upstream_unavailable", exc.message)
+                )
+                sources.append(
+                    SourceUse(exc.source or ecosystem.value, item.name, item.version, "unavailable")
+                )
 
         await asyncio.gather(*(load(i) for i in stack))
         conflicts, warnings = check_stack(
@@ -326,9 +354,17 @@ class CompatService:
             source_of=lambda _n: "registry.npmjs.org" if ecosystem is Ecosystem.NPM else "pypi.org",
         )
         conflicts += apply_breakages(ecosystem, stack, self._breakages())
-        if ecosystem is Ecosystem.NPM and "node" not in runtimes and any(vc.engines for vc in constraints.values()):
+        if (
+            ecosystem is Ecosystem.NPM
+            and "node" not in runtimes
+            and any(vc.engines for vc in constraints.values())
+        ):
             warnings.append(
-                Warning_("node", "runtime_unstated", "packages declare engines.node; add node@<version> to the stack to check it")
+                CompatWarning(
+                    "node",
+                    "runtime_unstated",
+                    "packages declare engines.node; add node@<version> to the stack to check it",
+                )
             )
         compatible: bool | None
         if conflicts:
@@ -339,7 +375,9 @@ class CompatService:
             compatible = True
         suggestions: list[Suggestion] = []
         if conflicts and suggest and not unavailable:
-            suggestions = await self._suggest(ecosystem, stack, conflicts, published, runtimes, python)
+            suggestions = await self._suggest(
+                ecosystem, stack, conflicts, published, runtimes, python
+            )
         return CompatReport(
             ecosystem=ecosystem,
             ecosystem_detected=detected,
@@ -380,7 +418,13 @@ class CompatService:
         asked = {i.name: i.version for i in stack}
         for anchor in anchors:
             found = await asyncio.to_thread(
-                suggest_versions, ecosystem, stack, published, runtimes=runtimes, python=python, anchor=anchor
+                suggest_versions,
+                ecosystem,
+                stack,
+                published,
+                runtimes=runtimes,
+                python=python,
+                anchor=anchor,
             )
             if not found:
                 continue
@@ -419,7 +463,9 @@ class CompatService:
                 *(self._pypi_constraints(item.name, v) for v in wanted), return_exceptions=True
             )
             by_version = {
-                v: pair[0] for v, pair in zip(wanted, pairs, strict=True) if not isinstance(pair, BaseException)
+                v: pair[0]
+                for v, pair in zip(wanted, pairs, strict=True)
+                if not isinstance(pair, BaseException)
             }
             result[k] = PublishedConstraints(info.name, tuple(versions), by_version, "pypi.org")
 

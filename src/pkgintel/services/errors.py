@@ -126,7 +126,9 @@ class ErrorService:
         found: dict[str, ErrorMatch] = {}
         for h, entry in exact.items():
             pattern, form, idx = by_hash[h]
-            confidence = {Form.SPECIFIC: EXACT_SPECIFIC, Form.CODE: EXACT_CODE}.get(form, EXACT_GENERIC)
+            confidence = {Form.SPECIFIC: EXACT_SPECIFIC, Form.CODE: EXACT_CODE}.get(
+                form, EXACT_GENERIC
+            )
             found[h] = ErrorMatch(
                 entry=entry,
                 confidence=confidence,
@@ -151,17 +153,30 @@ class ErrorService:
                 continue
             best, line = _best_similarity(pattern_of[h], lines)
             if best >= FULLTEXT_MIN_SIMILARITY:
-                scored[h] = (best, line, MatchMethod.FULLTEXT, "full-text search on the error's words")
+                scored[h] = (
+                    best,
+                    line,
+                    MatchMethod.FULLTEXT,
+                    "full-text search on the error's words",
+                )
         if patterns:
             for line in lines:
                 for _p, score, i in process.extract(
-                    line, patterns, scorer=fuzz.token_sort_ratio, limit=5,
+                    line,
+                    patterns,
+                    scorer=fuzz.token_sort_ratio,
+                    limit=5,
                     score_cutoff=FUZZY_MIN_SIMILARITY,
                 ):
                     h = hashes[i]
                     if h in found or (h in scored and scored[h][0] >= score):
                         continue
-                    scored[h] = (float(score), line, MatchMethod.FUZZY, "fuzzy match on the pattern")
+                    scored[h] = (
+                        float(score),
+                        line,
+                        MatchMethod.FUZZY,
+                        "fuzzy match on the pattern",
+                    )
         if scored:
             entries = await self._store.get_entries(list(scored))
             for h, (score, line, method, how) in scored.items():
@@ -188,7 +203,9 @@ class ErrorService:
         if not error.strip():
             raise InvalidInput("error", "the error text is empty")
         if len(error) > MAX_ERROR_CHARS:
-            raise InvalidInput("error", f"the error text is longer than {MAX_ERROR_CHARS} characters")
+            raise InvalidInput(
+                "error", f"the error text is longer than {MAX_ERROR_CHARS} characters"
+            )
         normalised = normalise_error(error)
         matches = await self._match(normalised, limit)
         if matches:
@@ -202,7 +219,9 @@ class ErrorService:
             return ErrorResolution(normalised, (), miss_recorded=True, miss_count=count)
         return ErrorResolution(normalised, ())
 
-    async def search(self, query: str, *, limit: int = 5) -> tuple[NormalisedError | None, list[ErrorMatch]]:
+    async def search(
+        self, query: str, *, limit: int = 5
+    ) -> tuple[NormalisedError | None, list[ErrorMatch]]:
         """
         `GET /api/error`: a 64-hex query is an exact hash lookup; other text is matched like
         `resolve` without recording hits or misses; an empty query lists the most popular entries.
@@ -224,7 +243,9 @@ class ErrorService:
             # A search is also a keyword query: add full-text hits below the resolve threshold.
             seen = {m.entry.error_hash for m in matches}
             words = [w.lower() for w in _QUERY_WORD.findall(query)][:24]
-            hits = [(h, r) for h, r in await self._store.search_text(words, limit * 2) if h not in seen]
+            hits = [
+                (h, r) for h, r in await self._store.search_text(words, limit * 2) if h not in seen
+            ]
             if hits:
                 best = max(r for _, r in hits) or 1.0
                 entries = await self._store.get_entries([h for h, _ in hits])
@@ -268,9 +289,13 @@ class ErrorService:
             wait = await self._gate.allow(client)
             if wait is not None:
                 raise RateLimited(
-                    f"too many votes; try again in {wait} s", retry_after=wait, limit=self._gate.limit
+                    f"too many votes; try again in {wait} s",
+                    retry_after=wait,
+                    limit=self._gate.limit,
                 )
-        outcome = await self._store.vote(key, client, 1 if vote is Vote.UP else -1, now=self._clock())
+        outcome = await self._store.vote(
+            key, client, 1 if vote is Vote.UP else -1, now=self._clock()
+        )
         if outcome is None:
             raise ErrorEntryNotFound(key)
         return outcome

@@ -101,7 +101,9 @@ class SqlErrorStore:
     def backend(self) -> str:
         return "postgresql" if self._dialect == "postgresql" else "sqlite"
 
-    async def replace_curated(self, entries: Sequence[ErrorEntry], *, now: datetime) -> KnowledgeLoad:
+    async def replace_curated(
+        self, entries: Sequence[ErrorEntry], *, now: datetime
+    ) -> KnowledgeLoad:
         """Upsert curated entries (votes and hits kept), delete curated ones no longer shipped."""
         by_tool: dict[str, int] = {}
         for e in entries:
@@ -112,15 +114,24 @@ class SqlErrorStore:
                     r.error_hash: r
                     for r in (
                         await conn.execute(
-                            select(error_entry.c.error_hash, error_entry.c.body, error_entry.c.title,
-                                   error_entry.c.cause, error_entry.c.origin)
+                            select(
+                                error_entry.c.error_hash,
+                                error_entry.c.body,
+                                error_entry.c.title,
+                                error_entry.c.cause,
+                                error_entry.c.origin,
+                            )
                         )
                     ).all()
                 }
                 wanted = {e.error_hash for e in entries}
-                stale = [h for h, r in existing.items() if r.origin == "curated" and h not in wanted]
+                stale = [
+                    h for h, r in existing.items() if r.origin == "curated" and h not in wanted
+                ]
                 if stale:
-                    await conn.execute(delete(error_entry).where(error_entry.c.error_hash.in_(stale)))
+                    await conn.execute(
+                        delete(error_entry).where(error_entry.c.error_hash.in_(stale))
+                    )
                 added = updated = 0
                 rows = []
                 for e in entries:
@@ -148,15 +159,26 @@ class SqlErrorStore:
                         index_elements=["error_hash"],
                         set_={
                             k: getattr(stmt.excluded, k)
-                            for k in ("pattern", "form", "ecosystem", "tool", "title", "cause",
-                                      "body", "origin", "updated_at")
+                            for k in (
+                                "pattern",
+                                "form",
+                                "ecosystem",
+                                "tool",
+                                "title",
+                                "cause",
+                                "body",
+                                "origin",
+                                "updated_at",
+                            )
                         },
                     )
                     await conn.execute(stmt, rows)
                 if self._dialect != "postgresql":
                     await self._rebuild_fts(conn)
         except SQLAlchemyError as exc:
-            raise StorageError(f"could not write error knowledge: {exc.__class__.__name__}") from exc
+            raise StorageError(
+                f"could not write error knowledge: {exc.__class__.__name__}"
+            ) from exc
         return KnowledgeLoad(
             total=len(entries), added=added, updated=updated, removed=len(stale), by_tool=by_tool
         )
@@ -173,7 +195,9 @@ class SqlErrorStore:
 
     async def count(self) -> int:
         async with self._engine.connect() as conn:
-            return int((await conn.execute(select(func.count()).select_from(error_entry))).scalar_one())
+            return int(
+                (await conn.execute(select(func.count()).select_from(error_entry))).scalar_one()
+            )
 
     async def get_entries(self, hashes: Sequence[str]) -> dict[str, ErrorEntry]:
         """Entries by hash (absent ones left out)."""
@@ -241,7 +265,12 @@ class SqlErrorStore:
     ) -> int:
         """Count one more miss of this pattern; returns the new count."""
         stmt = insert_for(self._dialect, error_miss).values(
-            error_hash=error_hash, pattern=pattern, tool=tool, count=1, first_seen=now, last_seen=now
+            error_hash=error_hash,
+            pattern=pattern,
+            tool=tool,
+            count=1,
+            first_seen=now,
+            last_seen=now,
         )
         stmt = stmt.on_conflict_do_update(
             index_elements=["error_hash"],
@@ -258,15 +287,23 @@ class SqlErrorStore:
 
     async def misses(self, limit: int) -> list[ErrorMiss]:
         """Most frequent misses first."""
-        stmt = select(error_miss).order_by(error_miss.c.count.desc(), error_miss.c.pattern).limit(limit)
+        stmt = (
+            select(error_miss)
+            .order_by(error_miss.c.count.desc(), error_miss.c.pattern)
+            .limit(limit)
+        )
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
         return [
-            ErrorMiss(r.error_hash, r.pattern, r.tool, r.count, _aware(r.first_seen), _aware(r.last_seen))
+            ErrorMiss(
+                r.error_hash, r.pattern, r.tool, r.count, _aware(r.first_seen), _aware(r.last_seen)
+            )
             for r in rows
         ]
 
-    async def vote(self, error_hash: str, client: str, value: int, *, now: datetime) -> VoteOutcome | None:
+    async def vote(
+        self, error_hash: str, client: str, value: int, *, now: datetime
+    ) -> VoteOutcome | None:
         """
         Record `client`'s vote (+1/-1) on an entry: a second identical vote changes nothing, an
         opposite one replaces the first. None when the entry does not exist.
@@ -274,7 +311,9 @@ class SqlErrorStore:
         c = error_entry.c
         async with self._engine.begin() as conn:
             exists = (
-                await conn.execute(select(c.error_hash).where(c.error_hash == error_hash).with_for_update())
+                await conn.execute(
+                    select(c.error_hash).where(c.error_hash == error_hash).with_for_update()
+                )
                 if self._dialect == "postgresql"
                 else await conn.execute(select(c.error_hash).where(c.error_hash == error_hash))
             ).first()
@@ -310,6 +349,8 @@ class SqlErrorStore:
                     .values(votes_up=c.votes_up + up, votes_down=c.votes_down + down)
                 )
             row = (
-                await conn.execute(select(c.votes_up, c.votes_down).where(c.error_hash == error_hash))
+                await conn.execute(
+                    select(c.votes_up, c.votes_down).where(c.error_hash == error_hash)
+                )
             ).one()
         return VoteOutcome(error_hash, int(row.votes_up), int(row.votes_down), status)

@@ -30,7 +30,8 @@ class CompatIn(BaseModel):
         examples=[{"react": "18.2.0", "react-dom": "17.0.2", "node": "18.17.0"}],
     )
     ecosystem: Ecosystem | None = Field(
-        default=None, description="`npm` or `pypi`; detected from the names and registries when omitted."
+        default=None,
+        description="`npm` or `pypi`; detected from the names and registries when omitted.",
     )
     python: str | None = Field(default=None, max_length=32, description="Same as a `python` entry.")
     node: str | None = Field(default=None, max_length=32, description="Same as a `node` entry.")
@@ -52,7 +53,10 @@ async def compat_get(
     runtime: RuntimeDep,
     stack: Annotated[
         str | None,
-        Query(max_length=4000, description="Comma-separated `name@version` items; `node@18.17.0`, `python@3.9` are runtimes."),
+        Query(
+            max_length=4000,
+            description="Comma-separated `name@version` items; `node@18.17.0`, `python@3.9` are runtimes.",
+        ),
     ] = None,
     packages: Annotated[str | None, Query(max_length=4000, description="Alias of `stack`.")] = None,
     ecosystem: Annotated[Ecosystem | None, Query(description="Detected when omitted.")] = None,
@@ -63,11 +67,15 @@ async def compat_get(
         raise InvalidInput("stack", "give `stack` (or `packages`) as name@version,name@version")
     report = await _service(runtime).check(parse_stack(text), ecosystem=ecosystem)
     body: dict[str, Any] = compat_wire(report, public_url=runtime.public_url)
-    return cached_json(request, body, cache_control=COMPAT_CACHE, volatile={"_response_ms": _ms(started)})
+    return cached_json(
+        request, body, cache_control=COMPAT_CACHE, volatile={"_response_ms": _ms(started)}
+    )
 
 
 @router.post("/compat", summary="Are these exact versions compatible? (JSON body)")
-async def compat_post(request: Request, runtime: RuntimeDep, body: Annotated[CompatIn, Body()]) -> Response:
+async def compat_post(
+    request: Request, runtime: RuntimeDep, body: Annotated[CompatIn, Body()]
+) -> Response:
     started = time.perf_counter()
     packages = dict(body.packages)
     if body.python:
@@ -76,4 +84,6 @@ async def compat_post(request: Request, runtime: RuntimeDep, body: Annotated[Com
         packages["node"] = body.node
     report = await _service(runtime).check(packages, ecosystem=body.ecosystem)
     payload = compat_wire(report, public_url=runtime.public_url)
-    return cached_json(request, payload, cache_control=COMPAT_CACHE, volatile={"_response_ms": _ms(started)})
+    return cached_json(
+        request, payload, cache_control=COMPAT_CACHE, volatile={"_response_ms": _ms(started)}
+    )

@@ -80,7 +80,9 @@ async def search_errors(
         "results": [match_wire(m) for m in matches],
         "_meta": _meta("/api/error", runtime),
     }
-    return cached_json(request, body, cache_control=ERROR_CACHE, volatile={"_response_ms": _ms(started)})
+    return cached_json(
+        request, body, cache_control=ERROR_CACHE, volatile={"_response_ms": _ms(started)}
+    )
 
 
 @router.post("/resolve", summary="Known fixes for an error or stack trace")
@@ -128,5 +130,7 @@ async def vote_error(
     error_hash: Annotated[str, Path(pattern="^[0-9a-fA-F]{64}$")],
 ) -> Response:
     """One vote per client per entry (clients are keyed hashes of their address); rate-limited."""
-    outcome = await _service(runtime).vote(error_hash, Vote(body.vote), client=identity.key(request))
+    outcome = await _service(runtime).vote(
+        error_hash, Vote(body.vote), client=identity.key(request)
+    )
     return plain_json(vote_wire(outcome), cache_control=NO_STORE)

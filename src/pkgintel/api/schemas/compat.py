@@ -40,7 +40,13 @@ def compat_wire(r: CompatReport, *, public_url: str) -> dict[str, Any]:
         "verdict": verdict,
         "conflicts": [conflict_wire(c) for c in r.conflicts],
         "warnings": [
-            {"package": w.package, "kind": w.kind, "message": w.message, "requires": w.requires, "constraint": w.constraint}
+            {
+                "package": w.package,
+                "kind": w.kind,
+                "message": w.message,
+                "requires": w.requires,
+                "constraint": w.constraint,
+            }
             for w in r.warnings
         ],
         "unavailable": [

@@ -19,7 +19,8 @@ def entry_wire(entry: ErrorEntry) -> dict[str, Any]:
         "cause": entry.cause,
         "fix": list(entry.fix),
         "packages": [
-            {"name": p.name, "ecosystem": p.ecosystem, "versions": p.versions} for p in entry.packages
+            {"name": p.name, "ecosystem": p.ecosystem, "versions": p.versions}
+            for p in entry.packages
         ],
         "sources": list(entry.sources),
         "votes": {
