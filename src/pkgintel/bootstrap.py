@@ -30,6 +30,8 @@ from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.compat import CompatService, NpmConstraintSource
+from pkgintel.services.errors import ErrorService
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
@@ -42,6 +44,7 @@ from pkgintel.services.status import StatusService
 from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
+from pkgintel.storage.errors import SqlErrorStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -165,6 +168,42 @@ def assemble(
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
+        errors=build_error_service(settings, store, clock),
+        compat=build_compat_service(settings, packages, adapters),
+    )
+
+
+def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:
+    """The error-to-fix database on the service's engine, votes limited per client."""
+    from pkgintel.cache.rate_gate import LimitsGate
+    from pkgintel.knowledge.error_fixes import load_error_knowledge
+
+    return ErrorService(
+        SqlErrorStore(store.engine),
+        knowledge=load_error_knowledge,
+        vote_gate=LimitsGate(
+            settings.error_vote_limit, redis_url=settings.redis_url, namespace="error-vote"
+        ),
+        clock=clock,
+        min_confidence=settings.error_min_confidence,
+    )
+
+
+def build_compat_service(
+    settings: Settings, packages: PackageService, adapters: Any
+) -> CompatService:
+    """Stack compatibility over the npm adapter's packuments and PyPI snapshots."""
+    from pkgintel.knowledge.breakages import load_breakages
+
+    npm = adapters.get(Ecosystem.NPM)
+    source: NpmConstraintSource | None = npm if hasattr(npm, "fetch_constraints") else None
+    return CompatService(
+        packages,
+        source,
+        breakages=load_breakages,
+        default_python=settings.compat_default_python,
+        max_packages=settings.compat_max_packages,
+        ttl_s=settings.cache_ttl_s,
     )
 
 

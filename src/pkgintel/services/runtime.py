@@ -8,6 +8,8 @@ from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.compat import CompatService
+from pkgintel.services.errors import ErrorService
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
@@ -40,3 +42,7 @@ class Runtime:
     max_lockfile_bytes: int = 5 * 1024 * 1024
     bulk_hint_threshold: int = 10
     public_url: str = "http://127.0.0.1:8000"
+    errors: ErrorService | None = None
+    """Error-to-fix database (set by `bootstrap.assemble`)."""
+    compat: CompatService | None = None
+    """Stack compatibility (set by `bootstrap.assemble`)."""
