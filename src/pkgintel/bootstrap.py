@@ -149,6 +149,7 @@ def assemble(
         **({"clock": overrides["clock"]} if "clock" in overrides else {}),
     )
     bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
+    compat = build_compat_service(settings, packages, adapters)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     return Runtime(
         packages=packages,
@@ -164,12 +165,14 @@ def assemble(
         verdicts=verdicts,
         malicious=MaliciousService(advisories, names, packages, verdicts),
         vulns=VulnerabilityAnswers(packages, names, advisories, advisory_service, verdicts),
-        stack=StackService(bulk, advisory_service, packages, VerdictService(advisory_service)),
+        stack=StackService(
+            bulk, advisory_service, packages, VerdictService(advisory_service), compat=compat
+        ),
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
         errors=build_error_service(settings, store, clock),
-        compat=build_compat_service(settings, packages, adapters),
+        compat=compat,
     )
 
 

@@ -136,3 +136,25 @@ async def test_upstream_down_gives_null(
 )
 async def test_bad_stacks_are_422(client: httpx.AsyncClient, params: dict) -> None:
     assert (await client.get("/api/compat", params=params)).status_code == 422
+
+
+async def test_ai_stack_includes_compatibility_conflicts(client: httpx.AsyncClient) -> None:
+    """Issue 17: the stack audit turns the peer conflict into an upgrade to the resolver's fix."""
+    body = {
+        "packages": [
+            {"ecosystem": "npm", "package": "react", "version": "18.2.0"},
+            {"ecosystem": "npm", "package": "react-dom", "version": "17.0.2"},
+        ]
+    }
+    resp = await client.post("/api/ai/stack", json=body)
+    assert resp.status_code == 200, resp.text
+    out = resp.json()
+    assert out["compatibility"] == [
+        {"ecosystem": "npm", "compatible": False, "conflicts": 1, "unavailable": []}
+    ]
+    item = next(
+        a for a in out["action_items"] if a["package"] == "react-dom" and a["action"] == "upgrade"
+    )
+    assert item["to"] == "18.2.0" and "compatibility" in item["detail"]
+    assert item["origin"] == "declared" and "peerDependencies" in item["source"]
+    assert out["_meta"]["database_only"] is False

@@ -15,20 +15,25 @@ verdict is reached"):
   (`VerdictService.upgrade_plan`) when the release list is stored, naming what it clears; otherwise
   no target is invented.
 - `ok` only when the malicious check ran, vulnerability data covered the version and nothing blocks.
+- Compatibility (`CompatService`, registry metadata, cached): declared and curated conflicts among the
+  versioned packages become `upgrade` items (to the resolver's suggestion) or `review` items; metadata
+  that is unavailable is a `review`, never "compatible".
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.versions import is_valid
 from pkgintel.scoring.verdicts import VERDICT_GATE, at_or_above
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.compat import SUPPORTED as COMPAT_ECOSYSTEMS
+from pkgintel.services.compat import CompatService
 from pkgintel.services.packages import PackageService
 from pkgintel.services.reports import resolve_version
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
@@ -51,6 +56,8 @@ class StackAudit:
 
     packages: tuple[dict[str, Any], ...]
     action_items: tuple[dict[str, Any], ...]
+    compatibility: list[dict[str, Any]] = field(default_factory=list)
+    """Per ecosystem checked: `compatible` (true/false/null), the conflict count, what was unavailable."""
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -66,11 +73,14 @@ class StackService:
         advisories: AdvisoryLookup,
         packages: PackageService,
         verdicts: VerdictService,
+        *,
+        compat: CompatService | None = None,
     ) -> None:
         self._bulk = bulk
         self._advisories = advisories
         self._packages = packages
         self._verdicts = verdicts
+        self._compat = compat
 
     async def audit(self, items: list[tuple[Ecosystem, str, str | None]]) -> StackAudit:
         """Raises `InvalidInput` naming `packages[i].version` for a version the ecosystem cannot parse."""
@@ -116,8 +126,72 @@ class StackService:
             seen[ident] = name
             info = stored[eco].get(normalise_name(eco, name))
             verdicts.append(await self._one(eco, name, version, status, info, act))
+        compat = await self._compatibility(items, act)
         ordered = sorted(actions.values(), key=lambda a: ACTION_RANK[a["action"]])
-        return StackAudit(tuple(verdicts), tuple(ordered))
+        return StackAudit(tuple(verdicts), tuple(ordered), compat)
+
+    async def _compatibility(
+        self, items: list[tuple[Ecosystem, str, str | None]], act: Any
+    ) -> list[dict[str, Any]]:
+        """
+        Declared and curated conflicts among the versioned packages of each ecosystem that
+        `CompatService` covers (registry metadata, cached): each conflict becomes a `replace`-free
+        `upgrade` or `review` item on the package whose constraint breaks; unknown compatibility is
+        said, never read as compatible.
+        """
+        if self._compat is None:
+            return []
+        groups: dict[Ecosystem, dict[str, str]] = {}
+        for eco, name, version in items:
+            if version is not None and eco in COMPAT_ECOSYSTEMS:
+                groups.setdefault(eco, {})[name] = version
+        out: list[dict[str, Any]] = []
+        for eco, stack in groups.items():
+            if len(stack) < 2:
+                continue
+            try:
+                report = await self._compat.check(stack, ecosystem=eco)
+            except PkgIntelError as exc:
+                out.append({"ecosystem": eco.value, "compatible": None, "reason": exc.message})
+                continue
+            out.append(
+                {
+                    "ecosystem": eco.value,
+                    "compatible": report.compatible,
+                    "conflicts": len(report.conflicts),
+                    "unavailable": [u.package for u in report.unavailable],
+                }
+            )
+            fix = report.suggestions[0].changes if report.suggestions else {}
+            for conflict in report.conflicts:
+                target = fix.get(conflict.package) or fix.get(conflict.requires)
+                moved = conflict.package if conflict.package in fix else conflict.requires
+                detail = conflict.message or (
+                    f"{conflict.package} {conflict.package_version} requires {conflict.requires} "
+                    f"{conflict.constraint}, found {conflict.found_version}"
+                )
+                extra = {"source": conflict.source, "origin": conflict.origin}
+                if target:
+                    act(
+                        "upgrade",
+                        eco,
+                        moved,
+                        f"compatibility: {detail}; use {moved} {target}",
+                        to=target,
+                        **extra,
+                    )
+                else:
+                    act("review", eco, conflict.package, f"compatibility: {detail}", **extra)
+            if report.compatible is None:
+                names = ", ".join(u.package for u in report.unavailable) or "some packages"
+                for u in report.unavailable or ():
+                    act(
+                        "review",
+                        eco,
+                        u.package,
+                        f"compatibility unknown: the metadata of {names} is unavailable",
+                    )
+        return out
 
     async def _one(
         self,

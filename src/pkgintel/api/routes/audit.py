@@ -200,8 +200,13 @@ async def ai_stack(body: StackBody, runtime: RuntimeDep) -> Response:
         {
             "packages": list(audit.packages),
             "action_items": list(audit.action_items),
+            "compatibility": audit.compatibility,
             "summary": {"packages": len(audit.packages), "action_items": len(audit.action_items)},
-            "_meta": {"endpoint": "/api/ai/stack", "database_only": True},
+            "_meta": {
+                "endpoint": "/api/ai/stack",
+                "database_only": not audit.compatibility,
+                "note": "verdicts from the database; compatibility from registry metadata (cached)",
+            },
             "_response_ms": round((time.perf_counter() - started) * 1000),
         },
         cache_control=NO_STORE,
