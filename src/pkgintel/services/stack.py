@@ -23,17 +23,18 @@ verdict is reached"):
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
-from pkgintel.domain.versions import is_valid
+from pkgintel.domain.versions import is_valid, sort_key
 from pkgintel.scoring.verdicts import VERDICT_GATE, at_or_above
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import SUPPORTED as COMPAT_ECOSYSTEMS
-from pkgintel.services.compat import CompatService
+from pkgintel.services.compat import CompatService, Suggestion
 from pkgintel.services.packages import PackageService
 from pkgintel.services.reports import resolve_version
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
@@ -58,6 +59,31 @@ class StackAudit:
     action_items: tuple[dict[str, Any], ...]
     compatibility: list[dict[str, Any]] = field(default_factory=list)
     """Per ecosystem checked: `compatible` (true/false/null), the conflict count, what was unavailable."""
+
+
+def _forward_fix(
+    eco: Ecosystem, stack: dict[str, str], suggestions: Sequence[Suggestion]
+) -> dict[str, str]:
+    """The resolver suggestion to act on: the one that moves the most packages *up* (an agent
+    should not be told to downgrade when an upgrade also resolves the conflict), then the fewest
+    changes."""
+
+    def score(s: Suggestion) -> tuple[int, int]:
+        ups = sum(
+            1
+            for name, version in s.changes.items()
+            if name in stack and _key(eco, version) > _key(eco, stack[name])
+        )
+        return (-ups, len(s.changes))
+
+    return min(suggestions, key=score).changes if suggestions else {}
+
+
+def _key(eco: Ecosystem, version: str) -> tuple[Any, ...]:
+    try:
+        return sort_key(eco, version)
+    except (ValueError, TypeError):
+        return (-1,)
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -162,7 +188,7 @@ class StackService:
                     "unavailable": [u.package for u in report.unavailable],
                 }
             )
-            fix = report.suggestions[0].changes if report.suggestions else {}
+            fix = _forward_fix(eco, stack, report.suggestions)
             for conflict in report.conflicts:
                 target = fix.get(conflict.package) or fix.get(conflict.requires)
                 moved = conflict.package if conflict.package in fix else conflict.requires
