@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -15,6 +16,22 @@ from fastapi.responses import Response
 PACKAGE_CACHE = "public, max-age=21600, stale-while-revalidate=86400"
 STALE_CACHE = "public, max-age=300, stale-while-revalidate=3600"
 NO_STORE = "no-store"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """
+    One JSON answer as every door renders it: `body` (the stable part, what the ETag covers),
+    `cache_control`, and `volatile` keys (timings, cache markers) added last. The JSON API sends
+    `wire()`; the MCP tools return it as structured content.
+    """
+
+    body: dict[str, Any]
+    cache_control: str = PACKAGE_CACHE
+    volatile: dict[str, Any] = field(default_factory=dict)
+
+    def wire(self) -> dict[str, Any]:
+        return {**self.body, **self.volatile} if self.volatile else self.body
 
 
 def _etag(stable: bytes) -> str:

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
-from pkgintel.api.http import NO_STORE, cached_json
+from pkgintel.api.http import NO_STORE, Answer, cached_json
 from pkgintel.api.schemas.wire import (
     historical_compromise_wire,
     meta_wire,
@@ -38,6 +38,14 @@ async def vulns(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Advisories affecting the latest version, enriched with KEV and EPSS; `status` says how complete."""
+    answer = await vulns_answer(runtime, ecosystem, package)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def vulns_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
+    """The `/api/vulns` answer (shared with the MCP tool `get_vulnerabilities`)."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
     snapshot = await runtime.packages.get_snapshot(ecosystem, name)
@@ -60,11 +68,10 @@ async def vulns(
             sources=(*snapshot.sources, *report.sources),
         ),
     }
-    return cached_json(
-        request,
+    return Answer(
         body,
-        cache_control=ADVISORY_CACHE,
-        volatile={"_cache": snapshot.cache_status, "_response_ms": _ms(started)},
+        ADVISORY_CACHE,
+        {"_cache": snapshot.cache_status, "_response_ms": _ms(started)},
     )
 
 
@@ -93,6 +100,31 @@ async def pin_safe(
     ] = False,
 ) -> Response:
     """The highest version (within `constraint`) with no advisory at or above `min_severity`, and why each newer one was rejected."""
+    answer = await pin_safe_answer(
+        runtime,
+        ecosystem,
+        package,
+        min_severity=min_severity,
+        constraint=constraint,
+        limit_checked=limit_checked,
+        include_prerelease=include_prerelease,
+    )
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def pin_safe_answer(
+    runtime: Runtime,
+    ecosystem: Ecosystem,
+    package: str,
+    *,
+    min_severity: str,
+    constraint: str | None,
+    limit_checked: int,
+    include_prerelease: bool,
+) -> Answer:
+    """The `/api/pin_safe` answer (shared with the MCP tool `pin_safe`)."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
     answer = await runtime.pins.pin_safe(
@@ -124,9 +156,7 @@ async def pin_safe(
             "sources": sources_wire(answer.sources),
         },
     }
-    return cached_json(
-        request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)}
-    )
+    return Answer(body, ADVISORY_CACHE, {"_response_ms": _ms(started)})
 
 
 async def _weekly_downloads(runtime: Runtime, ecosystem: Ecosystem, name: str) -> int | None:
@@ -145,6 +175,16 @@ async def malicious(
     version: VersionQuery = None,
 ) -> Response:
     """Whether the package (or `version`) is reported malicious, by which `MAL-` advisories, for which versions."""
+    answer = await malicious_answer(runtime, ecosystem, package, version)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def malicious_answer(
+    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
+) -> Answer:
+    """The `/api/malicious` answer (shared with the MCP tool `check_malicious`)."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
     if version is not None:
@@ -182,9 +222,7 @@ async def malicious(
             "sources": sources_wire(answer.sources),
         },
     }
-    return cached_json(
-        request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)}
-    )
+    return Answer(body, ADVISORY_CACHE, {"_response_ms": _ms(started)})
 
 
 @router.get(
