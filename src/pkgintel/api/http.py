@@ -76,6 +76,17 @@ def cached_text(request: Request, text: str, *, cache_control: str = PACKAGE_CAC
     return Response(body, media_type="text/plain; charset=utf-8", headers=headers)
 
 
+def cached_bytes(
+    request: Request, body: bytes, *, media_type: str, cache_control: str = PACKAGE_CACHE
+) -> Response:
+    """Any other body (SVG badges) with an ETag and 304 support."""
+    etag = _etag(body)
+    headers = {"ETag": etag, "Cache-Control": cache_control, "Vary": "Accept-Encoding"}
+    if _matches(request, etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
 def plain_json(payload: Any, *, cache_control: str = NO_STORE, status_code: int = 200) -> Response:
     """Uncached JSON (status probes and the like)."""
     return Response(
