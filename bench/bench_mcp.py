@@ -18,7 +18,12 @@ for throughput:
 * **mcp sdk**: the official SDK client (`mcp.Client(url)`, its default protocol negotiation), which
   also validates each result against the tool's output schema on the client side.
 
-Target: MCP adds at most 2 ms p50 over the HTTP endpoint (mcp raw vs http). Figures are printed; nothing
+Then the same app in-process (`create_app(settings, runtime=...)` over the same database and registry,
+called through `httpx.ASGITransport`), timed by `ServerTimer` from the request entering the app to its
+last body chunk: the server-side cost of each door without sockets or client work, which is far less
+disturbed by other load on the machine.
+
+Target: MCP adds at most 2 ms p50 over the HTTP endpoint (mcp raw vs http, and in-process). Figures are printed; nothing
 is asserted. Every loop is bounded by a count and by `LOOP_CAP_S`.
 """
 
@@ -40,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from _common import REPO, Row, machine_info, percentile, pkgintel_cmd, render_table
+from _common import REPO, Row, ServerTimer, machine_info, percentile, pkgintel_cmd, render_table
 
 LOOP_CAP_S = 60.0
 NAMES = REPO.parent / "shared" / "data" / "names" / "npm.tsv.gz"
@@ -193,6 +198,65 @@ async def measure(base: str, args: argparse.Namespace) -> list[Row]:
     return rows
 
 
+CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("package_exists", {"ecosystem": "npm", "package": "lodash"}, "/api/exists/npm/lodash"),
+    ("check_package (warm)", {"ecosystem": "npm", "package": "lodash"}, "/api/check/npm/lodash"),
+)
+
+
+async def measure_inproc(env: dict[str, str], args: argparse.Namespace) -> list[Row]:
+    """Server time in-process (`ServerTimer`): the same app and data, no sockets, no client cost."""
+    from pkgintel.app import create_app
+    from pkgintel.bootstrap import build_runtime
+    from pkgintel.config import Settings
+
+    settings = Settings(
+        _env_file=None,
+        database_url=env["PKGINTEL_DATABASE_URL"],
+        upstream_npm_url=env["PKGINTEL_UPSTREAM_NPM_URL"],
+        upstream_npm_downloads_url=env["PKGINTEL_UPSTREAM_NPM_DOWNLOADS_URL"],
+        osv_api_fallback=False,
+        migrate_on_start=False,
+    )
+    rows: list[Row] = []
+    async with build_runtime(settings) as runtime:
+        timer = ServerTimer(create_app(settings, runtime=runtime))
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=timer), base_url="http://127.0.0.1"
+        ) as client:
+            for label, arguments, path in CASES:
+                body = json.dumps(rpc(label.split()[0], arguments)).encode()
+                calls = {
+                    "http": lambda path=path: client.get(path, headers={"accept-encoding": "gzip"}),
+                    "mcp": lambda body=body: client.post("/mcp", content=body, headers=HEADERS),
+                }
+                for call in calls.values():
+                    (await call()).raise_for_status()
+                times: dict[str, list[float]] = {name: [] for name in calls}
+                for _ in range(args.n * 3):
+                    for name, call in calls.items():
+                        (await call()).raise_for_status()
+                        times[name].append((timer.last or 0.0) * 1000)
+                p50 = {name: percentile(v, 50) or 0.0 for name, v in times.items()}
+                rows.append(
+                    Row(
+                        f"{label}: in-process server time http / mcp, ×{len(times['http'])}",
+                        f"p50 {p50['http']:.2f} / {p50['mcp']:.2f} ms "
+                        f"(p99 {percentile(times['http'], 99) or 0.0:.2f} / {percentile(times['mcp'], 99) or 0.0:.2f})",
+                    )
+                )
+                added = p50["mcp"] - p50["http"]
+                rows.append(
+                    Row(
+                        f"{label}: MCP adds, in-process server time",
+                        f"{added:+.2f} ms",
+                        "≤ 2 ms",
+                        added <= 2.0,
+                    )
+                )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument("--n", type=int, default=300, help="sequential calls per measurement")
@@ -266,6 +330,8 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         wait_http(f"{base}/api/status")
         rows = asyncio.run(measure(base, args))
+        sys.path.insert(0, str(REPO))
+        rows += asyncio.run(measure_inproc(env, args))
         print(render_table(rows))
         out = REPO / "bench" / "results"
         out.mkdir(exist_ok=True)

@@ -122,7 +122,7 @@ def malicious(data: dict[str, Any]) -> str:
     flag = {True: "REPORTED MALICIOUS", False: "not reported malicious", None: "unknown"}[
         data.get("is_malicious")
     ]
-    target = data.get("package") + (f"@{data['version']}" if data.get("version") else "")
+    target = str(data.get("package")) + (f"@{data['version']}" if data.get("version") else "")
     return _lines(
         f"{data.get('ecosystem')}/{target}: {flag}; action {data.get('action')}",
         f"advisory: {data['advisory_id']}" if data.get("advisory_id") else None,

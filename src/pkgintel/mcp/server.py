@@ -44,6 +44,9 @@ checked, never "safe". Call a tool at these moments:
 - When a package looks suspicious or a security alert names it: check_malicious, get_vulnerabilities.
 - After a lockfile change, before a commit or in review: scan_project with the lockfile content.
 - To put a package summary into your own context: get_package_prompt (about 500 tokens of text).
+- On an install or import error: package_exists (is the name right? it suggests near names; the import
+  name often differs from the package name) and get_latest_version or install_command (does the
+  version you asked for exist?).
 A tool error's text says what went wrong (unknown package with suggestions, unknown version, registry
 down); do not retry an unknown package with the same name.
 """
