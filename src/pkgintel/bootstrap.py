@@ -31,12 +31,15 @@ from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.live_feed import LiveFeed
+from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
+from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
+from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade
@@ -127,18 +130,22 @@ def assemble(
         advisory_store,
         clock=clock,
         stale_after_s=settings.advisory_stale_after_s,
+        data_stale_after_s=settings.advisory_data_stale_after_s,
         osv_api=OsvApiClient(client, settings.upstream_osv_api_url)
         if settings.osv_api_fallback
         else None,
         api_ttl_s=settings.cache_ttl_s,
     )
     advisories = overrides.get("advisories") or advisory_service
+    verdicts = VerdictService(advisories)
     reports = ReportService(
         packages,
         names,
         advisories,
+        verdicts=verdicts,
         **({"clock": overrides["clock"]} if "clock" in overrides else {}),
     )
+    bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     return Runtime(
         packages=packages,
@@ -149,8 +156,12 @@ def assemble(
         ingestor=AdvisoryIngestor(advisory_store, clock=clock, bus=bus),
         feed=LiveFeed(advisory_store, bus, poll_s=settings.feed_poll_s),
         pins=PinSafeService(packages, advisories),
-        audit=AuditService(advisory_service, packages),
-        bulk=BulkCheckService(names, advisory_service),
+        audit=AuditService(advisory_service, packages, VerdictService(advisory_service)),
+        bulk=bulk,
+        verdicts=verdicts,
+        malicious=MaliciousService(advisories, names, packages, verdicts),
+        vulns=VulnerabilityAnswers(packages, names, advisories, advisory_service, verdicts),
+        stack=StackService(bulk, advisory_service, packages, VerdictService(advisory_service)),
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),

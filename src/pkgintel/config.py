@@ -82,6 +82,11 @@ class Settings(BaseSettings):
         ge=60,
         description="Age after which ingested advisory data is reported `stale` in `_meta.sources` (2 days).",
     )
+    advisory_data_stale_after_s: int = Field(
+        2592000,
+        ge=60,
+        description="Age of a feed's newest record after which its data is reported `stale` (30 days): old data loaded today is still old.",
+    )
     feed_poll_s: float = Field(
         0.5,
         gt=0,

@@ -28,7 +28,8 @@ class VulnsOut(_Open):
 
     package: str
     ecosystem: str
-    version: str
+    version: str | None = Field(description="the latest release judged (null: none known)")
+    version_source: str = Field(description="registry, name_index or none")
     status: str = Field(description="complete, partial or unavailable (counts are then not known)")
     count: int
     critical: int
@@ -40,9 +41,10 @@ class VulnsOut(_Open):
     reason: str | None = None
     kev_count: int | None
     max_epss: float | None
-    fixed_version: str | None = Field(description="lowest version fixing every advisory, or null")
+    fixed_version: str | None = Field(description="the published upgrade target, or null")
+    upgrade: dict[str, Any] | None
     meta: MetaOut = Field(alias="_meta")
-    cache: str = Field(alias="_cache")
+    cache: str | None = Field(alias="_cache")
     response_ms: int = Field(alias="_response_ms")
 
 
@@ -74,7 +76,10 @@ class MaliciousOut(_Open):
     package: str
     ecosystem: str
     version: str | None
+    judged_version: str | None
     is_malicious: bool | None = Field(description="null: no malicious-package data loaded")
+    verdict: str
+    verdict_reason: str | None
     status: str
     reason: str | None
     advisory_id: str | None
@@ -82,6 +87,7 @@ class MaliciousOut(_Open):
     all_versions: bool
     reported_versions: list[str]
     historical_compromise: dict[str, Any] | None
+    latest_version: str | None
     downloads_weekly: int | None
     likely_false_positive: bool
     action: str = Field(
