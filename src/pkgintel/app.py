@@ -7,6 +7,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import cast
 
 from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI
@@ -14,11 +15,12 @@ from fastapi import FastAPI
 from pkgintel import __version__
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
-from pkgintel.api.routes import advisories, audit, packages, service
+from pkgintel.api.routes import advisories, audit, badges, discovery, packages, service
 from pkgintel.api.routes import compat as compat_routes
 from pkgintel.api.routes import errors as error_routes
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
+from pkgintel.mcp.http import mount_mcp
 from pkgintel.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with build_runtime(settings) as built:
+        async with build_runtime(settings) as built, mcp_http.running():
             app.state.runtime = built
             # Name pools take up to a second per ecosystem to load and index: warm them in the
             # background so the first check_bulk or typosquat hint does not wait for it.
@@ -47,14 +49,27 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
             finally:
                 warming.cancel()
 
+    @asynccontextmanager
+    async def mcp_lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with mcp_http.running():
+            yield
+
     app = FastAPI(
         title="pkgintel",
         version=__version__,
         description=DESCRIPTION,
-        lifespan=None if runtime is not None else lifespan,
+        lifespan=mcp_lifespan if runtime is not None else lifespan,
     )
     if runtime is not None:
         app.state.runtime = runtime
+    mcp_http = mount_mcp(
+        app,
+        lambda: cast(Runtime, app.state.runtime),
+        public_url=settings.public_url,
+        mcp_url=settings.mcp_url,
+        allowed_hosts=settings.mcp_allowed_hosts,
+        max_body_bytes=settings.max_lockfile_bytes,
+    )
     app.state.identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
     app.include_router(service.router)
     app.include_router(packages.router)
@@ -62,6 +77,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(audit.router)
     app.include_router(error_routes.router)
     app.include_router(compat_routes.router)
+    app.include_router(badges.router)
+    app.include_router(discovery.router)
     install_error_handlers(app)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(

@@ -1,5 +1,5 @@
 """
-Command line: `pkgintel serve | check | migrate | ingest names|osv|kev|epss|all`.
+Command line: `pkgintel serve | mcp | check | migrate | ingest names|osv|kev|epss|all`.
 
 A composition root like `app.py`: it reads `Settings` and builds what each command needs.
 Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input.
@@ -52,6 +52,28 @@ def serve(
         log_level=settings.log_level,
         proxy_headers=False,
     )
+
+
+@app.command("mcp")
+def mcp_stdio() -> None:
+    """
+    Run the MCP server over stdio (for desktop clients: Claude Code, Cursor, VS Code). Same tools as
+    `/mcp` of `pkgintel serve`; stdout carries the protocol, logs go to stderr.
+    """
+    import logging
+
+    from pkgintel.bootstrap import build_runtime
+    from pkgintel.mcp.server import build_server
+
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(), stream=sys.stderr)
+
+    async def _run() -> None:
+        async with build_runtime(settings) as runtime:
+            server = build_server(lambda: runtime, public_url=settings.public_url.rstrip("/"))
+            await server.run_stdio_async()
+
+    asyncio.run(_run())
 
 
 async def _migrate(settings: Settings) -> str | None:

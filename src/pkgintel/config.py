@@ -130,6 +130,14 @@ class Settings(BaseSettings):
     public_url: str = Field(
         "http://127.0.0.1:8000", description="Public base URL, used in links and docs."
     )
+    mcp_url: str | None = Field(
+        None,
+        description="Base URL of the MCP endpoint (`<url>/mcp`) when it differs from the public URL; unset = `PKGINTEL_PUBLIC_URL`.",
+    )
+    mcp_allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Extra `Host` names `/mcp` accepts besides loopback and the public/MCP URL hosts (DNS-rebinding protection; JSON list).",
+    )
     migrate_on_start: bool = Field(
         True, description="Apply database migrations when the service starts."
     )

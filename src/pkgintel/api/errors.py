@@ -6,6 +6,7 @@ body; everything else is RFC 9457 problem details (`application/problem+json`).
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -66,8 +67,135 @@ def validation_error(field: str, message: str, value: Any, *, where: str = "path
     return Response(orjson.dumps(body), status_code=422, media_type="application/json")
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What a domain error means for a caller, independent of the door it leaves by."""
+
+    status: int
+    title: str
+    detail: str
+    kind: str
+    extra: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] | None = None
+
+    def body(self) -> dict[str, Any]:
+        """The RFC 9457 body (`type`, `title`, `status`, `detail` and the extensions)."""
+        return {
+            "type": PROBLEM_BASE + self.kind,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            **self.extra,
+        }
+
+
+def problem_for(exc: PkgIntelError) -> Problem:
+    """
+    Translate a domain error; this is the whole mapping, shared by the JSON API (problem+json) and the
+    MCP tools (tool errors whose text is `detail`). `InvalidInput` maps to a 422 whose `detail` is the
+    message (the JSON API answers it in FastAPI's validation shape instead, see `error_response`).
+    """
+    if isinstance(exc, InvalidInput):
+        return Problem(422, "Invalid input", exc.message, "invalid-input", {"field": exc.field})
+    if isinstance(exc, PackageNotFound):
+        return Problem(
+            404,
+            "Package not found",
+            exc.message,
+            "package-not-found",
+            {"ecosystem": exc.ecosystem, "package": exc.name, "did_you_mean": exc.did_you_mean},
+        )
+    if isinstance(exc, VersionNotFound):
+        return Problem(
+            404,
+            "Version not found",
+            exc.message,
+            "version-not-found",
+            {
+                "ecosystem": exc.ecosystem,
+                "package": exc.name,
+                "version": exc.version,
+                "available_versions": exc.available,
+            },
+        )
+    if isinstance(exc, ErrorEntryNotFound):
+        return Problem(
+            404,
+            "Error entry not found",
+            exc.message,
+            "error-entry-not-found",
+            {"error_hash": exc.error_hash},
+        )
+    if isinstance(exc, RateLimited):
+        return Problem(
+            429,
+            "Too many requests",
+            exc.message,
+            "rate-limited",
+            {"retry_after": exc.retry_after, "limit": exc.limit},
+            headers={"Retry-After": str(exc.retry_after)},
+        )
+    if isinstance(exc, EcosystemNotSupported):
+        return Problem(
+            501,
+            "Ecosystem not supported yet",
+            exc.message,
+            "ecosystem-not-supported",
+            {"ecosystem": exc.ecosystem},
+        )
+    if isinstance(exc, RegistryUnavailable | RegistryResponseInvalid):
+        retry = getattr(exc, "retry_after", None) or DEFAULT_RETRY_AFTER
+        return Problem(
+            503,
+            "Upstream registry unavailable",
+            f"{exc.message}; no cached copy exists. Try again later.",
+            "upstream-unavailable",
+            {
+                "ecosystem": exc.ecosystem,
+                "source": exc.source,
+                "reason": exc.reason,
+                "retry_after": retry,
+            },
+            headers={"Retry-After": str(retry)},
+        )
+    if isinstance(exc, LockfileError):
+        return Problem(
+            422,
+            "Lockfile cannot be parsed",
+            exc.message,
+            "lockfile-invalid",
+            {"lockfile_kind": exc.kind, "line": exc.line, "column": exc.column},
+        )
+    if isinstance(exc, AdvisoryNotFound):
+        return Problem(
+            404,
+            "Advisory not found",
+            exc.message,
+            "advisory-not-found",
+            {"source": exc.source, "advisory_id": exc.advisory_id},
+        )
+    if isinstance(exc, InvalidSourceData):
+        return Problem(
+            502,
+            "Data source answered unreadable data",
+            exc.message,
+            "source-data-invalid",
+            {"source": exc.source},
+        )
+    if isinstance(exc, StorageError):
+        logger.error("storage error: %s", exc.message)
+        return Problem(
+            500,
+            "Storage error",
+            "the database failed; the request was not completed",
+            "storage-error",
+        )
+    logger.error("unmapped domain error %s: %s", exc.__class__.__name__, exc.message)
+    return Problem(500, "Internal error", exc.message, "internal")
+
+
 def error_response(exc: PkgIntelError, request: Request | None = None) -> Response:
-    """Translate a domain error; this is the whole mapping."""
+    """A domain error as an HTTP answer: FastAPI's 422 body for `InvalidInput`, else problem+json."""
     if isinstance(exc, InvalidInput):
         where = "query" if exc.field == "version" else "path"
         value = (
@@ -78,103 +206,8 @@ def error_response(exc: PkgIntelError, request: Request | None = None) -> Respon
         if value is None and request is not None:
             value = request.path_params.get(exc.field)
         return validation_error(exc.field, exc.message, value, where=where)
-    if isinstance(exc, PackageNotFound):
-        return problem(
-            404,
-            "Package not found",
-            exc.message,
-            kind="package-not-found",
-            ecosystem=exc.ecosystem,
-            package=exc.name,
-            did_you_mean=exc.did_you_mean,
-        )
-    if isinstance(exc, VersionNotFound):
-        return problem(
-            404,
-            "Version not found",
-            exc.message,
-            kind="version-not-found",
-            ecosystem=exc.ecosystem,
-            package=exc.name,
-            version=exc.version,
-            available_versions=exc.available,
-        )
-    if isinstance(exc, ErrorEntryNotFound):
-        return problem(
-            404,
-            "Error entry not found",
-            exc.message,
-            kind="error-entry-not-found",
-            error_hash=exc.error_hash,
-        )
-    if isinstance(exc, RateLimited):
-        return problem(
-            429,
-            "Too many requests",
-            exc.message,
-            kind="rate-limited",
-            headers={"Retry-After": str(exc.retry_after)},
-            retry_after=exc.retry_after,
-            limit=exc.limit,
-        )
-    if isinstance(exc, EcosystemNotSupported):
-        return problem(
-            501,
-            "Ecosystem not supported yet",
-            exc.message,
-            kind="ecosystem-not-supported",
-            ecosystem=exc.ecosystem,
-        )
-    if isinstance(exc, RegistryUnavailable | RegistryResponseInvalid):
-        retry = getattr(exc, "retry_after", None) or DEFAULT_RETRY_AFTER
-        return problem(
-            503,
-            "Upstream registry unavailable",
-            f"{exc.message}; no cached copy exists. Try again later.",
-            kind="upstream-unavailable",
-            headers={"Retry-After": str(retry)},
-            ecosystem=exc.ecosystem,
-            source=exc.source,
-            reason=exc.reason,
-            retry_after=retry,
-        )
-    if isinstance(exc, LockfileError):
-        return problem(
-            422,
-            "Lockfile cannot be parsed",
-            exc.message,
-            kind="lockfile-invalid",
-            lockfile_kind=exc.kind,
-            line=exc.line,
-            column=exc.column,
-        )
-    if isinstance(exc, AdvisoryNotFound):
-        return problem(
-            404,
-            "Advisory not found",
-            exc.message,
-            kind="advisory-not-found",
-            source=exc.source,
-            advisory_id=exc.advisory_id,
-        )
-    if isinstance(exc, InvalidSourceData):
-        return problem(
-            502,
-            "Data source answered unreadable data",
-            exc.message,
-            kind="source-data-invalid",
-            source=exc.source,
-        )
-    if isinstance(exc, StorageError):
-        logger.error("storage error: %s", exc.message)
-        return problem(
-            500,
-            "Storage error",
-            "the database failed; the request was not completed",
-            kind="storage-error",
-        )
-    logger.error("unmapped domain error %s: %s", exc.__class__.__name__, exc.message)
-    return problem(500, "Internal error", exc.message, kind="internal")
+    p = problem_for(exc)
+    return problem(p.status, p.title, p.detail, kind=p.kind, headers=p.headers, **p.extra)
 
 
 def install_error_handlers(app: FastAPI) -> None:

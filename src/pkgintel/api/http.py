@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -15,6 +16,22 @@ from fastapi.responses import Response
 PACKAGE_CACHE = "public, max-age=21600, stale-while-revalidate=86400"
 STALE_CACHE = "public, max-age=300, stale-while-revalidate=3600"
 NO_STORE = "no-store"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """
+    One JSON answer as every door renders it: `body` (the stable part, what the ETag covers),
+    `cache_control`, and `volatile` keys (timings, cache markers) added last. The JSON API sends
+    `wire()`; the MCP tools return it as structured content.
+    """
+
+    body: dict[str, Any]
+    cache_control: str = PACKAGE_CACHE
+    volatile: dict[str, Any] = field(default_factory=dict)
+
+    def wire(self) -> dict[str, Any]:
+        return {**self.body, **self.volatile} if self.volatile else self.body
 
 
 def _etag(stable: bytes) -> str:
@@ -57,6 +74,17 @@ def cached_text(request: Request, text: str, *, cache_control: str = PACKAGE_CAC
     if _matches(request, etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="text/plain; charset=utf-8", headers=headers)
+
+
+def cached_bytes(
+    request: Request, body: bytes, *, media_type: str, cache_control: str = PACKAGE_CACHE
+) -> Response:
+    """Any other body (SVG badges) with an ETag and 304 support."""
+    etag = _etag(body)
+    headers = {"ETag": etag, "Cache-Control": cache_control, "Vary": "Accept-Encoding"}
+    if _matches(request, etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
 
 
 def plain_json(payload: Any, *, cache_control: str = NO_STORE, status_code: int = 200) -> Response:

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
-from pkgintel.api.http import NO_STORE, cached_json
+from pkgintel.api.http import NO_STORE, Answer, cached_json
 from pkgintel.api.schemas.wire import (
     historical_compromise_wire,
     meta_wire,
@@ -23,6 +23,7 @@ from pkgintel.api.schemas.wire import (
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import validate_version
+from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["vulnerabilities"])
 
@@ -36,18 +37,26 @@ async def vulns(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Advisories affecting the latest version, enriched with KEV and EPSS; `status` says how complete."""
+    answer = await vulns_answer(runtime, ecosystem, package)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def vulns_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
+    """The `/api/vulns` answer (shared with the MCP tool `get_vulnerabilities`)."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
-    answer = await runtime.vulns.latest(ecosystem, name)
-    report = answer.report
-    shown = answer.info.name if answer.info is not None else name
-    plan = answer.upgrade
+    latest = await runtime.vulns.latest(ecosystem, name)
+    report = latest.report
+    shown = latest.info.name if latest.info is not None else name
+    plan = latest.upgrade
     body: dict[str, Any] = {
         "package": shown,
         "ecosystem": ecosystem.value,
         **vulnerabilities_wire(report),
-        "version": answer.version,
-        "version_source": answer.version_source,
+        "version": latest.version,
+        "version_source": latest.version_source,
         "kev_count": report.kev_count,
         "max_epss": report.max_epss,
         "fixed_version": plan.target if plan is not None else None,
@@ -58,14 +67,13 @@ async def vulns(
             ecosystem=ecosystem,
             name=shown,
             public_url=runtime.public_url,
-            sources=answer.sources,
+            sources=latest.sources,
         ),
     }
-    return cached_json(
-        request,
+    return Answer(
         body,
-        cache_control=ADVISORY_CACHE,
-        volatile={"_cache": answer.cache_status, "_response_ms": _ms(started)},
+        ADVISORY_CACHE,
+        {"_cache": latest.cache_status, "_response_ms": _ms(started)},
     )
 
 
@@ -94,6 +102,31 @@ async def pin_safe(
     ] = False,
 ) -> Response:
     """The highest version (within `constraint`) with no advisory at or above `min_severity`, and why each newer one was rejected."""
+    answer = await pin_safe_answer(
+        runtime,
+        ecosystem,
+        package,
+        min_severity=min_severity,
+        constraint=constraint,
+        limit_checked=limit_checked,
+        include_prerelease=include_prerelease,
+    )
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def pin_safe_answer(
+    runtime: Runtime,
+    ecosystem: Ecosystem,
+    package: str,
+    *,
+    min_severity: str,
+    constraint: str | None,
+    limit_checked: int,
+    include_prerelease: bool,
+) -> Answer:
+    """The `/api/pin_safe` answer (shared with the MCP tool `pin_safe`)."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
     answer = await runtime.pins.pin_safe(
@@ -125,9 +158,7 @@ async def pin_safe(
             "sources": sources_wire(answer.sources),
         },
     }
-    return cached_json(
-        request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)}
-    )
+    return Answer(body, ADVISORY_CACHE, {"_response_ms": _ms(started)})
 
 
 @router.get("/malicious/{ecosystem}/{package:path}", summary="Malicious-package check")
@@ -139,6 +170,16 @@ async def malicious(
     version: VersionQuery = None,
 ) -> Response:
     """Whether `version` (else the latest release) is reported malicious, by which advisories (`MAL-` reports and advisories that say the package carries malicious code), for which versions."""
+    answer = await malicious_answer(runtime, ecosystem, package, version)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def malicious_answer(
+    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
+) -> Answer:
+    """The `/api/malicious` answer (shared with the MCP tool `check_malicious`)."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
     if version is not None:
@@ -179,9 +220,7 @@ async def malicious(
             "sources": sources_wire(answer.sources),
         },
     }
-    return cached_json(
-        request, body, cache_control=ADVISORY_CACHE, volatile={"_response_ms": _ms(started)}
-    )
+    return Answer(body, ADVISORY_CACHE, {"_response_ms": _ms(started)})
 
 
 @router.get(

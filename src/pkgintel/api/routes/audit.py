@@ -23,6 +23,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.lockfiles import ParsedLockfile, parse_lockfile
 from pkgintel.services.audit import packages_from_mapping, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
+from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["audit"])
 
@@ -118,6 +119,25 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
         body = ScanBody.model_validate_json(raw)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors(include_url=False)) from exc
+    try:
+        payload = await scan_answer(runtime, body, started=started)
+    except SbomError as exc:
+        return problem(500, "SBOM could not be built", str(exc), kind="sbom-invalid")
+    return plain_json(payload)
+
+
+class SbomError(ValueError):
+    """The SBOM document could not be built (a library refused what we gave it)."""
+
+
+async def scan_answer(
+    runtime: Runtime, body: ScanBody, *, started: float | None = None
+) -> dict[str, Any]:
+    """
+    The `/api/scan` answer (shared with the MCP tool `scan_project`): the native audit, or the SBOM
+    document itself for `format` cyclonedx/spdx. Raises `SbomError` when the SBOM cannot be built.
+    """
+    started = time.perf_counter() if started is None else started
     if body.lockfile is not None:
         if len(body.lockfile) >= OFF_LOOP_BYTES:
             parsed = await run_in_threadpool(_parse, body)
@@ -140,7 +160,7 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
     if body.format != "native":
         created = datetime.now(UTC).replace(microsecond=0)
         try:
-            document = await run_in_threadpool(
+            document: dict[str, Any] = await run_in_threadpool(
                 to_sbom,
                 parsed,
                 result,
@@ -150,9 +170,9 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
                 tool_version=__version__,
             )
         except ValueError as exc:
-            return problem(500, "SBOM could not be built", str(exc), kind="sbom-invalid")
-        return plain_json(document)
-    payload: dict[str, Any] = {
+            raise SbomError(str(exc)) from exc
+        return document
+    return {
         "kind": parsed.kind,
         "ecosystem": parsed.ecosystem.value,
         "summary": result.summary,
@@ -166,28 +186,29 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
         },
         "_response_ms": round((time.perf_counter() - started) * 1000),
     }
-    return plain_json(payload)
 
 
 @router.post("/check_bulk", summary="Check up to 100 packages from the database")
 async def check_bulk(body: BulkBody, runtime: RuntimeDep) -> Response:
     """One status per item — stdlib, malicious, typosquat_suspect, historical_incident, exists or unknown — from the database only; `unknown` means fall back to /api/check."""
+    return plain_json(await check_bulk_answer(runtime, body), cache_control=NO_STORE)
+
+
+async def check_bulk_answer(runtime: Runtime, body: BulkBody) -> dict[str, Any]:
+    """The `/api/check_bulk` answer (shared with the MCP tool `check_bulk`); database only."""
     started = time.perf_counter()
     items = [(i.ecosystem, validate_name(i.ecosystem, i.package), i.version) for i in body.items]
     results = await runtime.bulk.check(items)
     counts: dict[str, int] = {}
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
-    return plain_json(
-        {
-            "count": len(results),
-            "results": results,
-            "summary": counts,
-            "_meta": {"endpoint": "/api/check_bulk", "database_only": True},
-            "_response_ms": round((time.perf_counter() - started) * 1000),
-        },
-        cache_control=NO_STORE,
-    )
+    return {
+        "count": len(results),
+        "results": results,
+        "summary": counts,
+        "_meta": {"endpoint": "/api/check_bulk", "database_only": True},
+        "_response_ms": round((time.perf_counter() - started) * 1000),
+    }
 
 
 @router.post("/ai/stack", summary="Audit a proposed dependency stack")

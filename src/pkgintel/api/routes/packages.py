@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from pkgintel.api.deps import IdentityDep, PackagePath, RuntimeDep, VersionQuery
-from pkgintel.api.http import PACKAGE_CACHE, STALE_CACHE, cached_json, cached_text
+from pkgintel.api.http import PACKAGE_CACHE, STALE_CACHE, Answer, cached_json, cached_text
 from pkgintel.api.schemas.packages import (
     ExistsOut,
     InstallOut,
@@ -83,9 +83,29 @@ async def check(
     version: VersionQuery = None,
 ) -> Response:
     """Everything we know about a package (rendered for `version` when given): health, vulnerabilities, licence, recommendation."""
+    report, answer = await check_answer(
+        runtime, ecosystem, package, version, client_key=identity.key(request)
+    )
+    _count(runtime, "check", report.snapshot.cache_status)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def check_answer(
+    runtime: Runtime,
+    ecosystem: Ecosystem,
+    package: str,
+    version: str | None,
+    *,
+    client_key: str | None,
+) -> tuple[PackageReport, Answer]:
+    """
+    The `/api/check` answer (shared with the MCP tool `check_package`). `client_key` (a hashed
+    caller identity) feeds the bulk hint; None counts nothing.
+    """
     started = time.perf_counter()
     report = await _report(runtime, ecosystem, package, version)
-    _count(runtime, "check", report.snapshot.cache_status)
     body = report_wire(report, public_url=runtime.public_url)
     meta = meta_wire(
         endpoint="/api/check/{ecosystem}/{package}",
@@ -96,7 +116,11 @@ async def check(
         sources=report.sources,
     )
     body["_meta"] = meta
-    hits = await runtime.status.hit_window(f"checks:{identity.key(request)}", BULK_WINDOW_S)
+    hits = (
+        await runtime.status.hit_window(f"checks:{client_key}", BULK_WINDOW_S)
+        if client_key is not None
+        else 0
+    )
     volatile: dict[str, Any] = {"_cache": report.snapshot.cache_status}
     if hits >= runtime.bulk_hint_threshold:
         body["_meta"] = {
@@ -107,9 +131,7 @@ async def check(
             ),
         }
     volatile["_response_ms"] = round((time.perf_counter() - started) * 1000)
-    return cached_json(
-        request, body, cache_control=_cache_control(report.snapshot.cache_status), volatile=volatile
-    )
+    return report, Answer(body, _cache_control(report.snapshot.cache_status), volatile)
 
 
 @router.get(
@@ -125,8 +147,18 @@ async def package_health(
     version: VersionQuery = None,
 ) -> Response:
     """The health score (0-100) with its breakdown and the recommendation; the same number as `/api/check`."""
-    report = await _report(runtime, ecosystem, package, version)
+    report, answer = await health_answer(runtime, ecosystem, package, version)
     _count(runtime, "health", report.snapshot.cache_status)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def health_answer(
+    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
+) -> tuple[PackageReport, Answer]:
+    """The `/api/health` answer (shared with the MCP tool `get_health_score` and the badges)."""
+    report = await _report(runtime, ecosystem, package, version)
     body = {
         "package": report.package,
         "ecosystem": ecosystem.value,
@@ -143,11 +175,10 @@ async def package_health(
             sources=report.sources,
         ),
     }
-    return cached_json(
-        request,
+    return report, Answer(
         body,
-        cache_control=_cache_control(report.snapshot.cache_status),
-        volatile={"_cache": report.snapshot.cache_status},
+        _cache_control(report.snapshot.cache_status),
+        {"_cache": report.snapshot.cache_status},
     )
 
 
@@ -165,11 +196,17 @@ async def prompt(
     version: VersionQuery = None,
 ) -> Response:
     """A plain-text brief for an LLM prompt, verdict first (about 500 tokens at most)."""
-    report = await _report(runtime, ecosystem, package, version)
+    report, text = await prompt_answer(runtime, ecosystem, package, version)
     _count(runtime, "prompt", report.snapshot.cache_status)
-    return cached_text(
-        request, render_prompt(report), cache_control=_cache_control(report.snapshot.cache_status)
-    )
+    return cached_text(request, text, cache_control=_cache_control(report.snapshot.cache_status))
+
+
+async def prompt_answer(
+    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
+) -> tuple[PackageReport, str]:
+    """The `/api/prompt` text (shared with the MCP tool `get_package_prompt`)."""
+    report = await _report(runtime, ecosystem, package, version)
+    return report, render_prompt(report)
 
 
 @router.get(
@@ -198,9 +235,15 @@ async def exists(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Whether the name is in the ecosystem's name index; `exists: null` when that index is not loaded."""
+    answer = await exists_answer(runtime, ecosystem, package)
+    runtime.status.stats.count("exists")
+    return cached_json(request, answer.body, cache_control=answer.cache_control)
+
+
+async def exists_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
+    """The `/api/exists` answer (shared with the MCP tool `package_exists`); database only."""
     name = validate_name(ecosystem, package)
     ans = await runtime.names.exists(ecosystem, name)
-    runtime.status.stats.count("exists")
     body = {
         "ecosystem": ecosystem.value,
         "package": name,
@@ -213,7 +256,7 @@ async def exists(
         "index_loaded_at": _iso(ans.index.loaded_at) if ans.index else None,
         "did_you_mean": list(ans.did_you_mean),
     }
-    return cached_json(request, body, cache_control="public, max-age=3600")
+    return Answer(body, "public, max-age=3600")
 
 
 @router.get(
@@ -223,6 +266,14 @@ async def latest(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """The latest version as the registry tags it."""
+    answer = await latest_answer(runtime, ecosystem, package)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def latest_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
+    """The `/api/latest` answer (shared with the MCP tool `get_latest_version`)."""
     name = validate_name(ecosystem, package)
     snap = await _snapshot(runtime, ecosystem, name)
     info = snap.info
@@ -234,12 +285,7 @@ async def latest(
         "published_at": _iso(rel.published_at) if rel else None,
         "deprecated": info.deprecated,
     }
-    return cached_json(
-        request,
-        body,
-        cache_control=_cache_control(snap.cache_status),
-        volatile={"_cache": snap.cache_status},
-    )
+    return Answer(body, _cache_control(snap.cache_status), {"_cache": snap.cache_status})
 
 
 async def _snapshot(
@@ -348,6 +394,14 @@ async def install(
     version: VersionQuery = None,
 ) -> Response:
     """Commands for npm/yarn/pnpm/bun or pip/uv/poetry/pipenv, pinned to `version` (latest when omitted)."""
+    answer = await install_answer(runtime, ecosystem, package, version)
+    return cached_json(request, answer.body, cache_control=answer.cache_control)
+
+
+async def install_answer(
+    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
+) -> Answer:
+    """The `/api/install` answer (shared with the MCP tool `install_command`)."""
     name = validate_name(ecosystem, package)
     if version is not None:
         version = validate_version(ecosystem, version)
@@ -379,4 +433,4 @@ async def install(
         "notes": notes,
         "check": f"/api/check/{ecosystem.value}/{path_name(info.name)}?version={chosen}",
     }
-    return cached_json(request, body, cache_control=_cache_control(snap.cache_status))
+    return Answer(body, _cache_control(snap.cache_status))

@@ -1,0 +1,159 @@
+"""
+Compact text renderings of tool results, for MCP clients that read only the text content. Each takes
+the structured content (the HTTP JSON) and returns a few lines, verdict first; the structured content
+stays the full answer. Pure functions over dicts; a missing field is skipped, never invented.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+def compact_json(data: dict[str, Any]) -> str:
+    """The fallback: the whole answer as compact JSON."""
+    return orjson.dumps(data).decode()
+
+
+def _sources(data: dict[str, Any]) -> str:
+    sources = (data.get("_meta") or {}).get("sources") or []
+    parts = [f"{s.get('name')}={s.get('status')}" for s in sources]
+    return "sources: " + ", ".join(parts) if parts else ""
+
+
+def _lines(*lines: str | None) -> str:
+    return "\n".join(line for line in lines if line)
+
+
+def _vuln_line(v: dict[str, Any]) -> str:
+    if v.get("status") == "unavailable":
+        return f"vulnerabilities: not checked ({v.get('reason') or 'no vulnerability data'})"
+    counts = ", ".join(
+        f"{v.get(k, 0)} {k}" for k in ("critical", "high", "medium", "low") if v.get(k)
+    )
+    unrated = f", {v['unrated']} unrated" if v.get("unrated") else ""
+    return f"vulnerabilities ({v.get('status')}): {v.get('count', 0)}" + (
+        f" ({counts}{unrated})" if counts or unrated else ""
+    )
+
+
+def report(data: dict[str, Any]) -> str:
+    rec = data.get("recommendation") or {}
+    health = data.get("health") or {}
+    version = data.get("requested_version") or data.get("latest_version")
+    issues = rec.get("issues") or []
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')} {version}: {rec.get('action')} — "
+        f"health {health.get('score')}/100 ({health.get('risk')})",
+        rec.get("summary"),
+        "issues: " + "; ".join(issues[:5]) if issues else None,
+        f"use version: {rec['use_version']}" if rec.get("use_version") else None,
+        _vuln_line(data.get("vulnerabilities") or {}),
+        f"licence: {data.get('license')} ({data.get('license_risk')})",
+        _sources(data),
+    )
+
+
+def health(data: dict[str, Any]) -> str:
+    h = data.get("health") or {}
+    rec = data.get("recommendation") or {}
+    breakdown = ", ".join(f"{k} {v}" for k, v in (h.get("breakdown") or {}).items())
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')} {data.get('version')}: "
+        f"health {h.get('score')}/100 ({h.get('risk')}); {rec.get('action')}",
+        f"breakdown: {breakdown}" if breakdown else None,
+        f"unscored: {', '.join(h['unscored'])}" if h.get("unscored") else None,
+        rec.get("summary"),
+    )
+
+
+def latest(data: dict[str, Any]) -> str:
+    dep = " (deprecated)" if data.get("deprecated") else ""
+    return (
+        f"{data.get('ecosystem')}/{data.get('package')} latest: {data.get('latest_version')}"
+        f"{dep}, published {data.get('published_at') or 'unknown'}"
+    )
+
+
+def exists(data: dict[str, Any]) -> str:
+    word = {True: "exists", False: "does not exist", None: "unknown"}[data.get("exists")]
+    suggestions = data.get("did_you_mean") or []
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')}: {word} — {data.get('reason')}",
+        "did you mean: " + ", ".join(suggestions) if suggestions else None,
+    )
+
+
+def bulk(data: dict[str, Any]) -> str:
+    lines = [
+        f"{r.get('ecosystem')}/{r.get('package')}: {r.get('status')} — {r.get('reason')}"
+        for r in data.get("results") or []
+    ]
+    summary = ", ".join(f"{k} {v}" for k, v in (data.get("summary") or {}).items())
+    return _lines(f"{data.get('count')} checked: {summary}", *lines)
+
+
+def install(data: dict[str, Any]) -> str:
+    commands = data.get("commands") or {}
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')} {data.get('version')}",
+        *(f"{tool}: {cmd}" for tool, cmd in commands.items()),
+        *(f"note: {n}" for n in data.get("notes") or []),
+    )
+
+
+def pin(data: dict[str, Any]) -> str:
+    rejected = data.get("rejected") or []
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')}: safe version "
+        f"{data.get('safe_version') or 'none'} (latest {data.get('latest_version')}, "
+        f"below {data.get('min_severity')}; data {data.get('status')})",
+        data.get("reason"),
+        *(
+            f"rejected {r.get('version')}: "
+            + ", ".join(f"{a.get('id')} ({a.get('severity')})" for a in r.get("advisories") or [])
+            for r in rejected[:5]
+        ),
+    )
+
+
+def malicious(data: dict[str, Any]) -> str:
+    flag = {True: "REPORTED MALICIOUS", False: "not reported malicious", None: "unknown"}[
+        data.get("is_malicious")
+    ]
+    target = str(data.get("package")) + (f"@{data['version']}" if data.get("version") else "")
+    return _lines(
+        f"{data.get('ecosystem')}/{target}: {flag}; action {data.get('action')}",
+        f"advisory: {data['advisory_id']}" if data.get("advisory_id") else None,
+        data.get("reason"),
+    )
+
+
+def vulns(data: dict[str, Any]) -> str:
+    details = data.get("details") or []
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')} {data.get('version')}: {_vuln_line(data)}",
+        f"fixed in: {data['fixed_version']}" if data.get("fixed_version") else None,
+        *(
+            f"{d.get('id')} {d.get('severity')}: {d.get('summary')} (fixed in {', '.join(d.get('fixed_in') or []) or 'none'})"
+            for d in details[:10]
+        ),
+    )
+
+
+def scan(data: dict[str, Any]) -> str:
+    if "summary" not in data or not isinstance(data.get("summary"), dict):
+        return compact_json(data)  # an SBOM document
+    s = data["summary"]
+    flagged = [
+        f"{p.get('name')}@{p.get('version')}: {p.get('status')}"
+        for p in data.get("packages") or []
+        if p.get("status") not in ("ok", None)
+    ]
+    counts = ", ".join(f"{k} {v}" for k, v in (s.get("by_status") or {}).items())
+    return _lines(
+        f"{data.get('kind')} ({data.get('ecosystem')}): {s.get('packages')} packages; {counts}",
+        *flagged[:20],
+        f"... and {len(flagged) - 20} more" if len(flagged) > 20 else None,
+    )

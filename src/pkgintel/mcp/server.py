@@ -1,0 +1,146 @@
+"""
+The MCP server (official SDK, `mcp.server.MCPServer`): publishes `tools.TOOLS` with their input and
+output schemas and annotations, and runs each call through the same answer functions as the JSON API.
+
+Per call: the runtime is looked up (`runtime_of`, so the server can be built before the app's lifespan
+has made the runtime), the call is counted as `mcp:<tool>` (`record_call`), the tool runs; its dict
+becomes the structured content plus a compact text rendering. A domain error becomes a tool error
+(`isError`) whose text is exactly the problem response's `detail` and whose structured content is the
+problem body (with `did_you_mean`, `available_versions`, ...).
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server import MCPServer
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ValidationError
+
+from pkgintel import __version__
+from pkgintel.api.errors import problem_for
+from pkgintel.api.routes.audit import SbomError
+from pkgintel.domain.errors import PkgIntelError
+from pkgintel.mcp.tools import TOOLS, Tool, ToolAnswer
+from pkgintel.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "pkgintel"
+
+INSTRUCTIONS = """\
+pkgintel answers, before you install anything: does this package exist, is it safe, is it maintained,
+which version should I use? Every answer names its sources and their age; "unavailable" means not
+checked, never "safe". Call a tool at these moments:
+- Before adding or installing a package: package_exists for a name you are not sure of (names that do
+  not exist are a common hallucination and a typosquatting target), then check_package (full report and
+  verdict) or get_health_score (verdict and score only). Several packages at once: check_bulk (up to
+  100, database only), then check_package for the ones it marks unknown or suspicious.
+- Before writing a version into a manifest or upgrading: get_latest_version (never guess a version),
+  pin_safe (highest version without known advisories at a severity), install_command (exact commands).
+- When a package looks suspicious or a security alert names it: check_malicious, get_vulnerabilities.
+- After a lockfile change, before a commit or in review: scan_project with the lockfile content.
+- To put a package summary into your own context: get_package_prompt (about 500 tokens of text).
+- On an install or import error: package_exists (is the name right? it suggests near names; the import
+  name often differs from the package name) and get_latest_version or install_command (does the
+  version you asked for exist?).
+A tool error's text says what went wrong (unknown package with suggestions, unknown version, registry
+down); do not retry an unknown package with the same name.
+"""
+
+
+def record_call(runtime: Runtime, source: str) -> None:
+    """
+    The one place MCP calls are recorded, tagged `source` (`mcp:<tool>`). Today the service layer keeps
+    only per-process request counters (`/api/status` → `stats.requests`); a usage log, when one exists,
+    is called from here with the same tag.
+    """
+    runtime.status.stats.count(source)
+
+
+def _error(exc: PkgIntelError) -> CallToolResult:
+    p = problem_for(exc)
+    return CallToolResult(
+        content=[TextContent(type="text", text=p.detail)],
+        structured_content=p.body(),
+        is_error=True,
+    )
+
+
+def _invalid(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
+    """
+    The function the SDK registers for `tool`: `tool.fn`'s signature without `rt` (so the SDK derives
+    the input schema from it) and the return type `Annotated[CallToolResult, tool.output]` (so it
+    publishes the output schema and checks structured content against it).
+    """
+    source = f"mcp:{tool.name}"
+
+    async def call(**arguments: Any) -> CallToolResult:
+        runtime = runtime_of()
+        record_call(runtime, source)
+        try:
+            result = await tool.fn(runtime, **arguments)
+        except PkgIntelError as exc:
+            return _error(exc)
+        except ValidationError as exc:
+            return _invalid(f"invalid arguments: {exc.errors(include_url=False)}")
+        except SbomError as exc:
+            return _invalid(str(exc))
+        if isinstance(result, ToolAnswer):
+            structured, text = result.structured, result.text
+        else:
+            structured, text = result, tool.text(result)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=structured
+        )
+
+    signature = inspect.signature(tool.fn, eval_str=True)
+    params = list(signature.parameters.values())[1:]
+    call.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=params, return_annotation=Annotated[CallToolResult, tool.output]
+    )
+    call.__name__ = tool.name
+    call.__qualname__ = tool.name
+    call.__doc__ = tool.fn.__doc__
+    call.__annotations__ = {p.name: p.annotation for p in params} | {
+        "return": Annotated[CallToolResult, tool.output]
+    }
+    return call
+
+
+def build_server(
+    runtime_of: Callable[[], Runtime], *, public_url: str, tools: tuple[Tool, ...] = TOOLS
+) -> MCPServer[Any]:
+    """An `MCPServer` publishing `tools`; transports are attached by `http.py` and the CLI."""
+    server: MCPServer[Any] = MCPServer(
+        SERVER_NAME,
+        title="pkgintel — package intelligence for AI coding agents",
+        description="Is this package safe, maintained and current? Ask before you install.",
+        instructions=INSTRUCTIONS,
+        website_url=public_url,
+        version=__version__,
+        log_level="WARNING",
+    )
+    for tool in tools:
+        server.add_tool(
+            bind(tool, runtime_of),
+            name=tool.name,
+            title=tool.title,
+            description=inspect.cleandoc(tool.fn.__doc__ or ""),
+            annotations=ToolAnnotations(
+                title=tool.title,
+                read_only_hint=tool.read_only,
+                destructive_hint=False if tool.read_only else None,
+                idempotent_hint=tool.idempotent,
+                open_world_hint=tool.open_world,
+            ),
+            structured_output=True,
+        )
+    return server

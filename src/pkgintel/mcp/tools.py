@@ -1,0 +1,325 @@
+"""
+The MCP tools: one small async function per capability, each calling the same answer function (and so
+the same service methods) as its HTTP endpoint, and the `TOOLS` registry that `server.py` publishes.
+
+Contract of a tool function:
+
+- first parameter `rt: Runtime`; the others are the tool's arguments, typed with `Annotated[..., Field]`
+  so the input schema carries the HTTP endpoint's limits (`args.py` holds the shared ones);
+- returns the HTTP endpoint's JSON as a dict (`Answer.wire()`), or a `ToolAnswer` when the text
+  rendering is not derived from that dict (the brief);
+- raises domain errors (`PkgIntelError`); `server.py` turns them into tool errors whose text is the
+  problem response's `detail`.
+
+Adding a tool is one function here plus one `Tool(...)` line in `TOOLS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from pkgintel.api.routes.advisories import malicious_answer, pin_safe_answer, vulns_answer
+from pkgintel.api.routes.audit import (
+    BulkBody,
+    BulkItem,
+    ScanBody,
+    check_bulk_answer,
+    scan_answer,
+)
+from pkgintel.api.routes.packages import (
+    check_answer,
+    exists_answer,
+    health_answer,
+    install_answer,
+    latest_answer,
+    prompt_answer,
+)
+from pkgintel.api.schemas.answers import (
+    BulkOut,
+    MaliciousOut,
+    PinSafeOut,
+    PromptOut,
+    ScanOut,
+    VulnsOut,
+)
+from pkgintel.api.schemas.packages import (
+    ExistsOut,
+    InstallOut,
+    LatestOut,
+    PackageHealthOut,
+    PackageReportOut,
+)
+from pkgintel.domain.errors import InvalidInput
+from pkgintel.mcp import render
+from pkgintel.mcp.args import EcosystemArg, OptionalEcosystemArg, PackageArg, VersionArg
+from pkgintel.services.bulk import MAX_ITEMS
+from pkgintel.services.runtime import Runtime
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAnswer:
+    """A result whose text rendering is given rather than derived from the structured content."""
+
+    structured: dict[str, Any]
+    text: str
+
+
+ToolFn = Callable[..., Awaitable[dict[str, Any] | ToolAnswer]]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """
+    One published tool. `output` is the wire model of the HTTP answer (the output schema);
+    `text` renders the structured content for clients that read text only. Hints: `read_only`
+    (changes nothing), `idempotent` (repeating it has no further effect), `open_world` (may reach
+    an upstream registry; False = answered from our database only).
+    """
+
+    fn: ToolFn
+    title: str
+    output: type[BaseModel]
+    text: Callable[[dict[str, Any]], str] = render.compact_json
+    read_only: bool = True
+    idempotent: bool = True
+    open_world: bool = True
+
+    @property
+    def name(self) -> str:
+        return self.fn.__name__
+
+
+async def check_package(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg, version: VersionArg = None
+) -> dict[str, Any]:
+    """
+    Full report of one package before you install or upgrade it: the verdict (`recommendation.action`:
+    safe_to_use, update_required, use_with_caution, find_alternative, do_not_use, legacy_but_working,
+    insufficient_data), the 0-100 health score with its breakdown, vulnerabilities of the latest (or the
+    given) version, deprecation, licence, maintainers, dependencies, and each signal's source and age.
+    About 2-5k tokens; for the verdict alone use get_health_score, for many packages check_bulk.
+    Same answer as GET /api/check/{ecosystem}/{package}.
+    """
+    _, answer = await check_answer(rt, ecosystem, package, version, client_key=None)
+    return answer.wire()
+
+
+async def get_package_prompt(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg, version: VersionArg = None
+) -> ToolAnswer:
+    """
+    A plain-text brief of the package (about 500 tokens, verdict first) to paste into your own
+    reasoning: verdict, score, top issues, vulnerabilities, licence, sources. Same text as
+    GET /api/prompt/{ecosystem}/{package}.
+    """
+    report, text = await prompt_answer(rt, ecosystem, package, version)
+    structured = {
+        "ecosystem": ecosystem.value,
+        "package": report.package,
+        "version": report.evaluated_version,
+        "prompt": text,
+    }
+    return ToolAnswer(structured, text)
+
+
+async def get_health_score(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg, version: VersionArg = None
+) -> dict[str, Any]:
+    """
+    The 0-100 health score (maintenance, security, popularity, maturity, community) with the
+    recommendation; the same number as check_package and the badge. About 300 tokens.
+    Same answer as GET /api/health/{ecosystem}/{package}.
+    """
+    _, answer = await health_answer(rt, ecosystem, package, version)
+    return answer.wire()
+
+
+async def get_latest_version(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg
+) -> dict[str, Any]:
+    """
+    The latest version as the registry tags it, with its publish date and whether the package is
+    deprecated. Use it before writing a version into a manifest: never guess a version number.
+    Same answer as GET /api/latest/{ecosystem}/{package}.
+    """
+    return (await latest_answer(rt, ecosystem, package)).wire()
+
+
+async def package_exists(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg
+) -> dict[str, Any]:
+    """
+    Whether a package name exists in the registry's name index (database only, about a millisecond),
+    with did-you-mean suggestions. Call it before installing a name you are not sure of: names that do
+    not exist are a common hallucination and a typosquatting target. `exists: null` means the index of
+    that ecosystem is not loaded (unknown, not "no"). Same answer as GET /api/exists/{ecosystem}/{package}.
+    """
+    return (await exists_answer(rt, ecosystem, package)).wire()
+
+
+async def check_bulk(
+    rt: Runtime,
+    items: Annotated[
+        list[BulkItem],
+        Field(
+            min_length=1,
+            max_length=MAX_ITEMS,
+            description="Packages to check: ecosystem, package and optionally version (1 to 100).",
+        ),
+    ],
+) -> dict[str, Any]:
+    """
+    Check up to 100 packages at once from the database (no registry calls): one status per item,
+    stdlib, malicious, typosquat_suspect, historical_incident, exists or unknown. Use it when you are
+    about to add several dependencies or review a manifest; call check_package only for the items it
+    marks unknown or suspicious. Same answer as POST /api/check_bulk.
+    """
+    return await check_bulk_answer(rt, BulkBody(items=items))
+
+
+async def install_command(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg, version: VersionArg = None
+) -> dict[str, Any]:
+    """
+    Shell-quoted install commands (npm, yarn, pnpm, bun; pip, uv, poetry, pipenv) pinned to a real
+    published version (the latest when omitted), with notes for yanked, deprecated or pre-release
+    versions. Same answer as GET /api/install/{ecosystem}/{package}.
+    """
+    return (await install_answer(rt, ecosystem, package, version)).wire()
+
+
+async def pin_safe(
+    rt: Runtime,
+    ecosystem: EcosystemArg,
+    package: PackageArg,
+    min_severity: Annotated[
+        Literal["critical", "high", "medium", "low"],
+        Field(description="Reject versions with a known advisory at or above this severity."),
+    ] = "high",
+    constraint: Annotated[
+        str | None,
+        Field(
+            min_length=1,
+            max_length=128,
+            description="Stay within `^X.Y.Z`, `~X.Y.Z`, `>=X` or an exact version.",
+        ),
+    ] = None,
+    limit_checked: Annotated[
+        int, Field(ge=1, le=500, description="Versions examined, newest first.")
+    ] = 50,
+    include_prerelease: Annotated[
+        bool, Field(description="Also consider alpha/beta/rc/canary/nightly versions.")
+    ] = False,
+) -> dict[str, Any]:
+    """
+    The highest version (within `constraint`) with no known advisory at or above `min_severity`, and
+    why each newer version was rejected. Use it when a version bump is needed or a scan flags a
+    vulnerable pin. Same answer as GET /api/pin_safe/{ecosystem}/{package}.
+    """
+    return (
+        await pin_safe_answer(
+            rt,
+            ecosystem,
+            package,
+            min_severity=min_severity,
+            constraint=constraint,
+            limit_checked=limit_checked,
+            include_prerelease=include_prerelease,
+        )
+    ).wire()
+
+
+async def check_malicious(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg, version: VersionArg = None
+) -> dict[str, Any]:
+    """
+    Whether the package (or one version) is reported as malware (OpenSSF malicious-packages `MAL-`
+    reports), which versions, and the action to take (do_not_use, review_advisory for mainstream
+    packages, avoid_reported_versions, none, insufficient_data). Same answer as
+    GET /api/malicious/{ecosystem}/{package}.
+    """
+    return (await malicious_answer(rt, ecosystem, package, version)).wire()
+
+
+async def get_vulnerabilities(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg
+) -> dict[str, Any]:
+    """
+    Known vulnerabilities of the latest version, with severity, CVSS, fixed versions, CISA KEV and
+    EPSS; `status` says whether the data is complete (`unavailable` means not checked, never "none").
+    Same answer as GET /api/vulns/{ecosystem}/{package}.
+    """
+    return (await vulns_answer(rt, ecosystem, package)).wire()
+
+
+async def scan_project(
+    rt: Runtime,
+    lockfile: Annotated[
+        str | None,
+        Field(
+            description=(
+                "Raw lockfile content (package-lock.json, pnpm-lock.yaml, yarn.lock, bun.lock, "
+                "poetry.lock, uv.lock, pylock.toml, Pipfile.lock, requirements.txt, Cargo.lock, go.sum, "
+                "composer.lock, Gemfile.lock, pubspec.lock, mix.lock, packages.lock.json, "
+                "gradle.lockfile); or send `packages`."
+            )
+        ),
+    ] = None,
+    packages: Annotated[
+        dict[Annotated[str, Field(min_length=1, max_length=214)], str] | None,
+        Field(
+            max_length=5000,
+            description="Name to exact version (ranges come back unresolved); needs `ecosystem`.",
+        ),
+    ] = None,
+    ecosystem: OptionalEcosystemArg = None,
+    lockfile_kind: Annotated[
+        str | None, Field(max_length=64, description="Lockfile kind; detected when omitted.")
+    ] = None,
+    filename: Annotated[
+        str | None, Field(max_length=256, description="The lockfile's file name (helps detection).")
+    ] = None,
+    format: Annotated[
+        Literal["native", "cyclonedx", "spdx"],
+        Field(description="native (the audit), cyclonedx (1.6) or spdx (2.3) SBOM."),
+    ] = "native",
+) -> dict[str, Any]:
+    """
+    Audit a whole project after a lockfile change, before a commit or in review: per package the
+    advisories affecting that exact version, malicious reports, deprecation, licence and the nearest
+    safe version, plus a summary; or a CycloneDX/SPDX SBOM. Database only: nothing the lockfile names
+    is fetched or executed. Same answer as POST /api/scan.
+    """
+    if lockfile is not None and len(lockfile.encode()) > rt.max_lockfile_bytes:
+        raise InvalidInput(
+            "lockfile", f"the scan body is limited to {rt.max_lockfile_bytes:,} bytes"
+        )
+    body = ScanBody(
+        ecosystem=ecosystem,
+        packages=packages,
+        lockfile=lockfile,
+        lockfile_kind=lockfile_kind,
+        filename=filename,
+        format=format,
+    )
+    return await scan_answer(rt, body)
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(check_package, "Check a package", PackageReportOut, render.report),
+    Tool(get_package_prompt, "Package brief for a prompt", PromptOut),
+    Tool(get_health_score, "Health score", PackageHealthOut, render.health),
+    Tool(get_latest_version, "Latest version", LatestOut, render.latest),
+    Tool(package_exists, "Does this package exist?", ExistsOut, render.exists, open_world=False),
+    Tool(check_bulk, "Check many packages", BulkOut, render.bulk, open_world=False),
+    Tool(install_command, "Install command", InstallOut, render.install),
+    Tool(pin_safe, "Safe version to pin", PinSafeOut, render.pin),
+    Tool(check_malicious, "Malware check", MaliciousOut, render.malicious),
+    Tool(get_vulnerabilities, "Known vulnerabilities", VulnsOut, render.vulns),
+    Tool(scan_project, "Audit a lockfile", ScanOut, render.scan, open_world=False),
+)
+"""Every published tool, in the order `tools/list` shows them."""

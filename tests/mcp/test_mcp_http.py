@@ -1,0 +1,353 @@
+"""
+The MCP server end to end with the official SDK client over streamable HTTP, against the ASGI app
+(`create_app(settings, runtime=...)`, no lifespan: the session manager starts on first use). Every
+registered tool is listed with its schemas, called, and its structured content compared with the JSON
+of the HTTP endpoint for the same input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import httpx2
+import jsonschema
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from pkgintel.app import create_app
+from pkgintel.config import Settings
+from pkgintel.domain.names import NameEntry
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.mcp.args import ECOSYSTEM_IDS
+from pkgintel.mcp.tools import TOOLS
+from pkgintel.services.runtime import Runtime
+from tests.osv_records import ingest_records, malicious, record
+
+VOLATILE = ("_response_ms", "_cache")
+"""Per-call fields: server time and cache marker (a second call is a cache hit)."""
+
+REQUIREMENTS = "demo-pkg==1.0.0\n"
+
+
+def stable(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if k not in VOLATILE}
+
+
+@pytest.fixture
+async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
+    await ingest_records(
+        runtime,
+        tmp_path,
+        "osv",
+        "PyPI",
+        [
+            record(
+                "DEMO-A",
+                "PyPI",
+                "demo-pkg",
+                events=[{"introduced": "0"}, {"fixed": "1.2.0"}],
+                severity="HIGH",
+            )
+        ],
+    )
+    await ingest_records(
+        runtime,
+        tmp_path,
+        "osv-malicious",
+        "npm",
+        [malicious("MAL-2099-1", "npm", "tiny-lib", versions=["1.1.0"])],
+    )
+    await runtime.names.ingest(
+        Ecosystem.NPM,
+        [NameEntry(Ecosystem.NPM, "tiny-lib", "tiny-lib", monthly_downloads=1_000_000)],
+        source="test",
+    )
+    return runtime
+
+
+@pytest.fixture
+def app_settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"public_url": "http://test"})
+
+
+@pytest.fixture
+async def http(app_settings: Settings, loaded: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(app_settings, runtime=loaded)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://test"
+    ) as c:
+        c.app = app  # type: ignore[attr-defined]
+        yield c
+
+
+@asynccontextmanager
+async def connect(http: httpx.AsyncClient) -> AsyncIterator[Client]:
+    """The SDK client over streamable HTTP into the ASGI app (entered inside the test's own task:
+    the client's task groups cannot span a fixture's setup and teardown)."""
+    app = http.app  # type: ignore[attr-defined]
+    async with (
+        httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://test") as h2,
+        Client(streamable_http_client("http://test/mcp", http_client=h2)) as client,
+    ):
+        yield client
+
+
+# tool name → (arguments, HTTP request giving the same answer)
+CASES: dict[str, tuple[dict[str, Any], tuple[str, str, dict[str, Any] | None]]] = {
+    "check_package": (
+        {"ecosystem": "pypi", "package": "demo-pkg", "version": "1.0.0"},
+        ("GET", "/api/check/pypi/demo-pkg?version=1.0.0", None),
+    ),
+    "get_health_score": (
+        {"ecosystem": "npm", "package": "tiny-lib"},
+        ("GET", "/api/health/npm/tiny-lib", None),
+    ),
+    "get_latest_version": (
+        {"ecosystem": "npm", "package": "@acme/widget"},
+        ("GET", "/api/latest/npm/%40acme%2Fwidget", None),
+    ),
+    "package_exists": (
+        {"ecosystem": "npm", "package": "tiny-lbi"},
+        ("GET", "/api/exists/npm/tiny-lbi", None),
+    ),
+    "check_bulk": (
+        {
+            "items": [
+                {"ecosystem": "npm", "package": "fs"},
+                {"ecosystem": "npm", "package": "tiny-lib", "version": "1.1.0"},
+                {"ecosystem": "pypi", "package": "never-heard-of"},
+            ]
+        },
+        (
+            "POST",
+            "/api/check_bulk",
+            {
+                "items": [
+                    {"ecosystem": "npm", "package": "fs"},
+                    {"ecosystem": "npm", "package": "tiny-lib", "version": "1.1.0"},
+                    {"ecosystem": "pypi", "package": "never-heard-of"},
+                ]
+            },
+        ),
+    ),
+    "install_command": (
+        {"ecosystem": "pypi", "package": "demo-pkg", "version": "1.0.0"},
+        ("GET", "/api/install/pypi/demo-pkg?version=1.0.0", None),
+    ),
+    "pin_safe": (
+        {"ecosystem": "pypi", "package": "demo-pkg", "min_severity": "medium"},
+        ("GET", "/api/pin_safe/pypi/demo-pkg?min_severity=medium", None),
+    ),
+    "check_malicious": (
+        {"ecosystem": "npm", "package": "tiny-lib", "version": "1.1.0"},
+        ("GET", "/api/malicious/npm/tiny-lib?version=1.1.0", None),
+    ),
+    "get_vulnerabilities": (
+        {"ecosystem": "pypi", "package": "demo-pkg"},
+        ("GET", "/api/vulns/pypi/demo-pkg", None),
+    ),
+    "scan_project": (
+        {"lockfile": REQUIREMENTS, "filename": "requirements.txt"},
+        ("POST", "/api/scan", {"lockfile": REQUIREMENTS, "filename": "requirements.txt"}),
+    ),
+}
+
+
+async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncClient) -> None:
+    async with connect(http) as mcp_client:
+        listed = {t.name: t for t in (await mcp_client.list_tools()).tools}
+        assert list(listed) == [t.name for t in TOOLS]
+        assert set(CASES) | {"get_package_prompt"} == set(listed)
+        for tool in listed.values():
+            assert tool.description and tool.title
+            jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+            assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+            jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+            ann = tool.annotations
+            assert ann is not None and ann.read_only_hint is True and ann.idempotent_hint is True
+            props = tool.input_schema["properties"]
+            if "ecosystem" in props:
+                eco = props["ecosystem"]
+                enum = eco.get("enum") or eco["anyOf"][0]["enum"]
+                assert enum == ECOSYSTEM_IDS and len(enum) == 19
+            if "package" in props:
+                assert (props["package"]["minLength"], props["package"]["maxLength"]) == (1, 214)
+        assert listed["package_exists"].annotations.open_world_hint is False  # type: ignore[union-attr]
+        assert listed["check_package"].annotations.open_world_hint is True  # type: ignore[union-attr]
+        assert listed["check_package"].input_schema["required"] == ["ecosystem", "package"]
+        items = listed["check_bulk"].input_schema["properties"]["items"]
+        assert (items["minItems"], items["maxItems"]) == (1, 100)
+        limit = listed["pin_safe"].input_schema["properties"]["limit_checked"]
+        assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 500, 50)
+
+
+@pytest.mark.parametrize("tool", list(CASES))
+async def test_tool_answers_what_the_http_endpoint_answers(
+    tool: str, http: httpx.AsyncClient
+) -> None:
+    async with connect(http) as mcp_client:
+        arguments, (method, path, body) = CASES[tool]
+        result = await mcp_client.call_tool(tool, arguments)
+        assert not result.is_error, result.content
+        resp = await http.request(method, path, json=body)
+        assert resp.status_code == 200, resp.text
+        expected = resp.json()
+        assert stable(result.structured_content or {}) == stable(expected)
+        assert result.content and result.content[0].type == "text" and result.content[0].text
+        listed = {t.name: t for t in (await mcp_client.list_tools()).tools}
+        jsonschema.validate(
+            expected, listed[tool].output_schema
+        )  # the HTTP JSON fits the schema too
+
+
+async def test_prompt_tool_returns_the_brief_text(http: httpx.AsyncClient) -> None:
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool(
+            "get_package_prompt", {"ecosystem": "npm", "package": "tiny-lib"}
+        )
+        text = (await http.get("/api/prompt/npm/tiny-lib")).text
+        assert not result.is_error
+        assert result.content[0].text == text  # type: ignore[union-attr]
+        assert result.structured_content == {
+            "ecosystem": "npm",
+            "package": "tiny-lib",
+            "version": "2.0.0",
+            "prompt": text,
+        }
+
+
+async def test_sbom_format_matches_http(http: httpx.AsyncClient) -> None:
+    async with connect(http) as mcp_client:
+        args = {"lockfile": REQUIREMENTS, "filename": "requirements.txt", "format": "cyclonedx"}
+        result = await mcp_client.call_tool("scan_project", args)
+        expected = (await http.post("/api/scan", json=args)).json()
+        got = result.structured_content or {}
+        assert got["bomFormat"] == expected["bomFormat"] == "CycloneDX"
+        assert [c["purl"] for c in got["components"]] == [c["purl"] for c in expected["components"]]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "path"),
+    [
+        ("check_package", {"ecosystem": "npm", "package": "tiny-lbi"}, "/api/check/npm/tiny-lbi"),
+        (
+            "check_package",
+            {"ecosystem": "npm", "package": "tiny-lib", "version": "9.9.9"},
+            "/api/check/npm/tiny-lib?version=9.9.9",
+        ),
+        (
+            "get_latest_version",
+            {"ecosystem": "cargo", "package": "serde"},
+            "/api/latest/cargo/serde",
+        ),
+        (
+            "install_command",
+            {"ecosystem": "pypi", "package": "demo-pkg", "version": "7.0"},
+            "/api/install/pypi/demo-pkg?version=7.0",
+        ),
+    ],
+)
+async def test_domain_errors_are_tool_errors_with_the_problem_detail(
+    tool: str, arguments: dict[str, Any], path: str, http: httpx.AsyncClient
+) -> None:
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool(tool, arguments)
+        problem = (await http.get(path)).json()
+        assert result.is_error
+        assert result.content[0].text == problem["detail"]  # type: ignore[union-attr]
+        assert result.structured_content == problem
+
+
+async def test_upstream_down_is_a_tool_error_with_the_503_detail(
+    http: httpx.AsyncClient, registry: Any
+) -> None:
+    async with connect(http) as mcp_client:
+        registry.fail_with = 503
+        result = await mcp_client.call_tool(
+            "get_latest_version", {"ecosystem": "npm", "package": "left-pad"}
+        )
+        resp = await http.get("/api/latest/npm/left-pad")
+        assert resp.status_code == 503
+        assert result.is_error and result.content[0].text == resp.json()["detail"]  # type: ignore[union-attr]
+
+
+async def test_bad_input_is_a_tool_error(http: httpx.AsyncClient) -> None:
+    async with connect(http) as mcp_client:
+        unknown_eco = await mcp_client.call_tool(
+            "package_exists", {"ecosystem": "cobol", "package": "x"}
+        )
+        assert unknown_eco.is_error
+        too_long = await mcp_client.call_tool(
+            "package_exists", {"ecosystem": "npm", "package": "a" * 215}
+        )
+        assert too_long.is_error
+        bad_name = await mcp_client.call_tool(
+            "package_exists", {"ecosystem": "npm", "package": "Bad Name"}
+        )
+        assert bad_name.is_error and bad_name.content[0].text  # type: ignore[union-attr]
+
+
+async def test_calls_are_counted_as_mcp_tool(http: httpx.AsyncClient, loaded: Runtime) -> None:
+    async with connect(http) as mcp_client:
+        await mcp_client.call_tool("package_exists", {"ecosystem": "npm", "package": "tiny-lib"})
+        assert loaded.status.stats.requests["mcp:package_exists"] == 1
+
+
+async def test_get_mcp_describes_the_server(http: httpx.AsyncClient) -> None:
+    resp = await http.get("/mcp")
+    assert resp.status_code == 200
+    body = resp.json()
+    assert body["name"] == "pkgintel" and body["tool_count"] == len(TOOLS)
+    assert body["url"] == "http://test/mcp"
+    assert body["config"]["cursor"] == {"mcpServers": {"pkgintel": {"url": "http://test/mcp"}}}
+    assert "/mcp" not in (await http.get("/openapi.json")).json()["paths"]
+
+
+async def test_foreign_host_and_origin_are_refused(http: httpx.AsyncClient) -> None:
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    headers = {"accept": "application/json, text/event-stream"}
+    evil = await http.post("/mcp", json=ping, headers={**headers, "host": "evil.example"})
+    assert evil.status_code == 421
+    origin = await http.post(
+        "/mcp", json=ping, headers={**headers, "origin": "http://evil.example"}
+    )
+    assert origin.status_code == 403
+
+
+async def test_discovery_documents(http: httpx.AsyncClient) -> None:
+    manifest = (await http.get("/.well-known/mcp.json")).json()
+    assert manifest["transport"] == {
+        "type": "streamable-http",
+        "url": "http://test/mcp",
+        "stateless": True,
+    }
+    assert [t["name"] for t in manifest["tools"]] == [t.name for t in TOOLS]
+    assert manifest["install"]["claude_code"].endswith("http://test/mcp")
+    assert manifest["links"]["openapi"] == "http://test/openapi.json"
+    plugin = (await http.get("/.well-known/ai-plugin.json")).json()
+    assert plugin["schema_version"] == "v1"
+    assert plugin["api"] == {"type": "openapi", "url": "http://test/openapi.json"}
+    llms = await http.get("/llms.txt")
+    assert llms.headers["content-type"].startswith("text/plain")
+    paths = json.loads((await http.get("/openapi.json")).text)["paths"]
+    for path in paths:  # generated from the route table: every documented path is listed
+        assert f"[{path}](http://test{path})" in llms.text
+    assert "- [/api/exists/{ecosystem}/{package}]" in llms.text
+
+
+async def test_mcp_url_setting_is_used(settings: Settings, loaded: Runtime) -> None:
+    custom = settings.model_copy(
+        update={"public_url": "http://test", "mcp_url": "https://mcp.example.org"}
+    )
+    app = create_app(custom, runtime=loaded)
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://test"
+    ) as c:
+        manifest = (await c.get("/.well-known/mcp.json")).json()
+    assert manifest["transport"]["url"] == "https://mcp.example.org/mcp"
