@@ -4,8 +4,9 @@ Install commands per ecosystem (pure): `install_commands(ecosystem, name, versio
 `INSTALLERS` is the registry: one function per ecosystem returning `{tool: command or snippet}`.
 Shell commands are shell-quoted; manifest snippets (XML, Gradle, mix.exs) are given verbatim.
 `exact=True` means the caller asked for this version, so snippets pin it exactly where the tool
-would otherwise accept newer versions (cargo `@=`, NuGet `[x]`); without it they name the version as
-the tool's usual lower bound. An ecosystem with no entry gives `{}`.
+would otherwise pick a newer one (cargo `@=`/`=x`, Gradle `x!!`); without it they name the version
+as the tool's usual requirement (cargo's caret). Maven (nearest wins), NuGet (lowest applicable) and
+Go (minimal version selection) install the named version of a direct dependency either way. An ecosystem with no entry gives `{}`.
 """
 
 from __future__ import annotations
@@ -63,15 +64,16 @@ def _go(name: str, version: str, exact: bool) -> dict[str, str]:
 
 
 def _maven(name: str, version: str, exact: bool) -> dict[str, str]:
+    # Maven's nearest-wins resolution keeps a direct dependency at its declared version; Gradle
+    # picks the highest version in the graph unless the declaration is strict (`!!`).
     group, _, artifact = name.partition(":")
-    xml_version = f"[{version}]" if exact else version
     gradle_strict = f"{name}:{version}!!" if exact else f"{name}:{version}"
     return {
         "maven": (
             "<dependency>\n"
             f"  <groupId>{escape(group)}</groupId>\n"
             f"  <artifactId>{escape(artifact)}</artifactId>\n"
-            f"  <version>{escape(xml_version)}</version>\n"
+            f"  <version>{escape(version)}</version>\n"
             "</dependency>"
         ),
         "gradle": f"implementation '{gradle_strict}'",
@@ -80,11 +82,11 @@ def _maven(name: str, version: str, exact: bool) -> dict[str, str]:
 
 
 def _nuget(name: str, version: str, exact: bool) -> dict[str, str]:
-    range_ = f"[{version}]" if exact else version
+    # NuGet resolves a direct `Version="x"` (a minimum) to the lowest applicable version: x itself.
     return {
         "dotnet": f"dotnet add package {shlex.quote(name)} --version {shlex.quote(version)}",
         "PackageReference": (
-            f"<PackageReference Include={quoteattr(name)} Version={quoteattr(range_)} />"
+            f"<PackageReference Include={quoteattr(name)} Version={quoteattr(version)} />"
         ),
         "paket": f"paket add {shlex.quote(name)} --version {shlex.quote(version)}",
     }

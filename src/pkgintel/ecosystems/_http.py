@@ -25,7 +25,7 @@ module adds only `Accept: application/json` and follows redirects. httpx already
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Final, Literal, TypeVar, overload
 
@@ -206,19 +206,22 @@ async def get_text(
 
 
 async def optional_source(
-    call: Awaitable[T | None], *, source: str, kind: str
+    call: Callable[[], Awaitable[T | None]], *, source: str, kind: str
 ) -> tuple[T | None, SourceStatus]:
     """
-    Await a secondary source's fetch (publish dates, owners, yanked flags...) without letting it
+    Call and await a secondary source's fetch (publish dates, owners, yanked flags...) without letting it
     fail the report: its value and its `_meta.sources` entry.
 
     A `RegistryError` (timeout, 5xx, bad body) or a `PackageNotFound` from the secondary source
     gives `(None, unavailable)` with the reason as detail; None from `call` (a 404 read with
     `not_found="none"`) gives `(None, unavailable, "no entry")`. `fetched_at` is left None: the
     package service stamps it when it builds the snapshot.
+
+    `call` is a zero-argument function returning the awaitable, so nothing is created (and left
+    un-awaited) when the surrounding task is cancelled before it runs.
     """
     try:
-        value = await call
+        value = await call()
     except PackageNotFound:
         return None, SourceStatus(source, kind, SourceState.UNAVAILABLE, None, "no entry")
     except RegistryError as exc:

@@ -94,7 +94,7 @@ class CargoAdapter:
             source=REGISTRY_SOURCE,
         )
         owners_call = optional_source(
-            get_json(
+            lambda: get_json(
                 self._client,
                 f"{self._base_url}/api/v1/crates/{quote(name)}/owners",
                 ecosystem=_ECOSYSTEM,
@@ -106,7 +106,7 @@ class CargoAdapter:
             kind="maintainers",
         )
         index_call = optional_source(
-            get_text(
+            lambda: get_text(
                 self._client,
                 f"{self._index_url}/{index_path(name)}",
                 ecosystem=_ECOSYSTEM,

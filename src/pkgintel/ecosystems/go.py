@@ -114,7 +114,7 @@ class GoAdapter:
 
         def pkgsite(kind: str, query: str = "") -> Any:
             return optional_source(
-                get_json(
+                lambda: get_json(
                     self._client,
                     self._pkgsite(kind, module, query),
                     ecosystem=_ECOSYSTEM,
@@ -128,7 +128,7 @@ class GoAdapter:
 
         side = asyncio.gather(
             optional_source(
-                get_json(
+                lambda: get_json(
                     self._client,
                     self._proxy(module, "@latest"),
                     ecosystem=_ECOSYSTEM,
@@ -164,7 +164,7 @@ class GoAdapter:
                 _ECOSYSTEM, module, target, available=available[:AVAILABLE_IN_ERRORS]
             )
         gomod_text, gomod_status = await optional_source(
-            get_text(
+            lambda: get_text(
                 self._client,
                 self._proxy(module, f"@v/{escape_path(target)}.mod"),
                 ecosystem=_ECOSYSTEM,
@@ -216,12 +216,21 @@ class ProxyState:
         latest_info: Mapping[str, Any] | None,
         pkgsite_versions: Mapping[str, Any] | None,
     ) -> ProxyState:
-        """Merge `@v/list`, `@latest` and pkg.go.dev versions; `PackageNotFound` when none."""
+        """Merge `@v/list`, `@latest` and pkg.go.dev versions; `PackageNotFound` when none,
+        `RegistryResponseInvalid` when the list has a line that is not a version."""
         found: dict[str, dict[str, Any]] = {}
         for line in listing.splitlines():
             v = line.strip()
-            if v and _VERSION_LINE.match(v):
-                found.setdefault(v, {})
+            if not v:
+                continue
+            if not _VERSION_LINE.match(v):
+                raise RegistryResponseInvalid(
+                    _ECOSYSTEM,
+                    f"@v/list of {module} has a line that is not a version",
+                    reason="invalid_shape",
+                    source=REGISTRY_SOURCE,
+                )
+            found.setdefault(v, {})
         hint = None
         if latest_info is not None and isinstance(latest_info.get("Version"), str):
             hint = latest_info["Version"]

@@ -182,7 +182,7 @@ class MavenAdapter:
         display = f"{group}:{artifact}"
         depsdev_task = asyncio.ensure_future(
             optional_source(
-                get_json(
+                lambda: get_json(
                     self._client,
                     f"{self._depsdev_url}/v3alpha/systems/maven/packages/{quote(display, safe='')}",
                     ecosystem=_ECOSYSTEM,

@@ -119,7 +119,7 @@ class NuGetAdapter:
             raise PackageNotFound(_ECOSYSTEM, name)
         lower = name.lower()
         search_call = optional_source(
-            get_json(
+            lambda: get_json(
                 self._client,
                 f"{self._search_url}/query?q=packageid:{quote(lower)}",
                 ecosystem=_ECOSYSTEM,
@@ -150,7 +150,7 @@ class NuGetAdapter:
         catalog = catalog_entries(leaves)
         target = _target_version(name, catalog, version)
         nuspec_call = optional_source(
-            get_text(
+            lambda: get_text(
                 self._client,
                 f"{self._base_url}/v3-flatcontainer/{quote(lower)}/{quote(target.lower())}/{quote(lower)}.nuspec",
                 ecosystem=_ECOSYSTEM,
