@@ -13,7 +13,8 @@ asked once more (mirrors that serve only the older hive); a miss there is `Packa
 
 The nuspec (`/v3-flatcontainer/{id}/{version}/{id}.nuspec`,
 https://learn.microsoft.com/nuget/api/package-base-address-resource) gives the `<repository>` URL
-the catalog leaf usually lacks. The search service (`/query?q=packageid:{id}`,
+the catalog leaf usually lacks: the reported version's when the index inlines every leaf, else the
+highest version's (the last page's `upper`), fetched alongside the pages. The search service (`/query?q=packageid:{id}`,
 https://learn.microsoft.com/nuget/api/search-query-service-resource) gives `totalDownloads` (all
 time, so `downloads_window: "total"`) and the owners. Ids are case-insensitive; URLs use the lower
 case id. Both extra sources are optional: when they fail the report says so in `_meta.sources`.
@@ -111,9 +112,25 @@ class NuGetAdapter:
             self._client, self._rebase(url), ecosystem=_ECOSYSTEM, name=name, source=REGISTRY_SOURCE
         )
 
+    async def _nuspec(self, lower: str, name: str, version: str) -> tuple[str | None, SourceStatus]:
+        return await optional_source(
+            lambda: get_text(
+                self._client,
+                f"{self._base_url}/v3-flatcontainer/{quote(lower)}/{quote(version.lower())}/"
+                f"{quote(lower)}.nuspec",
+                ecosystem=_ECOSYSTEM,
+                name=name,
+                source=NUSPEC_SOURCE,
+                not_found="none",
+            ),
+            source=NUSPEC_SOURCE,
+            kind="repository",
+        )
+
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
-        """See `RegistryAdapter.fetch_package`. Index and search concurrently, then missing pages,
-        then the nuspec of the version whose dependencies are reported."""
+        """See `RegistryAdapter.fetch_package`. Round one: index and search; round two: pages not
+        inlined in the index, with the highest version's nuspec beside them (the reported
+        version's nuspec when the index inlines everything)."""
         name = name.strip()
         if not _NUGET_ID.match(name):
             raise PackageNotFound(_ECOSYSTEM, name)
@@ -131,13 +148,21 @@ class NuGetAdapter:
             kind="downloads",
         )
         search_task = asyncio.ensure_future(search_call)
+        nuspec_task: asyncio.Future[tuple[str | None, SourceStatus]] | None = None
         try:
             index = await self._index(lower, name)
             pages = registration_pages(index)
             missing = [p["@id"] for p in pages if not isinstance(p.get("items"), list)]
+            upper = pages[-1].get("upper") if missing else None
+            if isinstance(upper, str) and upper:
+                # Paged registration: read the repository from the highest version's nuspec while
+                # the pages load, rather than one more round trip after them.
+                nuspec_task = asyncio.ensure_future(self._nuspec(lower, name, upper))
             fetched = await asyncio.gather(*(self._page(url, name) for url in missing))
         except BaseException:
             search_task.cancel()
+            if nuspec_task is not None:
+                nuspec_task.cancel()
             raise
         by_id = dict(zip(missing, fetched, strict=True))
         leaves = [
@@ -148,21 +173,17 @@ class NuGetAdapter:
             )
         ]
         catalog = catalog_entries(leaves)
-        target = _target_version(name, catalog, version)
-        nuspec_call = optional_source(
-            lambda: get_text(
-                self._client,
-                f"{self._base_url}/v3-flatcontainer/{quote(lower)}/{quote(target.lower())}/{quote(lower)}.nuspec",
-                ecosystem=_ECOSYSTEM,
-                name=name,
-                source=NUSPEC_SOURCE,
-                not_found="none",
-            ),
-            source=NUSPEC_SOURCE,
-            kind="repository",
-        )
+        try:
+            target = _target_version(name, catalog, version)
+        except BaseException:
+            search_task.cancel()
+            if nuspec_task is not None:
+                nuspec_task.cancel()
+            raise
+        if nuspec_task is None:
+            nuspec_task = asyncio.ensure_future(self._nuspec(lower, name, target))
         (nuspec_text, nuspec_status), (search, search_status) = await asyncio.gather(
-            nuspec_call, search_task
+            nuspec_task, search_task
         )
         nuspec = None
         if nuspec_text is not None:
