@@ -43,7 +43,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import REPO, Row, ServerTimer, machine_info, percentile, render_table  # noqa: E402
+from bench._common import REPO, Row, ServerTimer, machine_info, percentile, render_table
 
 SHARED = Path(os.environ.get("PKGINTEL_SHARED_DATA", REPO.parent / "shared" / "data"))
 PACKAGES: list[tuple[str, str, int]] = [
@@ -205,8 +205,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.fake_registry", "--port", str(port)]
-        + ["--latency-ms", str(args.latency_ms), "--shared", str(SHARED)],
+        [
+            sys.executable,
+            *("-m", "tests.fake_registry", "--port", str(port)),
+            *("--latency-ms", str(args.latency_ms), "--shared", str(SHARED)),
+        ],
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
