@@ -159,3 +159,72 @@ async def test_versions_are_newest_first_by_nuget_ordering(client: httpx.AsyncCl
     versions = [v["version"] for v in body["versions"]]
     assert versions == sorted(versions, key=lambda v: sort_key(Ecosystem.NUGET, v), reverse=True)
     assert body["latest"] == "4.3.1"
+
+
+@pytest.mark.parametrize(
+    ("ecosystem", "osv_ecosystem", "package", "fixed"),
+    [
+        ("go", "Go", "github.com/aws/smithy-go", "1.30.0"),
+        ("cargo", "crates.io", "regex", "1.1.0"),
+        ("maven", "Maven", "com.google.guava:guava", "24.1.1"),
+        ("nuget", "NuGet", "Newtonsoft.Json", "13.0.4"),
+    ],
+)
+async def test_osv_records_match_by_each_ecosystems_osv_name_and_ordering(
+    client: httpx.AsyncClient,
+    registry,
+    ecosystem: str,
+    osv_ecosystem: str,
+    package: str,
+    fixed: str,
+) -> None:
+    registry.osv_fail_with = None
+    registry.osv_records.append(
+        {
+            "id": f"TEST-{ecosystem}-1",
+            "modified": "2026-01-01T00:00:00Z",
+            "summary": "test advisory",
+            "affected": [
+                {
+                    "package": {"ecosystem": osv_ecosystem, "name": package},
+                    "ranges": [
+                        {
+                            "type": "ECOSYSTEM" if ecosystem != "go" else "SEMVER",
+                            "events": [{"introduced": "0"}, {"fixed": fixed}],
+                        }
+                    ],
+                }
+            ],
+        }
+    )
+    body = (await client.get(f"/api/vulns/{ecosystem}/{package}")).json()
+    assert body["status"] == "complete", body
+    assert body["count"] == 1
+    assert body["details"][0]["id"] == f"TEST-{ecosystem}-1"
+
+
+async def test_scan_and_stack_cover_the_four(client: httpx.AsyncClient) -> None:
+    scan = await client.post(
+        "/api/scan",
+        json={"ecosystem": "nuget", "packages": {"Newtonsoft.Json": "13.0.3", "Serilog": "2.0.0"}},
+    )
+    assert scan.status_code == 200, scan.text
+    assert scan.json()["summary"]["packages"] == 2
+    stack = await client.post(
+        "/api/ai/stack",
+        json={
+            "packages": [
+                {"ecosystem": "cargo", "package": "regex", "version": "0.2.5"},
+                {"ecosystem": "go", "package": "github.com/aws/smithy-go"},
+                {"ecosystem": "maven", "package": "com.google.guava:guava"},
+                {"ecosystem": "nuget", "package": "Serilog"},
+            ]
+        },
+    )
+    assert stack.status_code == 200, stack.text
+    assert len(stack.json()["packages"]) == 4
+    bulk = await client.post(
+        "/api/check_bulk",
+        json={"items": [{"ecosystem": "maven", "package": "com.google.guava:guava"}]},
+    )
+    assert bulk.status_code == 200
