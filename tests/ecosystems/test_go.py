@@ -145,3 +145,24 @@ async def test_fetch_requests_use_the_escaped_path_and_read_the_latest_gomod() -
     # v1.1.0 retracts itself in its own go.mod: latest falls back to v1.0.0.
     assert info.latest_version == "v1.0.0"
     assert info.release("v1.1.0").yanked_reason == "broken"
+
+
+async def test_module_with_only_a_pseudo_version_takes_it_from_latest() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/@v/list"):
+            return httpx.Response(200, text="")
+        if request.url.path.endswith("/@latest"):
+            return httpx.Response(
+                200,
+                json={
+                    "Version": "v0.0.0-20240101000000-abcdefabcdef",
+                    "Time": "2024-01-01T00:00:00Z",
+                },
+            )
+        return httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        info = await GoAdapter(client).fetch_package("example.com/untagged")
+    assert info.latest_version == "v0.0.0-20240101000000-abcdefabcdef"
+    assert info.releases[0].published_at is not None
+    assert info.releases[0].prerelease is True

@@ -7,7 +7,9 @@ import gzip
 import json
 
 import httpx
+import pytest
 
+from pkgintel.domain.errors import RegistryResponseInvalid
 from pkgintel.ecosystems.nuget import (
     NuGetAdapter,
     catalog_entries,
@@ -141,3 +143,20 @@ async def test_semver1_hive_is_asked_when_semver2_has_no_entry_and_pages_are_reb
     assert (
         "http://mirror.test/nuget/v3/registration5-semver1/tiny.lib/page/1.0.0/1.0.0.json" in seen
     )
+
+
+async def test_page_links_to_another_host_are_not_followed() -> None:
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        if request.url.path == "/v3/registration5-gz-semver2/tiny.lib/index.json":
+            return httpx.Response(
+                200, json={"items": [{"@id": "http://169.254.169.254/latest/page.json"}]}
+            )
+        return httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        with pytest.raises(RegistryResponseInvalid):
+            await NuGetAdapter(client).fetch_package("Tiny.Lib")
+    assert not any("169.254" in url for url in seen)

@@ -108,8 +108,18 @@ class NuGetAdapter:
         )
 
     async def _page(self, url: str, name: str) -> JSONObject:
+        """A registration page; only URLs under the configured registry are followed, so an index
+        cannot send us to another host."""
+        target = self._rebase(url)
+        if not target.startswith(self._base_url + "/"):
+            raise RegistryResponseInvalid(
+                _ECOSYSTEM,
+                f"registration page outside {self._base_url}: {url}",
+                reason="invalid_shape",
+                source=REGISTRY_SOURCE,
+            )
         return await get_json(
-            self._client, self._rebase(url), ecosystem=_ECOSYSTEM, name=name, source=REGISTRY_SOURCE
+            self._client, target, ecosystem=_ECOSYSTEM, name=name, source=REGISTRY_SOURCE
         )
 
     async def _nuspec(self, lower: str, name: str, version: str) -> tuple[str | None, SourceStatus]:
