@@ -139,3 +139,26 @@ async def test_fetch_asks_crate_owners_and_index_concurrently_and_survives_a_fai
     index = next(s for s in info.sources if s.name == "index.crates.io")
     assert index.status is SourceState.UNAVAILABLE
     assert index.detail == "status.503"
+
+
+async def test_index_is_read_by_the_crates_own_spelling() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/api/v1/crates/serde-json":
+            return httpx.Response(
+                200,
+                json={
+                    "crate": {"name": "serde_json", "max_stable_version": "1.0.0"},
+                    "versions": [{"num": "1.0.0"}],
+                },
+            )
+        if request.url.path == "/se/rd/serde_json":
+            return httpx.Response(
+                200,
+                text='{"name":"serde_json","vers":"1.0.0","deps":[{"name":"itoa","req":"^1","kind":"normal"}],"yanked":false}\n',
+            )
+        return httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        info = await CargoAdapter(client).fetch_package("serde-json")
+    assert info.name == "serde_json"
+    assert [d.name for d in info.dependencies] == ["itoa"]

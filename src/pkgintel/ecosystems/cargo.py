@@ -80,8 +80,23 @@ class CargoAdapter:
         self._base_url = base_url.rstrip("/")
         self._index_url = index_url.rstrip("/")
 
+    async def _index_file(self, name: str) -> tuple[str | None, SourceStatus]:
+        return await optional_source(
+            lambda: get_text(
+                self._client,
+                f"{self._index_url}/{index_path(name)}",
+                ecosystem=_ECOSYSTEM,
+                name=name,
+                source=INDEX_SOURCE,
+                not_found="none",
+            ),
+            source=INDEX_SOURCE,
+            kind="dependencies",
+        )
+
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
-        """See `RegistryAdapter.fetch_package`: crate, owners and index entry fetched concurrently."""
+        """See `RegistryAdapter.fetch_package`: crate, owners and index entry fetched concurrently
+        (the index once more, by the crate's own spelling, when `-`/`_` differ from the request)."""
         name = name.strip()
         if not _CRATE_NAME.match(name):
             # crates.io would answer 404 for it anyway; asking would only cost a request.
@@ -105,26 +120,19 @@ class CargoAdapter:
             source=OWNERS_SOURCE,
             kind="maintainers",
         )
-        index_call = optional_source(
-            lambda: get_text(
-                self._client,
-                f"{self._index_url}/{index_path(name)}",
-                ecosystem=_ECOSYSTEM,
-                name=name,
-                source=INDEX_SOURCE,
-                not_found="none",
-            ),
-            source=INDEX_SOURCE,
-            kind="dependencies",
-        )
         crate_task = asyncio.ensure_future(crate_call)
-        side = asyncio.gather(owners_call, index_call)
+        side = asyncio.gather(owners_call, self._index_file(name))
         try:
             crate = await crate_task
         except BaseException:
             side.cancel()
             raise
         (owners, owners_status), (index_text, index_status) = await side
+        crate_obj = crate.get("crate")
+        canonical = crate_obj.get("name") if isinstance(crate_obj, dict) else None
+        if index_text is None and isinstance(canonical, str) and canonical != name:
+            # crates.io finds `serde-json` for `serde_json`; the index file has the real spelling.
+            index_text, index_status = await self._index_file(canonical)
         index_lines = None
         if index_text is not None:
             try:
