@@ -103,3 +103,17 @@ async def test_exists_and_typosquat_follow_each_ecosystems_normalisation(tmp_pat
     assert hint.is_suspected and hint.targets[0][0] == "serde_json"
     assert await names.suggest(Ecosystem.NUGET, "Newtonsoft.Jsn") == ["Newtonsoft.Json"]
     await engine.dispose()
+
+
+@requires_shared
+def test_cli_ingests_the_go_module_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from pkgintel.cli import app
+    from tests.shared import shared_path
+
+    monkeypatch.setenv("PKGINTEL_DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
+    src = shared_path(FIXTURES, "go", "index.golang.org_index.json")
+    result = CliRunner().invoke(app, ["ingest", "names", "--ecosystem", "go", "--from", str(src)])
+    assert result.exit_code == 0, result.output
+    assert "loaded 864 go names" in result.output
