@@ -15,6 +15,8 @@ from pkgintel import __version__
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
 from pkgintel.api.routes import advisories, audit, packages, service
+from pkgintel.api.routes import compat as compat_routes
+from pkgintel.api.routes import errors as error_routes
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.services.runtime import Runtime
@@ -58,6 +60,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(packages.router)
     app.include_router(advisories.router)
     app.include_router(audit.router)
+    app.include_router(error_routes.router)
+    app.include_router(compat_routes.router)
     install_error_handlers(app)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(

@@ -30,15 +30,21 @@ from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.compat import CompatService, NpmConstraintSource
+from pkgintel.services.errors import ErrorService
 from pkgintel.services.live_feed import LiveFeed
+from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
+from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
+from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
+from pkgintel.storage.errors import SqlErrorStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -145,18 +151,22 @@ def assemble(
         advisory_store,
         clock=clock,
         stale_after_s=settings.advisory_stale_after_s,
+        data_stale_after_s=settings.advisory_data_stale_after_s,
         osv_api=OsvApiClient(client, settings.upstream_osv_api_url)
         if settings.osv_api_fallback
         else None,
         api_ttl_s=settings.cache_ttl_s,
     )
     advisories = overrides.get("advisories") or advisory_service
+    verdicts = VerdictService(advisories)
     reports = ReportService(
         packages,
         names,
         advisories,
+        verdicts=verdicts,
         **({"clock": overrides["clock"]} if "clock" in overrides else {}),
     )
+    bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     return Runtime(
         packages=packages,
@@ -167,11 +177,51 @@ def assemble(
         ingestor=AdvisoryIngestor(advisory_store, clock=clock, bus=bus),
         feed=LiveFeed(advisory_store, bus, poll_s=settings.feed_poll_s),
         pins=PinSafeService(packages, advisories),
-        audit=AuditService(advisory_service, packages),
-        bulk=BulkCheckService(names, advisory_service),
+        audit=AuditService(advisory_service, packages, VerdictService(advisory_service)),
+        bulk=bulk,
+        verdicts=verdicts,
+        malicious=MaliciousService(advisories, names, packages, verdicts),
+        vulns=VulnerabilityAnswers(packages, names, advisories, advisory_service, verdicts),
+        stack=StackService(bulk, advisory_service, packages, VerdictService(advisory_service)),
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
+        errors=build_error_service(settings, store, clock),
+        compat=build_compat_service(settings, packages, adapters),
+    )
+
+
+def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:
+    """The error-to-fix database on the service's engine, votes limited per client."""
+    from pkgintel.cache.rate_gate import LimitsGate
+    from pkgintel.knowledge.error_fixes import load_error_knowledge
+
+    return ErrorService(
+        SqlErrorStore(store.engine),
+        knowledge=load_error_knowledge,
+        vote_gate=LimitsGate(
+            settings.error_vote_limit, redis_url=settings.redis_url, namespace="error-vote"
+        ),
+        clock=clock,
+        min_confidence=settings.error_min_confidence,
+    )
+
+
+def build_compat_service(
+    settings: Settings, packages: PackageService, adapters: Any
+) -> CompatService:
+    """Stack compatibility over the npm adapter's packuments and PyPI snapshots."""
+    from pkgintel.knowledge.breakages import load_breakages
+
+    npm = adapters.get(Ecosystem.NPM)
+    source: NpmConstraintSource | None = npm if hasattr(npm, "fetch_constraints") else None
+    return CompatService(
+        packages,
+        source,
+        breakages=load_breakages,
+        default_python=settings.compat_default_python,
+        max_packages=settings.compat_max_packages,
+        ttl_s=settings.cache_ttl_s,
     )
 
 

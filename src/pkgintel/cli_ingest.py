@@ -1,5 +1,5 @@
 """
-`pkgintel ingest osv | kev | epss | all`: load advisory sources into the database.
+`pkgintel ingest osv | kev | epss | knowledge | all`: load advisory sources and curated knowledge.
 
 Each command prints a summary line per run and exits 0 when every source loaded, 1 when a source
 could not be read (the others still load), 2 on bad usage. Runs are safe to repeat and to kill:
@@ -221,6 +221,30 @@ def ingest_epss(
                 "epss", _epss(tools, source or settings.upstream_epss_url), lines, failures
             )
         return lines, failures
+
+    _report(*asyncio.run(_run()))
+
+
+@ingest_app.command("knowledge")
+def ingest_knowledge() -> None:
+    """Load the curated error-to-fix entries shipped in the package into the database (safe to repeat;
+    votes, hits and misses are kept)."""
+    settings = Settings()
+
+    async def _run() -> tuple[list[str], list[str]]:
+        from pkgintel.bootstrap import build_error_service, prepare_database
+
+        engine, store = await prepare_database(settings)
+        try:
+            service = build_error_service(settings, store, lambda: datetime.now(UTC))
+            summary = await service.load_knowledge()
+        finally:
+            await engine.dispose()
+        tools = ", ".join(f"{tool} {n}" for tool, n in sorted(summary.by_tool.items()))
+        return [
+            f"errors: {summary.total} entries — added {summary.added}, updated {summary.updated}, "
+            f"removed {summary.removed} ({tools})"
+        ], []
 
     _report(*asyncio.run(_run()))
 

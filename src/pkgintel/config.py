@@ -115,6 +115,11 @@ class Settings(BaseSettings):
         ge=60,
         description="Age after which ingested advisory data is reported `stale` in `_meta.sources` (2 days).",
     )
+    advisory_data_stale_after_s: int = Field(
+        2592000,
+        ge=60,
+        description="Age of a feed's newest record after which its data is reported `stale` (30 days): old data loaded today is still old.",
+    )
     feed_poll_s: float = Field(
         0.5,
         gt=0,
@@ -162,6 +167,21 @@ class Settings(BaseSettings):
         True, description="Apply database migrations when the service starts."
     )
     log_level: str = Field("info", description="Log level: debug, info, warning, error.")
+    # -- error-to-fix database and stack compatibility (issue #17) --
+    error_vote_limit: str = Field(
+        "10/minute",
+        description="Votes one client may cast on error entries (a `limits` rate string).",
+    )
+    error_min_confidence: float = Field(
+        0.6, ge=0, le=1, description="Matches below this confidence count as no match (a miss)."
+    )
+    compat_default_python: str = Field(
+        "3.13",
+        description="Python version PEP 508 markers and `requires_python` are checked against when a stack names none.",
+    )
+    compat_max_packages: int = Field(
+        25, ge=2, le=100, description="Most packages one compatibility check accepts."
+    )
 
     @field_validator("database_url")
     @classmethod

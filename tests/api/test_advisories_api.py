@@ -80,7 +80,10 @@ async def test_check_version_scoped(client: httpx.AsyncClient, loaded: Runtime) 
         "CVE-2099-0001"
     ]
     assert body["recommendation"]["action"] == "update_required"
-    assert body["vulnerabilities"]["version"] == "1.2.0"  # the top-level object stays the latest's
+    # A pinned report is rendered for the pin; the latest is the comparison in version_scoped.
+    assert body["vulnerabilities"]["version"] == "1.0.0"
+    assert body["version_scoped"]["latest"]["version"] == "1.2.0"
+    assert body["version_scoped"]["latest"]["vulnerabilities"]["ids"] == ["DEMO-B"]
     assert body["malicious"]["checked"] is True and body["malicious"]["is_malicious"] is False
     health = (await client.get("/api/health/pypi/demo-pkg", params={"version": "1.0.0"})).json()
     assert health["health"]["score"] == body["health"]["score"]
@@ -126,11 +129,17 @@ async def test_pin_safe_prerelease_and_limit(client: httpx.AsyncClient, loaded: 
 async def test_malicious_mainstream_is_review_advisory(
     client: httpx.AsyncClient, loaded: Runtime
 ) -> None:
-    body = (await client.get("/api/malicious/npm/tiny-lib")).json()
+    # Without a version the answer is about the latest release (2.0.0), which no report names.
+    latest = (await client.get("/api/malicious/npm/tiny-lib")).json()
+    assert latest["is_malicious"] is False and latest["verdict"] == "historical_incident"
+    assert latest["judged_version"] == "2.0.0" and latest["advisory_id"] == "MAL-2099-1"
+    assert latest["action"] == "avoid_reported_versions"
+    assert latest["historical_compromise"]["versions"] == ["1.1.0"]
+    # The reported release of a mainstream package: review_advisory.
+    body = (await client.get("/api/malicious/npm/tiny-lib", params={"version": "1.1.0"})).json()
     assert body["is_malicious"] is True and body["advisory_id"] == "MAL-2099-1"
     assert body["downloads_weekly"] == 250000 and body["action"] == "review_advisory"
     assert body["likely_false_positive"] is True
-    assert body["historical_compromise"]["versions"] == ["1.1.0"]
     other = (await client.get("/api/malicious/npm/tiny-lib", params={"version": "2.0.0"})).json()
     assert other["is_malicious"] is False and other["action"] == "avoid_reported_versions"
     report = (await client.get("/api/check/npm/tiny-lib", params={"version": "1.1.0"})).json()

@@ -13,6 +13,8 @@ from cyclonedx.validation.json import JsonStrictValidator
 from typer.testing import CliRunner
 
 from pkgintel.cli import app
+from pkgintel.domain.names import NameEntry
+from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.runtime import Runtime
 from tests.osv_records import ingest_records, malicious, record
 
@@ -83,8 +85,23 @@ async def test_scan_reports_the_pinned_version_only(
     pkgs = {p["name"]: p for p in body["packages"]}
     assert pkgs["demo-pkg"]["status"] == "vulnerable"
     assert [v["id"] for v in pkgs["demo-pkg"]["vulnerabilities"]] == ["DEMO-A"]
-    assert pkgs["demo-pkg"]["nearest_safe_version"] == "1.2.0"
+    # Database-only: demo-pkg's releases are not stored yet, so no target is invented.
+    assert pkgs["demo-pkg"]["nearest_safe_version"] is None
+    assert "not stored" in pkgs["demo-pkg"]["nearest_safe_version_reason"]
+    assert pkgs["demo-pkg"]["vulnerabilities"][0]["fixed_in_verified"] is False
     assert pkgs["requests"]["status"] == "unresolved" and pkgs["requests"]["unresolved_reason"]
+    # Once a report has stored its releases, the nearest safe version is a published release
+    # checked against every advisory.
+    assert (await client.get("/api/check/pypi/demo-pkg")).status_code == 200
+    again = (
+        await client.post(
+            "/api/scan", json={"lockfile": REQUIREMENTS, "lockfile_kind": "requirements.txt"}
+        )
+    ).json()
+    demo = next(p for p in again["packages"] if p["name"] == "demo-pkg")
+    assert demo["nearest_safe_version"] == "1.2.0"
+    assert demo["nearest_safe_version_clears"] == ["DEMO-A"]
+    assert demo["vulnerabilities"][0]["fixed_in_verified"] is True
     assert body["summary"]["vulnerabilities"]["high"] == 1 and body["summary"]["unresolved"] == 1
     clean = (
         await client.post(
@@ -196,14 +213,30 @@ async def test_check_bulk_database_only(
     assert resp.status_code == 200, resp.text
     results = resp.json()["results"]
     assert len(results) == 100 and len(registry.hits) == before
+    # tiny-lib: only 1.1.0 was reported, but no name index says a later release exists, so no
+    # clean release is known: malicious (issue 11, symptom 3).
     assert [r["status"] for r in results[95:]] == [
         "stdlib",
         "stdlib",
         "malicious",
-        "historical_incident",
+        "malicious",
         "malicious",
     ]
     assert results[0]["status"] == "unknown"
+    # With the name index saying the latest is 2.0.0 (outside the report): historical.
+    await loaded.names.ingest(
+        Ecosystem.NPM,
+        [NameEntry(Ecosystem.NPM, "tiny-lib", "tiny-lib", latest_version="2.0.0")],
+        source="test",
+    )
+    resp = await client.post("/api/check_bulk", json={"items": items})
+    results = resp.json()["results"]
+    assert [r["status"] for r in results[97:]] == [
+        "malicious",
+        "historical_incident",
+        "malicious",
+    ]
+    assert results[98]["judged_version"] == "2.0.0"
     too_many = await client.post("/api/check_bulk", json={"items": [*items, items[0]]})
     assert too_many.status_code == 422
 
@@ -233,7 +266,7 @@ async def test_check_bulk_reads_reports_of_flagged_names_only(
     assert resp.status_code == 200, resp.text
     assert [r["status"] for r in resp.json()["results"][97:]] == [
         "malicious",
-        "historical_incident",
+        "malicious",  # no later clean release is known for tiny-lib
         "malicious",
     ]
     assert sorted(read) == ["evil-pkg", "tiny-lib", "x-evil"]
@@ -248,6 +281,7 @@ async def test_ai_stack_action_items(client: httpx.AsyncClient, loaded: Runtime)
             {"ecosystem": "pypi", "package": "json"},
         ]
     }
+    assert (await client.get("/api/check/pypi/demo-pkg")).status_code == 200  # stores its releases
     resp = (await client.post("/api/ai/stack", json=body)).json()
     actions = [(a["action"], a["package"]) for a in resp["action_items"]]
     assert actions[0] == ("replace", "x-evil")
@@ -258,7 +292,8 @@ async def test_ai_stack_action_items(client: httpx.AsyncClient, loaded: Runtime)
         key=["replace", "upgrade", "review", "remove", "remove_duplicate", "pin", "verify"].index,
     )
     upgrade = next(a for a in resp["action_items"] if a["action"] == "upgrade")
-    assert upgrade["to"] == "1.2.0"
+    assert upgrade["to"] == "1.2.0" and upgrade["clears"] == ["DEMO-A"]
+    assert len(resp["packages"]) == 3  # the duplicate is an action item, not a second verdict
 
 
 async def test_cli_scan_exit_codes(

@@ -53,8 +53,13 @@ def assert_complete_report(body: dict) -> None:
     PackageReportOut.model_validate(body)
     h = body["health"]
     assert set(h["breakdown"]) == {"maintenance", "security", "popularity", "maturity", "community"}
-    assert h["score"] == sum(h["breakdown"].values())
-    assert 0 <= h["score"] <= h["max_score"] == 100
+    assert h["points"] == sum(h["breakdown"].values())
+    assert h["max_score"] == 100 - sum(
+        {"maintenance": 25, "security": 25, "popularity": 20, "maturity": 15, "community": 15}[c]
+        for c in h["unscored"]
+    )
+    rescaled = int(100 * h["points"] / h["max_score"] + 0.5) if h["max_score"] else 0
+    assert h["score"] == (min(rescaled, 69) if "security" in h["unscored"] else rescaled)
     v = body["vulnerabilities"]
     assert {"count", "critical", "high", "medium", "low", "details", "status"} <= set(v)
     assert body["recommendation"]["action"] in ACTIONS

@@ -110,7 +110,10 @@ def test_security_unavailable_is_unscored_and_counts_are_ignored() -> None:
     health = compute_health(signals(vulnerabilities=summary), now=NOW)
     assert health.breakdown["security"] == 0
     assert health.unscored == ("security",)
-    assert health.score == 75
+    # 75 points of the 75 the scored components could earn: 100 rescaled, but unknown security
+    # keeps the score below the go threshold (ADR 0004).
+    assert (health.raw_score, health.max_score, health.partial) == (75, 75, True)
+    assert health.score == 69
     assert "unavailable" in health.explanations["security"]
 
 
@@ -213,7 +216,7 @@ def test_insufficient_data(changes: dict[str, object], insufficient: bool) -> No
     health = compute_health(signals(**changes), now=NOW)
     assert health.insufficient_data is insufficient
     assert (health.risk == "unknown") is (insufficient or "security" in health.unscored)
-    assert health.score == sum(health.breakdown.values())
+    assert health.raw_score == sum(health.breakdown.values())
 
 
 def test_risk_is_unknown_without_security_data() -> None:

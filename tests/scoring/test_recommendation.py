@@ -43,7 +43,11 @@ def recommend(s: HealthSignals) -> Recommendation:
             "4.17.22",
         ),
         ({"vulnerabilities": vulns(medium=1, kev_count=1, **FIXED)}, "update_required", "4.17.22"),
-        ({"vulnerabilities": vulns(high=1, fix_available=True)}, "update_required", "4.17.21"),
+        # a fix that no published release is named for is not an upgrade target
+        ({"vulnerabilities": vulns(high=1, fix_available=True)}, "find_alternative", NO_VERSION),
+        # an unrated advisory counts as medium: with a published fix, update
+        ({"vulnerabilities": vulns(unrated=1, **FIXED)}, "update_required", "4.17.22"),
+        ({"vulnerabilities": vulns(medium=1, **FIXED)}, "update_required", "4.17.22"),
         (
             {"vulnerabilities": vulns(critical=1, **FIXED), "deprecated": True},
             "update_required",
@@ -70,10 +74,21 @@ def recommend(s: HealthSignals) -> Recommendation:
             "insufficient_data",
             "4.17.21",
         ),
-        # 7. legacy: old, vulnerability data known, no critical/high
-        ({"last_release_at": OLD}, "legacy_but_working", "4.17.21"),
+        # an unfixed medium (or unrated) advisory on an unmaintained package: find an alternative
         (
             {"last_release_at": OLD, "vulnerabilities": vulns(medium=1)},
+            "find_alternative",
+            NO_VERSION,
+        ),
+        (
+            {"last_release_at": OLD, "vulnerabilities": vulns(unrated=1)},
+            "find_alternative",
+            NO_VERSION,
+        ),
+        # 7. legacy: old, vulnerability data known, nothing medium or worse
+        ({"last_release_at": OLD}, "legacy_but_working", "4.17.21"),
+        (
+            {"last_release_at": OLD, "vulnerabilities": vulns(low=1)},
             "legacy_but_working",
             "4.17.21",
         ),
@@ -124,7 +139,7 @@ def test_update_required_hints_the_fixed_version() -> None:
     )
     assert rec.version_hint == "upgrade to 4.17.22"
     assert rec.issues[0] == "1 critical advisory affects 4.17.15."
-    assert "Fixed in 4.17.22." in rec.issues
+    assert "Fixed in the published release 4.17.22." in rec.issues
 
 
 def test_issues_are_most_severe_first() -> None:
@@ -134,7 +149,7 @@ def test_issues_are_most_severe_first() -> None:
         "1 advisory affecting 4.17.21 is in the CISA KEV catalog (exploited in the wild).",
         "1 critical advisory affects 4.17.21.",
         "2 high advisories affect 4.17.21.",
-        "No fixed release is known.",
+        "No published release fixes them.",
         "Deprecated: Use y.",
     )
     assert rec.issues[5:] == (

@@ -14,10 +14,12 @@ from fastapi.responses import Response
 
 from pkgintel.domain.errors import (
     EcosystemNotSupported,
+    ErrorEntryNotFound,
     InvalidInput,
     LockfileError,
     PackageNotFound,
     PkgIntelError,
+    RateLimited,
     RegistryResponseInvalid,
     RegistryUnavailable,
     StorageError,
@@ -96,6 +98,24 @@ def error_response(exc: PkgIntelError, request: Request | None = None) -> Respon
             package=exc.name,
             version=exc.version,
             available_versions=exc.available,
+        )
+    if isinstance(exc, ErrorEntryNotFound):
+        return problem(
+            404,
+            "Error entry not found",
+            exc.message,
+            kind="error-entry-not-found",
+            error_hash=exc.error_hash,
+        )
+    if isinstance(exc, RateLimited):
+        return problem(
+            429,
+            "Too many requests",
+            exc.message,
+            kind="rate-limited",
+            headers={"Retry-After": str(exc.retry_after)},
+            retry_after=exc.retry_after,
+            limit=exc.limit,
         )
     if isinstance(exc, EcosystemNotSupported):
         return problem(

@@ -23,6 +23,7 @@ Severity (`severity_from_osv`), in order of preference, never invented:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,6 +43,18 @@ GIT_RANGE_REASON = (
     "GIT range ignored: its bounds are commit hashes, and deciding whether a release contains a "
     "commit needs the repository's commit graph; the record's versions list and SEMVER/ECOSYSTEM "
     "ranges are used instead"
+)
+
+
+MALICIOUS_CODE_CWES = frozenset({"CWE-506", "CWE-507"})
+"""CWE ids that say the package itself carries malicious code."""
+
+_MALICIOUS_SUMMARY = re.compile(
+    r"^\s*(?:embedded\s+)?malicious\s+(?:code|package|version|release)s?\b"
+    r"|\b(?:contains?|ships?|includes?|with)\s+(?:an?\s+)?(?:embedded\s+)?"
+    r"(?:malicious\s+code|malware|backdoor|trojan)\b"
+    r"|\bcompromised\s+(?:package|release|version)s?\b",
+    re.IGNORECASE,
 )
 
 
@@ -147,6 +160,21 @@ class Advisory:
     """`database_specific.converted_from`: the record was converted from a native database by a
     third party (a second opinion, ranked below a feed's own record when de-duplicating)."""
     schema_version: str | None = None
+    cwe_ids: tuple[str, ...] = ()
+    """`database_specific.cwe_ids` (GitHub), upper-case (`CWE-506`)."""
+
+    @property
+    def reports_malicious_code(self) -> bool:
+        """
+        True for a malicious-package report (`is_malicious`) and for an ordinary advisory that says
+        the package itself carries malicious code: CWE-506 (embedded malicious code) or CWE-507
+        (trojan horse), or a summary that names it (`Malicious Package`, `Embedded Malicious Code`,
+        `... contains a backdoor`, `... contains malware`). A vulnerability that merely lets an
+        attacker run malicious code is not one (the summary must say the package contains it).
+        """
+        if self.is_malicious or any(c in MALICIOUS_CODE_CWES for c in self.cwe_ids):
+            return True
+        return bool(_MALICIOUS_SUMMARY.search(self.summary))
 
     @property
     def is_withdrawn(self) -> bool:

@@ -130,3 +130,24 @@ class StorageError(PkgIntelError):
     """The database failed."""
 
     reason = "storage_error"
+
+
+class ErrorEntryNotFound(PkgIntelError):
+    """No error-to-fix entry has this hash."""
+
+    reason = "error_entry_not_found"
+
+    def __init__(self, error_hash: str) -> None:
+        super().__init__(f"no error entry has hash {error_hash}")
+        self.error_hash = error_hash
+
+
+class RateLimited(PkgIntelError):
+    """The caller exceeded a limit; try again after `retry_after` seconds."""
+
+    reason = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int, limit: str | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.limit = limit

@@ -26,3 +26,6 @@ class SourceStatus:
     status: SourceState
     fetched_at: datetime | None = None
     detail: str | None = None
+    data_as_of: datetime | None = None
+    """For bulk data (advisory feeds): the time of the newest record it holds, as opposed to
+    `fetched_at`, when it was loaded. Old data loaded yesterday is still old data."""

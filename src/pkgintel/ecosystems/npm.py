@@ -23,6 +23,7 @@ from urllib.parse import quote, unquote
 
 import httpx
 
+from pkgintel.domain.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
@@ -86,6 +87,22 @@ class NpmAdapter:
             source=self.registry_source,
         )
         return parse_packument(data, version=version)
+
+    async def fetch_constraints(self, name: str) -> PublishedConstraints:
+        """
+        Every published version with what it declares (peer, runtime and optional dependencies,
+        `peerDependenciesMeta` optional flags, `engines.node`), from one packument. Raises like
+        `fetch_package`.
+        """
+        name = unquote(name)
+        data = await get_json(
+            self._client,
+            self.packument_url(name),
+            ecosystem=self.ecosystem,
+            name=name,
+            source=self.registry_source,
+        )
+        return parse_constraints(data)
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:
         """See `RegistryAdapter.fetch_weekly_downloads`; a package npm does not count gives None."""
@@ -354,3 +371,64 @@ def _keywords(value: Any) -> tuple[str, ...]:
         if isinstance(item, str) and item.strip():
             seen.setdefault(item.strip(), None)
     return tuple(seen)
+
+
+def parse_constraints(data: Mapping[str, Any]) -> PublishedConstraints:
+    """
+    Declared constraints of every version of a full packument (pure). Versions are ordered by npm
+    semver; malformed tables are skipped and logged. Raises `PackageNotFound` for an unpublished
+    package and `RegistryResponseInvalid` for a body that is not a packument.
+    """
+    raw_versions = data.get("versions")
+    name = _package_name(data, raw_versions)
+    manifests = _manifests(name or "?", raw_versions)
+    if not name or not manifests:
+        times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
+        if name and ("unpublished" in times or isinstance(raw_versions, Mapping)):
+            raise PackageNotFound(_ECOSYSTEM, name)
+        raise RegistryResponseInvalid(
+            _ECOSYSTEM,
+            "npm body is not a packument",
+            reason="invalid_shape",
+            source=REGISTRY_SOURCE,
+        )
+    by_version: dict[str, VersionConstraints] = {}
+    for version, manifest in manifests.items():
+        if not is_valid(_ECOSYSTEM, version):
+            continue
+        by_version[version] = version_constraints(name, version, manifest)
+    ordered = tuple(sorted(by_version, key=lambda v: sort_key(_ECOSYSTEM, v)))
+    return PublishedConstraints(
+        name=name, versions=ordered, by_version=by_version, source=REGISTRY_SOURCE
+    )
+
+
+def version_constraints(name: str, version: str, manifest: Mapping[str, Any]) -> VersionConstraints:
+    """What one version manifest declares; `peerDependenciesMeta.<name>.optional` marks optional peers."""
+    meta = manifest.get("peerDependenciesMeta")
+    optional_peers = {
+        peer
+        for peer, flags in (meta.items() if isinstance(meta, Mapping) else ())
+        if isinstance(flags, Mapping) and flags.get("optional") is True
+    }
+    reqs: list[Requirement] = []
+    for dep in _dependencies(name, version, manifest):
+        kind = dep.kind
+        if kind == "peer" and dep.name in optional_peers:
+            kind = "peer_optional"
+        reqs.append(Requirement(name=dep.name, spec=dep.requirement, kind=kind))
+    # An optional peer may be declared only in peerDependenciesMeta (any version accepted).
+    declared = {r.name for r in reqs if r.kind.startswith("peer")}
+    reqs.extend(
+        Requirement(name=peer, spec="*", kind="peer_optional")
+        for peer in sorted(optional_peers - declared)
+    )
+    engines = manifest.get("engines")
+    node = engines.get("node") if isinstance(engines, Mapping) else None
+    return VersionConstraints(
+        version=version,
+        requirements=tuple(reqs),
+        engines={"node": node.strip()} if isinstance(node, str) and node.strip() else {},
+        prerelease=is_prerelease(_ECOSYSTEM, version),
+        yanked=False,
+    )

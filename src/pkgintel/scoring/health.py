@@ -2,7 +2,9 @@
 The health score: five components, each worth a fixed number of points, summed to 0..100.
 
 `compute_health` is pure: the clock is the `now` argument. A component we have no data for is *unscored*: it
-contributes 0 points and is named in `HealthScore.unscored`; we never invent a middle value. When too much is
+is named in `HealthScore.unscored` and left out of the maximum, and the score is rescaled over the components
+that were scored; we never invent a middle value (ADR 0004). Unknown security caps the score below the go
+threshold. When too much is
 unscored the score is flagged `insufficient_data` and the risk is `unknown`. The formulas and thresholds are in
 `weights.py` and documented in `docs/scoring.md`.
 """
@@ -20,6 +22,7 @@ from pkgintel.scoring.weights import (
     COMPONENTS,
     DEFAULT_WEIGHTS,
     EPSS_CAPS,
+    GO_THRESHOLD,
     INSUFFICIENT_TOGETHER,
     INSUFFICIENT_UNSCORED,
     MAINTENANCE_STEPS,
@@ -38,8 +41,10 @@ class HealthScore:
     """
     A health score with its breakdown.
 
-    `score` always equals `sum(breakdown.values())` and lies in 0..`max_score`. `risk` is `low`, `medium`,
-    `high` or `critical` by score band, or `unknown` when `insufficient_data` is set.
+    `breakdown` holds the points each component earned (0 for an unscored one); `score` is their sum
+    rescaled to 0..100 over `max_score`, the maximum of the scored components, and capped at
+    `GO_THRESHOLD - 1` when security is unscored (`partial`). `risk` is `low`, `medium`, `high` or
+    `critical` by score band, or `unknown` when `insufficient_data` is set or security is unscored.
     """
 
     score: int
@@ -53,6 +58,12 @@ class HealthScore:
     explanations: dict[str, str]
     """One short sentence per component saying why it got its points."""
     max_score: int = MAX_SCORE
+    """Points the scored components could earn (100 less the weights of the unscored ones)."""
+    raw_score: int | None = None
+    """Points earned: `sum(breakdown.values())`; `score` is this rescaled to 0..100 over `max_score`."""
+    partial: bool = False
+    """Security could not be scored (vulnerability data unavailable): the score is capped below
+    `GO_THRESHOLD`, since unknown risk is never good news."""
 
     @property
     def colour(self) -> str:
@@ -179,10 +190,22 @@ def compute_health(signals: HealthSignals, *, now: datetime) -> HealthScore:
     record(*_community(signals))
 
     breakdown = {component: points[component] for component in COMPONENTS}
-    score = max(0, min(MAX_SCORE, sum(breakdown.values())))
+    raw = sum(breakdown.values())
+    possible = sum(DEFAULT_WEIGHTS[c] for c in COMPONENTS if c not in unscored)
+    # A component without data is left out of the maximum and the rest rescaled to 0..100, so a
+    # missing source neither lowers nor raises the score (ADR 0004). Unknown security is the
+    # exception: the score is partial and kept below the go threshold.
+    score = _round_half_up(MAX_SCORE * raw / possible) if possible else 0
+    partial = "security" in unscored
+    if partial:
+        score = min(score, GO_THRESHOLD - 1)
+    score = max(0, min(MAX_SCORE, score))
     insufficient = len(unscored) >= INSUFFICIENT_UNSCORED or set(unscored) >= INSUFFICIENT_TOGETHER
     return HealthScore(
         score=score,
+        raw_score=raw,
+        max_score=possible,
+        partial=partial,
         # Without security data no risk level can be stated, whatever the other components say.
         risk="unknown" if insufficient or "security" in unscored else risk_band(score),
         breakdown=breakdown,

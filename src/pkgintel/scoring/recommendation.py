@@ -64,29 +64,33 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
     """
     Recommend an action for `signals.evaluated_version`, given its `health` (from `compute_health`).
 
-    Advisory counts are trusted only when the vulnerability status is not `unavailable`. The first rule that
+    Advisories count by their *effective* severity (`scoring.verdicts.effective_severity`: unrated
+    as medium, KEV-listed as critical, raised by EPSS), and only when the vulnerability status is not
+    `unavailable`. An advisory at or above the verdict gate (medium) *blocks*. The first rule that
     matches wins:
 
     1. flagged malicious → `do_not_use` (use_version "none");
-    2. critical, high or KEV-listed advisories, and a fixed release exists → `update_required`;
-    3. a KEV-listed or critical advisory without a fix → `do_not_use` (use_version "none");
-    4. a high advisory without a fix → `find_alternative` (use_version "none");
-    5. deprecated → `find_alternative`;
-    6. health has insufficient data → `insufficient_data`;
-    7. no release for more than two years, vulnerability data known → `legacy_but_working`;
-    8. score ≥ 70, vulnerability data complete, not flagged by a malicious-package check that ran, and no
-       medium advisory → `safe_to_use`;
-    9. otherwise `use_with_caution`.
+    2. blocking advisories and a published upgrade target (`vulnerabilities.fixed_version`, chosen
+       gate by gate among published, non-yanked releases) → `update_required` to it, naming what
+       remains unfixed in it;
+    3. blocking advisories, no target: a critical one → `do_not_use`; a high one → `find_alternative`;
+       medium ones only → `find_alternative` when the package is unmaintained (deprecated, or no
+       release for two years), else `use_with_caution`;
+    4. deprecated → `find_alternative`;
+    5. health has insufficient data → `insufficient_data`;
+    6. no release for more than two years, vulnerability data known → `legacy_but_working`;
+    7. score ≥ 70, vulnerability data complete and fresh, checked and not flagged malicious, nothing
+       blocking → `safe_to_use`;
+    8. otherwise `use_with_caution`.
 
     Never raises for a valid `HealthSignals` and `HealthScore`.
     """
     vulns = signals.vulnerabilities
     known = vulns.known
-    critical = vulns.critical if known else 0
-    high = vulns.high if known else 0
-    kev = vulns.kev_count if known else 0
-    medium = vulns.medium if known else 0
-    unrated = vulns.unrated if known else 0
+    critical, high, medium = (
+        vulns.effective_count(s) if known else 0 for s in ("critical", "high", "medium")
+    )
+    blocking = critical + high + medium
     version = signals.evaluated_version
     issues = _issues(signals, health)
     latest_hint = (
@@ -94,65 +98,69 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
         if signals.latest_version != version and not signals.latest_is_prerelease
         else None
     )
+    unmaintained = signals.deprecated or (known and _no_release_for_two_years(health))
 
     def verdict(action: str, detail: str, use: str, hint: str | None) -> Recommendation:
         return Recommendation(action, issues, use, hint, f"{VERDICTS[action]}: {detail}.")
 
     if signals.malicious is True:
         return verdict("do_not_use", "the package is flagged as malicious", NO_VERSION, None)
-    if critical + high + kev > 0 and vulns.fix_available:
-        target = vulns.fixed_version or signals.latest_version
-        hint = (
-            f"upgrade to {vulns.fixed_version}"
-            if vulns.fixed_version
-            else f"upgrade to a release that fixes these advisories (the latest is {target})"
-        )
-        detail = f"{version} has {_serious(critical, high, kev)}; {hint}"
-        return verdict("update_required", detail, target, hint)
-    if kev + critical > 0:
-        detail = f"{version} has {_serious(critical, 0, kev)} and no fixed release is known"
-        return verdict("do_not_use", detail, NO_VERSION, None)
-    if high > 0:
-        detail = f"{version} has {_plural(high, 'high advisory', 'high advisories')} and no fixed release is known"
-        return verdict("find_alternative", detail, NO_VERSION, None)
+    if blocking:
+        found = _blocking_text(critical, high, medium)
+        target = vulns.fixed_version if vulns.fix_available else None
+        if target:
+            hint = f"upgrade to {target}"
+            detail = f"{version} has {found}; {hint}"
+            left = vulns.upgrade.remaining if vulns.upgrade else ()
+            if left:
+                detail += (
+                    f" ({_plural(len(left), 'advisory', 'advisories')} without a published fix "
+                    f"{'remains' if len(left) == 1 else 'remain'})"
+                )
+            return verdict("update_required", detail, target, hint)
+        detail = f"{version} has {found} and no published release fixes {'it' if blocking == 1 else 'them'}"
+        if critical:
+            return verdict("do_not_use", detail, NO_VERSION, None)
+        if high or unmaintained:
+            if not high:
+                detail += " on a package that is no longer maintained"
+            return verdict("find_alternative", detail, NO_VERSION, None)
+        return verdict("use_with_caution", detail, version, latest_hint)
     if signals.deprecated:
         return verdict("find_alternative", "the package is deprecated", version, latest_hint)
     if health.insufficient_data:
         detail = f"too little is known to score it ({', '.join(health.unscored)} not scored)"
         return verdict("insufficient_data", detail, version, latest_hint)
     if known and _no_release_for_two_years(health):
-        detail = f"no release in over two years, but no critical or high advisory affects {version}"
+        detail = f"no release in over two years, but no medium or worse advisory affects {version}"
         return verdict("legacy_but_working", detail, version, latest_hint)
 
     cautions: list[str] = []
-    if health.score < GO_THRESHOLD:
+    if (
+        health.score < GO_THRESHOLD and not health.partial
+    ):  # partial: "security not verified" says why
         cautions.append(f"health score {health.score} is below {GO_THRESHOLD}")
     if vulns.status != "complete":
         cautions.append(
             "security not verified" if not known else "vulnerability data is incomplete"
         )
+    elif vulns.stale:
+        cautions.append("the advisory data is stale, so recent advisories may be missing")
     if signals.malicious is None:
         cautions.append("not checked for malicious-package reports")
-    if medium > 0:
-        cautions.append(
-            _plural(medium, "medium advisory", "medium advisories")
-            + f" {_affect(medium)} {version}"
-        )
-    if unrated > 0:
-        cautions.append(
-            _plural(
-                unrated,
-                "advisory without a severity rating",
-                "advisories without a severity rating",
-            )
-            + f" {_affect(unrated)} {version}"
-        )
     if not cautions:
-        detail = (
-            f"health {health.score}/100 and no critical, high or medium advisory affects {version}"
-        )
+        detail = f"health {health.score}/100 and no medium or worse advisory affects {version}"
         return verdict("safe_to_use", detail, version, latest_hint)
     return verdict("use_with_caution", "; ".join(cautions), version, latest_hint)
+
+
+def _blocking_text(critical: int, high: int, medium: int) -> str:
+    parts = [
+        _plural(n, f"{sev} advisory", f"{sev} advisories")
+        for sev, n in (("critical", critical), ("high", high), ("medium", medium))
+        if n
+    ]
+    return " and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]} and {parts[2]}"
 
 
 def _no_release_for_two_years(health: HealthScore) -> bool:
@@ -179,13 +187,25 @@ def _issues(signals: HealthSignals, health: HealthScore) -> tuple[str, ...]:
             if count:
                 n = _plural(count, f"{severity} advisory", f"{severity} advisories")
                 issues.append(f"{n} {_affect(count)} {version}.")
-        if vulns.critical + vulns.high + vulns.kev_count > 0:
+        if vulns.unrated:
+            n = _plural(
+                vulns.unrated,
+                "advisory of unknown severity",
+                "advisories of unknown severity",
+            )
+            issues.append(f"{n} {_affect(vulns.unrated)} {version} (counted as at least medium).")
+        blocking = sum(vulns.effective_count(s) for s in ("critical", "high", "medium"))
+        if blocking:
+            plan = vulns.upgrade
             if vulns.fix_available and vulns.fixed_version:
-                issues.append(f"Fixed in {vulns.fixed_version}.")
-            elif vulns.fix_available:
-                issues.append("A newer release fixes them.")
+                issues.append(f"Fixed in the published release {vulns.fixed_version}.")
+                if plan is not None and plan.remaining:
+                    ids = ", ".join(f"{i} ({sev})" for i, sev in plan.remaining[:5])
+                    issues.append(
+                        f"Still affecting {vulns.fixed_version}, with no published fix: {ids}."
+                    )
             else:
-                issues.append("No fixed release is known.")
+                issues.append("No published release fixes them.")
     if signals.deprecated:
         message = _clean(signals.deprecated_message)
         issues.append(f"Deprecated: {message}" if message else "Deprecated by its maintainers.")
@@ -199,6 +219,8 @@ def _issues(signals: HealthSignals, health: HealthScore) -> tuple[str, ...]:
                 issues.append(f"{n} {_affect(count)} {version}.")
         if vulns.status == "partial":
             issues.append("Vulnerability data is partial: some advisory sources did not answer.")
+        elif vulns.stale:
+            issues.append("Advisory data is stale: recent advisories may be missing.")
     elif signals.malicious is not True:
         issues.append("Vulnerability data unavailable: security not verified.")
     if signals.malicious is None:
@@ -209,23 +231,9 @@ def _issues(signals: HealthSignals, health: HealthScore) -> tuple[str, ...]:
         issues.append(f"Not scored for lack of data: {', '.join(health.unscored)}.")
     if _no_release_for_two_years(health):
         issues.append("No release in more than two years.")
-    if not health.insufficient_data and health.score < GO_THRESHOLD:
+    if not health.insufficient_data and not health.partial and health.score < GO_THRESHOLD:
         issues.append(f"Health score {health.score} is below {GO_THRESHOLD}.")
     return tuple(issues)
-
-
-def _serious(critical: int, high: int, kev: int) -> str:
-    parts: list[str] = []
-    if critical:
-        parts.append(_plural(critical, "critical advisory", "critical advisories"))
-    if high:
-        parts.append(_plural(high, "high advisory", "high advisories"))
-    text = " and ".join(parts)
-    if not kev:
-        return text
-    if not parts:
-        return _plural(kev, "advisory", "advisories") + " in the CISA KEV catalog"
-    return f"{text} ({kev} in the CISA KEV catalog)"
 
 
 def _plural(n: int, one: str, many: str) -> str:

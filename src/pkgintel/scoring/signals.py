@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
+from pkgintel.scoring.verdicts import UpgradePlan
+
 VULNERABILITY_STATUSES: Final = ("complete", "partial", "unavailable")
 """`complete`: every advisory source answered. `partial`: some did. `unavailable`: we do not know."""
 
@@ -39,7 +41,34 @@ class VulnerabilitySummary:
     fix_available: bool = False
     """A non-vulnerable newer release exists for every critical/high (and KEV-listed) advisory affecting the version."""
     fixed_version: str | None = None
-    """The nearest such release."""
+    """The upgrade target: a published, non-yanked release (see `upgrade`)."""
+    effective: tuple[tuple[str, int], ...] = ()
+    """Advisories counted by their effective severity for verdicts (`scoring.verdicts`): unrated as
+    medium, KEV-listed as critical, raised by EPSS. Empty means "use the stated counts"."""
+    upgrade: UpgradePlan | None = None
+    """The upgrade plan for the evaluated version, when one was computed."""
+    stale: bool = False
+    """The advisory data is older than its staleness window: it may miss recent advisories."""
+
+    def effective_count(self, severity: str) -> int:
+        """Advisories whose effective severity is `severity` (stated counts when `effective` is
+        empty: unrated ones then count as medium, KEV-listed ones as critical)."""
+        if self.effective:
+            return dict(self.effective).get(severity, 0)
+        stated = {
+            "critical": self.critical,
+            "high": self.high,
+            "medium": self.medium + self.unrated,
+            "low": self.low,
+        }
+        # KEV-listed advisories count as critical: move them up from the mildest buckets.
+        moved = min(self.kev_count, self.count - self.critical)
+        stated["critical"] += moved
+        for bucket in ("low", "medium", "high"):
+            take = min(moved, stated[bucket])
+            stated[bucket] -= take
+            moved -= take
+        return stated.get(severity, 0)
 
     def __post_init__(self) -> None:
         if self.status not in VULNERABILITY_STATUSES:

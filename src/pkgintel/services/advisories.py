@@ -116,6 +116,11 @@ def coverage_from_runs(runs: Sequence[SourceRun]) -> Coverage:
     )
 
 
+def _days(seconds: float) -> str:
+    days = seconds / 86400
+    return f"{days:g} day{'s' if days != 1 else ''}"
+
+
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value else None
 
@@ -134,6 +139,7 @@ class AdvisoryService:
         *,
         clock: Callable[[], datetime],
         stale_after_s: int,
+        data_stale_after_s: int = 30 * 86400,
         osv_api: OsvApi | None = None,
         api_ttl_s: float = 21600.0,
         coverage_ttl_s: float = 5.0,
@@ -142,6 +148,7 @@ class AdvisoryService:
         self._store = store
         self._clock = clock
         self._stale_after_s = stale_after_s
+        self._data_stale_after_s = data_stale_after_s
         self._osv_api = osv_api
         self._api_ttl_s = api_ttl_s
         self._coverage_ttl_s = coverage_ttl_s
@@ -198,6 +205,12 @@ class AdvisoryService:
                     for r in runs
                 ],
                 "complete": all(r.completed for r in runs),
+                "data_as_of": _iso(
+                    max((r.data_updated_at for r in runs if r.data_updated_at), default=None)
+                ),
+                "stale": any(
+                    self._source(r, "vulnerabilities").status is SourceState.STALE for r in runs
+                ),
             }
         return {
             "ecosystems": per_eco,
@@ -234,11 +247,21 @@ class AdvisoryService:
                 run.started_at,
                 f"{run.scope or run.feed}: ingestion under way or interrupted; data may be incomplete",
             )
-        age = (self._clock() - run.completed_at).total_seconds() if run.completed_at else 0
-        state = SourceState.STALE if age > self._stale_after_s else SourceState.OK
+        now = self._clock()
+        age = (now - run.completed_at).total_seconds() if run.completed_at else 0
+        data_age = (
+            (now - run.data_updated_at).total_seconds() if run.data_updated_at is not None else None
+        )
         parts = [f"{run.records:,} records" if run.scope else None]
         if run.data_updated_at:
-            parts.append(f"data as of {_iso(run.data_updated_at)}")
+            parts.append(f"newest record {_iso(run.data_updated_at)}")
+        state = SourceState.OK
+        if age > self._stale_after_s:
+            state = SourceState.STALE
+            parts.append(f"loaded more than {_days(self._stale_after_s)} ago")
+        if data_age is not None and data_age > self._data_stale_after_s:
+            state = SourceState.STALE
+            parts.append(f"newest record older than {_days(self._data_stale_after_s)}")
         detail = "; ".join(p for p in parts if p) or None
         return SourceStatus(
             f"{run.feed}:{run.scope}" if run.scope else run.feed,
@@ -246,6 +269,7 @@ class AdvisoryService:
             state,
             run.completed_at,
             detail,
+            run.data_updated_at,
         )
 
     def _enrichment_sources(self, cov: Coverage) -> list[SourceStatus]:
@@ -468,16 +492,62 @@ class AdvisoryService:
         if fixed_version is not None and affecting(hits, ecosystem, name, fixed_version):
             fixed_version = None  # fixes on different branches: no single version fixes all
         max_epss = max((d["epss"]["score"] for d in details if d["epss"]), default=None)
+        feed_sources = [s for s in sources if s.kind == "vulnerabilities"]
+        data_as_of = max((s.data_as_of for s in feed_sources if s.data_as_of), default=None)
         return VulnerabilityReport(
             status=status,
             version=version,
             details=tuple(details),
             sources=tuple(sources),
             reason=reason,
+            data_as_of=data_as_of,
+            stale=any(s.status is SourceState.STALE for s in feed_sources),
             kev_count=sum(1 for d in details if d["kev"] and d["kev"]["in_catalog"]),
             max_epss=max_epss,
             fixed_version=fixed_version,
             fix_available=bool(details) and all(d["fixed_in"] for d in details),
+        )
+
+    async def naming(self, ecosystem: Ecosystem, name: str) -> VulnerabilityReport:
+        """
+        Every advisory naming the package (malicious reports excluded), whichever versions it
+        affects, with `version` None: the answer when no release of the package is known (no
+        registry adapter and nothing in the name index). `fixed_in` lists each advisory's first fix.
+        """
+        cov = await self.coverage()
+        status, advisories, sources, reason = await self._gather(ecosystem, name)
+        sources.extend(self._enrichment_sources(cov))
+        if status == "unavailable":
+            return VulnerabilityReport(
+                status=status, version=None, sources=tuple(sources), reason=reason
+            )
+        key = normalise_name(ecosystem, name)
+        hits = [
+            a
+            for a in advisories
+            if not a.is_malicious
+            and not a.is_withdrawn
+            and any(x.ecosystem is ecosystem and x.name == key for x in a.affected)
+        ]
+        groups = group_by_alias(hits)
+        cves = sorted({c for g in groups for a in g for c in cve_ids(a)})
+        kev = await self._kev_for(cves, cov)
+        epss = await self._epss_for(cves, cov)
+        details = [
+            self._detail(representative(g), g, ecosystem, name, "", cov, kev, epss) for g in groups
+        ]
+        feed_sources = [s for s in sources if s.kind == "vulnerabilities"]
+        return VulnerabilityReport(
+            status=status,
+            version=None,
+            details=tuple(details),
+            sources=tuple(sources),
+            reason=(reason + "; " if reason else "")
+            + "no release of the package is known, so every advisory naming it is listed",
+            kev_count=sum(1 for d in details if d["kev"] and d["kev"]["in_catalog"]),
+            max_epss=max((d["epss"]["score"] for d in details if d["epss"]), default=None),
+            data_as_of=max((x.data_as_of for x in feed_sources if x.data_as_of), default=None),
+            stale=any(x.status is SourceState.STALE for x in feed_sources),
         )
 
     def _detail(
@@ -564,7 +634,7 @@ class AdvisoryService:
                 reason=reason,
             )
         unfinished = [r for r in runs if not r.completed]
-        reports = [a for a in await self.advisories(ecosystem, name) if a.is_malicious]
+        reports = [a for a in await self.advisories(ecosystem, name) if a.reports_malicious_code]
         key = normalise_name(ecosystem, name)
         items = []
         hit = False

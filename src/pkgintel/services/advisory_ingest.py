@@ -46,6 +46,10 @@ EPSS_FEED = "epss"
 MALWARE_SEVERITY = "critical"
 """Severity of a malicious-package report that states none (GitHub rates every malware advisory
 critical: installing the package runs the attacker's code)."""
+PARSE_REVISION = b"pkgintel-parse-2\n"
+"""Hashed with each record's bytes: bumping it makes the next run re-parse and re-store every record
+once, when what ingestion derives from a record changes (revision 2: advisories that say the package
+carries malicious code are flagged malicious)."""
 
 
 @dataclass(slots=True)
@@ -158,7 +162,7 @@ class AdvisoryIngestor:
             if entry.data is None:
                 summary.skipped[entry.skipped_reason or "unreadable"] += 1
                 continue
-            digest = hashlib.sha256(entry.data).hexdigest()
+            digest = hashlib.sha256(PARSE_REVISION + entry.data).hexdigest()
             known = id_by_hash.get(digest)
             if known is not None and known not in seen:
                 seen.add(known)
@@ -183,7 +187,7 @@ class AdvisoryIngestor:
                 summary.updated += 1
             if advisory.is_withdrawn:
                 summary.withdrawn += 1
-            elif is_new and announce and advisory.is_malicious:
+            elif is_new and announce and advisory.reports_malicious_code:
                 events.extend((ADVISORY_EVENT, p) for p in event_payloads(advisory))
             rows[advisory.id] = _row(advisory, entry.data, digest)
             if len(rows) >= self._batch_size:
@@ -282,7 +286,7 @@ def _row(advisory: Advisory, data: bytes, digest: str) -> RecordRow:
         modified=advisory.modified,
         published=advisory.published,
         withdrawn=advisory.is_withdrawn,
-        is_malicious=advisory.is_malicious,
+        is_malicious=advisory.reports_malicious_code,
         record=data,
         packages=packages,
     )

@@ -3,7 +3,9 @@
 
 Per package: the advisories affecting that exact version, the malicious flag for that version,
 deprecation and licence (from stored registry data, when the package was ever fetched; otherwise
-`null` = unknown), and the nearest version that fixes every advisory. Nothing is fetched from a
+`null` = unknown), and the nearest safe version: a published, non-yanked release checked against
+every advisory at or above the verdict gate (`VerdictService.upgrade_plan`), named only when the
+package's release list is stored. Nothing is fetched from a
 registry and nothing a lockfile names (URLs, git sources, paths) is followed.
 
 Package `status`, most severe first: `malicious`, `vulnerable`, `deprecated`, `unresolved` (no exact
@@ -28,8 +30,11 @@ from pkgintel.sbom.base import SbomVulnerability, document_from_lockfile
 from pkgintel.sbom.cyclonedx import to_cyclonedx
 from pkgintel.sbom.spdx import to_spdx
 from pkgintel.scoring import classify_license
+from pkgintel.scoring.verdicts import UpgradePlan
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.packages import PackageService
+from pkgintel.services.verdicts import VerdictService, with_published_fixes
+from pkgintel.services.vulnerabilities import VulnerabilityReport
 
 SEVERITY_RANK = {"malicious": 5, "critical": 4, "high": 3, "medium": 2, "low": 1, "unrated": 3}
 """Rank for `--fail-on` style thresholds. An unrated advisory ranks with `high`: not known to be
@@ -101,9 +106,15 @@ def packages_from_mapping(ecosystem: Ecosystem, packages: dict[str, str]) -> Par
 class AuditService:
     """See the module contract."""
 
-    def __init__(self, advisories: AdvisoryService, packages: PackageService) -> None:
+    def __init__(
+        self,
+        advisories: AdvisoryService,
+        packages: PackageService,
+        verdicts: VerdictService | None = None,
+    ) -> None:
         self._advisories = advisories
         self._packages = packages
+        self._verdicts = verdicts or VerdictService(advisories)
 
     async def audit(self, parsed: ParsedLockfile) -> AuditResult:
         eco = parsed.ecosystem
@@ -117,7 +128,24 @@ class AuditService:
         malicious = await asyncio.gather(
             *(self._advisories.malicious(eco, p.name, p.version) for p in resolved)
         )
-        by_key = {id(p): (r, m) for p, r, m in zip(resolved, reports, malicious, strict=True)}
+        # fixed_in and the nearest safe version are published releases, checked against every
+        # advisory, when the package's release list is stored; otherwise the advisory's own word,
+        # marked unverified, and no nearest safe version is invented.
+        infos = [stored.get(normalise_name(eco, p.name)) for p in resolved]
+        reports = [
+            with_published_fixes(r, eco, info.releases if info else None)
+            for r, info in zip(reports, infos, strict=True)
+        ]
+        plans = await asyncio.gather(
+            *(
+                self._plan(eco, info, p.version or "", r)
+                for p, r, info in zip(resolved, reports, infos, strict=True)
+            )
+        )
+        by_key = {
+            id(p): (r, m, plan)
+            for p, r, m, plan in zip(resolved, reports, malicious, plans, strict=True)
+        }
         statuses = {r.status for r in reports}
         data_status = (
             "unavailable"
@@ -144,11 +172,18 @@ class AuditService:
             affects=affects,
         )
 
+    async def _plan(
+        self, eco: Ecosystem, info: PackageInfo | None, version: str, report: VulnerabilityReport
+    ) -> UpgradePlan | None:
+        if info is None or not report.details:
+            return None
+        return await self._verdicts.upgrade_plan(eco, info, version, report)
+
     @staticmethod
     def _item(
         pkg: LockedPackage,
         info: PackageInfo | None,
-        pair: tuple[Any, Any] | None,
+        pair: tuple[Any, Any, UpgradePlan | None] | None,
         vulns: dict[str, dict[str, Any]],
         affects: dict[str, list[str]],
     ) -> dict[str, Any]:
@@ -178,7 +213,7 @@ class AuditService:
             item["unresolved_reason"] = pkg.unresolved_reason or "no exact version"
             item["requirement"] = pkg.requirement
             return item
-        report, mal = pair
+        report, mal, plan = pair
         item["vulnerability_status"] = report.status
         item["malicious"] = mal.is_malicious
         for d in report.details:
@@ -194,6 +229,7 @@ class AuditService:
                         "cvss_score",
                         "summary",
                         "fixed_in",
+                        "fixed_in_verified",
                         "kev",
                         "epss",
                         "url",
@@ -204,7 +240,18 @@ class AuditService:
             item["malicious_advisories"] = [
                 a["id"] for a in mal.advisories if a.get("affects_version")
             ]
-        item["nearest_safe_version"] = report.fixed_version
+        if report.details:
+            if plan is None:
+                item["nearest_safe_version_reason"] = (
+                    "the package's published releases are not stored (database-only audit): "
+                    "no upgrade target is named; see /api/pin_safe"
+                )
+            else:
+                item["nearest_safe_version"] = plan.target
+                item["nearest_safe_version_clears"] = list(plan.clears)
+                item["nearest_safe_version_remaining"] = [i for i, _ in plan.remaining]
+                if plan.target is None:
+                    item["nearest_safe_version_reason"] = plan.reason
         if mal.is_malicious:
             item["status"] = "malicious"
         elif report.details:

@@ -22,16 +22,27 @@ _VERDICT = {
 
 
 def _vuln_line(report: PackageReport) -> str:
-    vulns = report.scoped_vulnerabilities or report.vulnerabilities
+    """Counts for the evaluated version, unrated included, and the age of the newest record."""
+    vulns = report.vulnerabilities
     if vulns.status == "unavailable":
         return f"Vulnerabilities: NOT CHECKED ({vulns.reason or 'no data'})."
-    counts = ", ".join(f"{vulns.count(s)} {s}" for s in ("critical", "high", "medium", "low"))
-    partial = " (partial data)" if vulns.status == "partial" else ""
-    return f"Vulnerabilities in {vulns.version}: {len(vulns.details)} known ({counts}){partial}."
+    counts = (
+        ", ".join(f"{vulns.count(s)} {s}" for s in ("critical", "high", "medium", "low"))
+        + f", {vulns.count(None)} of unknown severity"
+    )
+    notes = []
+    if vulns.status == "partial":
+        notes.append("partial data")
+    if vulns.data_as_of is not None:
+        notes.append(f"newest advisory record {vulns.data_as_of:%Y-%m-%d}")
+    if vulns.stale:
+        notes.append("STALE: recent advisories may be missing")
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    return f"Vulnerabilities in {vulns.version}: {len(vulns.details)} known ({counts}){tail}."
 
 
 def _ids(report: PackageReport, limit: int) -> list[str]:
-    vulns = report.scoped_vulnerabilities or report.vulnerabilities
+    vulns = report.vulnerabilities
     out = []
     for d in vulns.details[:limit]:
         fixed = d.get("fixed_in") or []
@@ -52,7 +63,8 @@ def _sources_line(report: PackageReport) -> str:
     parts = []
     for s in report.sources:
         when = f" {s.fetched_at:%Y-%m-%d %H:%M}Z" if s.fetched_at else ""
-        parts.append(f"{s.name} {s.status.value}{when}")
+        data = f" (data as of {s.data_as_of:%Y-%m-%d})" if s.data_as_of else ""
+        parts.append(f"{s.name} {s.status.value}{when}{data}")
     return "Sources: " + "; ".join(parts) + "."
 
 

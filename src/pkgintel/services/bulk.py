@@ -4,9 +4,12 @@
 Status per item, first match wins:
 
 1. `stdlib`: the name is in the ecosystem's standard library (`knowledge/stdlib`): nothing to install.
-2. `malicious`: a malicious-package report affects every version (with `version`: that version).
-3. `typosquat_suspect`: within a small edit distance of a popular name without being one.
-4. `historical_incident`: reports name only specific versions (a compromised release), not the one asked.
+2. `malicious`: a malicious-package report affects the version asked, or — without a version — the
+   latest release in the name index, or no clean release is known (the name left the index after
+   the report, or the index has no version for it); `review_advisory` marks mainstream packages
+   (`scoring.verdicts.malicious_status`).
+3. `typosquat_suspect`: within a small edit distance of a much more popular name, not established itself.
+4. `historical_incident`: reports exist, but the version asked (or the latest) is outside all of them.
 5. `exists`: in the name index (or seen by a live report).
 6. `unknown`: none of the above is known — not "absent": the caller may fall back to `/api/check`.
 """
@@ -22,6 +25,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.stdlib import backport_on_registry, is_stdlib
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.names import NameService
+from pkgintel.services.verdicts import VerdictService
 
 MAX_ITEMS = 100
 
@@ -29,9 +33,15 @@ MAX_ITEMS = 100
 class BulkCheckService:
     """See the module contract."""
 
-    def __init__(self, names: NameService, advisories: AdvisoryService) -> None:
+    def __init__(
+        self,
+        names: NameService,
+        advisories: AdvisoryService,
+        verdicts: VerdictService | None = None,
+    ) -> None:
         self._names = names
         self._advisories = advisories
+        self._verdicts = verdicts or VerdictService(advisories)
 
     async def check(self, items: list[tuple[Ecosystem, str, str | None]]) -> list[dict[str, Any]]:
         """One answer per item, in order. Never calls a registry."""
@@ -84,26 +94,40 @@ class BulkCheckService:
             )
             return {**base, "status": "stdlib", "reason": note}
         historical: dict[str, Any] | None = None
+        base["malicious_checked"] = flagged is not None
         if flagged and key in flagged:
             mal = await self._advisories.malicious(eco, name, version)
             if mal.advisories:
                 ids = [a["id"] for a in mal.advisories]
-                if mal.is_malicious if version is not None else mal.extra.get("all_versions"):
+                monthly = entry.monthly_downloads if entry is not None else None
+                verdict = await self._verdicts.malicious_verdict(
+                    eco,
+                    name,
+                    mal,
+                    version=version,
+                    latest_version=entry.latest_version if entry is not None else None,
+                    # Gone: the name index is loaded and no longer lists it (removed after the report).
+                    package_gone=state is not None and entry is None,
+                    weekly_downloads=round(monthly * 7 / 30.44) if monthly is not None else None,
+                )
+                if verdict.status == "malicious":
                     return {
                         **base,
                         "status": "malicious",
-                        "reason": "reported malicious",
+                        "reason": verdict.reason,
                         "advisories": ids,
+                        "judged_version": verdict.judged_version,
+                        "review_advisory": verdict.review_advisory,
                     }
                 historical = {
                     **base,
                     "status": "historical_incident",
-                    "reason": "specific versions were reported malicious: "
-                    + ", ".join(mal.extra.get("reported_versions", [])[:10]),
+                    "reason": verdict.reason,
                     "advisories": ids,
+                    "judged_version": verdict.judged_version,
                 }
         if state is not None:
-            hint = await self._names.typosquat(eco, name)
+            hint = await self._names.typosquat(eco, name, entry, lookup=False)
             if hint.is_suspected:
                 return {
                     **base,

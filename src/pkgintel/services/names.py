@@ -12,12 +12,15 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+
+from rapidfuzz.distance import DamerauLevenshtein
 
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.scoring.verdicts import established, far_more_popular, scope_compatible
 from pkgintel.storage.base import NameStore
 
 ANSWER_TTL_S = 60.0
@@ -63,6 +66,8 @@ class _Pool:
     entries: list[NameEntry]
     names: NamePool
     hints: OrderedDict[str, TyposquatHint]
+    popularity: dict[str, int | None] = field(default_factory=dict)
+    """Display name → monthly downloads, for the popularity-gap rule."""
 
 
 def _indexed_pool(names: list[str]) -> NamePool:
@@ -70,6 +75,13 @@ def _indexed_pool(names: list[str]) -> NamePool:
     pool = NamePool(names)
     pool.prepare(1, 2)
     return pool
+
+
+def _scope_distance(a: str, b: str) -> int:
+    """Edit distance between the npm scopes of two scoped names (0 when either is unscoped)."""
+    if not (a.startswith("@") and b.startswith("@")):
+        return 0
+    return int(DamerauLevenshtein.distance(a.partition("/")[0], b.partition("/")[0]))
 
 
 def _renamed(answer: ExistsAnswer, name: str) -> ExistsAnswer:
@@ -178,7 +190,13 @@ class NameService:
             entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
             # Indexing 20,000 names takes ~100 ms of CPU: done in a thread, off the event loop.
             names = await asyncio.to_thread(_indexed_pool, [e.name for e in entries])
-            pool = _Pool(self._clock(), entries, names, OrderedDict())
+            pool = _Pool(
+                self._clock(),
+                entries,
+                names,
+                OrderedDict(),
+                {e.display_name: e.monthly_downloads for e in entries},
+            )
             self._pools[ecosystem] = pool
             return pool
 
@@ -200,11 +218,25 @@ class NameService:
         ranked = sorted(found.items(), key=lambda item: (item[1][0], item[1][1]))
         return [n for n, _ in ranked[:limit]]
 
-    async def typosquat(self, ecosystem: Ecosystem, name: str) -> TyposquatHint:
+    async def typosquat(
+        self,
+        ecosystem: Ecosystem,
+        name: str,
+        entry: NameEntry | None = None,
+        *,
+        weekly_downloads: int | None = None,
+        release_count: int | None = None,
+        first_release_days: int | None = None,
+        lookup: bool = True,
+    ) -> TyposquatHint:
         """
         Suspected when `name` is within edit distance 1 (2 for names over 8 characters) of a name in the
-        popular pool while `name` itself is not in that pool. Not checked when the index is not loaded.
-        Hints are computed once per name and pool load.
+        popular pool that is far more popular (`scoring.verdicts.far_more_popular`), while `name`
+        itself is neither in that pool nor established (`scoring.verdicts.established`, from its
+        name-index `entry` — looked up when not given, unless `lookup` is False because the caller
+        already knows there is none — and the registry facts a report passes).
+        Scoped npm names in different scopes follow the scope rule (`scope_compatible`). Not checked
+        when the index is not loaded. Near-miss candidates are computed once per name and pool load.
         """
         key = normalise_name(ecosystem, name)
         pool = await self._pool(ecosystem)
@@ -214,7 +246,30 @@ class NameService:
             pool.hints[key] = hint
             if len(pool.hints) > HINT_ENTRIES:
                 pool.hints.popitem(last=False)
-        return hint
+        if not hint.is_suspected:
+            return hint
+        if entry is None and lookup:
+            entry = (await self.exists(ecosystem, name)).entry
+        monthly = entry.monthly_downloads if entry is not None else None
+        why = established(
+            monthly_downloads=monthly,
+            popularity_rank=entry.popularity_rank if entry is not None else None,
+            weekly_downloads=weekly_downloads,
+            release_count=release_count,
+            first_release_days=first_release_days,
+        )
+        if why is not None:
+            return TyposquatHint(False, True, (), f"an established package ({why}), not a suspect")
+        targets = tuple(
+            (target, dist)
+            for target, dist in hint.targets
+            if far_more_popular(pool.popularity.get(target), monthly)
+        )
+        if not targets:
+            return TyposquatHint(
+                False, True, (), "near names exist, but none is far more popular than this one"
+            )
+        return TyposquatHint(True, True, targets, hint.reason)
 
     @staticmethod
     def _typosquat(ecosystem: Ecosystem, key: str, pool: _Pool) -> TyposquatHint:
@@ -230,7 +285,13 @@ class NameService:
             return TyposquatHint(False, True, reason="names under 4 characters are not compared")
         cutoff = 2 if len(key) > 8 else 1
         hits = pool.names.near(key, cutoff, 5)
-        targets = tuple((pool.entries[idx].display_name, dist) for idx, dist in hits)
+        targets = tuple(
+            (pool.entries[idx].display_name, dist)
+            for idx, dist in hits
+            if scope_compatible(
+                key, pool.entries[idx].name, _scope_distance(key, pool.entries[idx].name)
+            )
+        )
         if targets:
             return TyposquatHint(
                 True, True, targets, "the name is a near-miss of a much more popular package"

@@ -8,8 +8,9 @@ Rules (the specification's pin-safe rules, made exact):
    `include_prerelease`; `constraint` (see `domain/pins.py`) filters them.
 2. At most `limit_checked` candidates are examined, newest first; the first that passes wins.
 3. A version fails when it is affected by a malicious-package report, or by an advisory whose
-   severity is at or above `min_severity` — or whose severity is unknown: an advisory we cannot
-   rate is not known to be below the threshold, so it is not waved through.
+   effective severity (KEV-listed: critical; EPSS ≥ 0.5: at least high; see `scoring.verdicts`) is
+   at or above `min_severity` — or whose severity is unknown: an advisory we cannot rate is not
+   known to be below the threshold, so it is not waved through.
 4. When the vulnerability data for the ecosystem is `unavailable`, no version is called safe.
 
 Every rejected version is listed with the advisories that rejected it.
@@ -25,6 +26,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.pins import Constraint, parse_constraint
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first
+from pkgintel.scoring.verdicts import at_or_above
 from pkgintel.services.packages import PackageService
 from pkgintel.services.vulnerabilities import AdvisoryLookup
 
@@ -55,11 +57,12 @@ class PinSafeAnswer:
 
 
 def blocking(detail: dict[str, Any], min_severity: str) -> bool:
-    """True when an advisory detail is at or above `min_severity`, or its severity is unknown."""
+    """True when an advisory detail's effective severity (`scoring.verdicts`: raised by KEV and
+    EPSS) is at or above `min_severity`, or its severity is unknown."""
     sev = detail.get("severity")
     if sev not in _RANK:
         return True
-    return _RANK[sev] >= _RANK[min_severity]
+    return at_or_above(detail, min_severity)
 
 
 class PinSafeService:

@@ -25,8 +25,10 @@ from pkgintel.scoring import (
     compute_health,
     compute_recommendation,
 )
+from pkgintel.scoring.verdicts import SEVERITY_RANK, UpgradePlan, effective_severity
 from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
+from pkgintel.services.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
 
 RECENT_VERSIONS = 10
@@ -57,9 +59,12 @@ class PackageReport:
     health: HealthScore
     recommendation: Recommendation
     vulnerabilities: VulnerabilityReport
-    """Of the latest version."""
-    scoped_vulnerabilities: VulnerabilityReport | None
-    """Of the requested version (None when no version was asked for)."""
+    """Of the evaluated version: the requested one when a version was asked for, else the latest
+    (the specification's rule 1: a pinned report is rendered for the pin)."""
+    latest_vulnerabilities: VulnerabilityReport
+    """Of the latest version (the same object when no version was asked for)."""
+    upgrade: UpgradePlan
+    """Where to go from the evaluated version (`scoring.verdicts.choose_upgrade`)."""
     malicious: MaliciousAnswer
     typosquat: TyposquatHint
     history: VersionHistory
@@ -75,7 +80,7 @@ class PackageReport:
         for src in (
             *self.snapshot.sources,
             *self.vulnerabilities.sources,
-            *(self.scoped_vulnerabilities.sources if self.scoped_vulnerabilities else ()),
+            *self.latest_vulnerabilities.sources,
             *self.malicious.sources,
         ):
             seen.setdefault((src.name, src.kind), src)
@@ -104,6 +109,11 @@ def summarise_history(releases: tuple[Release, ...], now: datetime) -> VersionHi
     return VersionHistory(total, (now - first).days, (now - last).days, avg, recent, velocity)
 
 
+def _first_release_days(info: PackageInfo, now: datetime) -> int | None:
+    dates = [r.published_at for r in info.releases if r.published_at is not None]
+    return (now - min(dates)).days if dates else None
+
+
 def resolve_version(info: PackageInfo, version: str) -> str:
     """
     The registry's own spelling of `version`: the exact string when published, else the release equal
@@ -118,10 +128,18 @@ def resolve_version(info: PackageInfo, version: str) -> str:
     return version
 
 
-def vulnerability_summary(report: VulnerabilityReport) -> VulnerabilitySummary:
-    """The scoring view of a vulnerability report."""
+def vulnerability_summary(
+    report: VulnerabilityReport, plan: UpgradePlan | None = None
+) -> VulnerabilitySummary:
+    """The scoring view of a vulnerability report (and of the upgrade plan for its version)."""
+    effective = dict.fromkeys(SEVERITY_RANK, 0)
+    for d in report.details:
+        effective[effective_severity(d)] += 1
     return VulnerabilitySummary(
         status=report.status,
+        effective=tuple(effective.items()),
+        upgrade=plan,
+        stale=report.stale,
         critical=report.count("critical"),
         high=report.count("high"),
         medium=report.count("medium"),
@@ -129,8 +147,8 @@ def vulnerability_summary(report: VulnerabilityReport) -> VulnerabilitySummary:
         unrated=report.count(None),
         kev_count=report.kev_count,
         max_epss=report.max_epss,
-        fix_available=report.fix_available,
-        fixed_version=report.fixed_version,
+        fix_available=bool(plan and plan.target),
+        fixed_version=plan.target if plan else None,
     )
 
 
@@ -143,11 +161,13 @@ class ReportService:
         names: NameService,
         advisories: AdvisoryLookup,
         *,
+        verdicts: VerdictService | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._packages = packages
         self._names = names
         self._advisories = advisories
+        self._verdicts = verdicts or VerdictService(advisories)
         self._clock = clock
 
     @property
@@ -190,17 +210,25 @@ class ReportService:
         results = await asyncio.gather(
             latest_task,
             self._advisories.malicious(ecosystem, info.name, evaluated),
-            self._names.typosquat(ecosystem, info.name),
+            self._names.typosquat(
+                ecosystem,
+                info.name,
+                weekly_downloads=snapshot.weekly_downloads,
+                release_count=len(info.releases),
+                first_release_days=_first_release_days(info, self._clock()),
+            ),
             *([scoped_task] if scoped_task is not None else []),
         )
         latest_vulns: VulnerabilityReport = results[0]
         malicious: MaliciousAnswer = results[1]
         typosquat: TyposquatHint = results[2]
-        scoped: VulnerabilityReport | None = None
-        if version is not None:
-            scoped = results[3] if scoped_task is not None else latest_vulns
+        latest_vulns = with_published_fixes(latest_vulns, ecosystem, info.releases)
+        evaluated_vulns = latest_vulns
+        if scoped_task is not None:
+            evaluated_vulns = with_published_fixes(results[3], ecosystem, info.releases)
+        plan = await self._verdicts.upgrade_plan(ecosystem, info, evaluated, evaluated_vulns)
         now = self._clock()
-        signals = self._signals(info, snapshot, evaluated, scoped or latest_vulns, malicious)
+        signals = self._signals(info, snapshot, evaluated, evaluated_vulns, malicious, plan)
         health = compute_health(signals, now=now)
         return PackageReport(
             ecosystem=ecosystem,
@@ -211,8 +239,9 @@ class ReportService:
             license=classify_license(info.license),
             health=health,
             recommendation=compute_recommendation(signals, health),
-            vulnerabilities=latest_vulns,
-            scoped_vulnerabilities=scoped,
+            vulnerabilities=evaluated_vulns,
+            latest_vulnerabilities=latest_vulns,
+            upgrade=plan,
             malicious=malicious,
             typosquat=typosquat,
             history=summarise_history(info.releases, now),
@@ -226,6 +255,7 @@ class ReportService:
         evaluated: str,
         vulns: VulnerabilityReport,
         malicious: MaliciousAnswer,
+        plan: UpgradePlan,
     ) -> HealthSignals:
         dates = [r.published_at for r in info.releases if r.published_at is not None]
         release = info.release(evaluated)
@@ -246,7 +276,7 @@ class ReportService:
             maintainers_count=len(info.maintainers) or None,
             deprecated=deprecated,
             deprecated_message=message,
-            vulnerabilities=vulnerability_summary(vulns),
+            vulnerabilities=vulnerability_summary(vulns, plan),
             malicious=malicious.is_malicious,
             latest_version=info.latest_version,
             evaluated_version=evaluated,

@@ -8,12 +8,17 @@ from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.compat import CompatService
+from pkgintel.services.errors import ErrorService
 from pkgintel.services.live_feed import LiveFeed
+from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
+from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
+from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,14 @@ class Runtime:
     pins: PinSafeService
     audit: AuditService
     bulk: BulkCheckService
+    verdicts: VerdictService
+    malicious: MaliciousService
+    stack: StackService
+    vulns: VulnerabilityAnswers
     max_lockfile_bytes: int = 5 * 1024 * 1024
     bulk_hint_threshold: int = 10
     public_url: str = "http://127.0.0.1:8000"
+    errors: ErrorService | None = None
+    """Error-to-fix database (set by `bootstrap.assemble`)."""
+    compat: CompatService | None = None
+    """Stack compatibility (set by `bootstrap.assemble`)."""

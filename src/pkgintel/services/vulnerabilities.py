@@ -8,6 +8,7 @@ with the reason — never an empty list that reads as "safe".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from pkgintel.domain.packages import Ecosystem
@@ -29,7 +30,14 @@ class VulnerabilityReport:
     kev_count: int = 0
     max_epss: float | None = None
     fixed_version: str | None = None
+    """The lowest version the advisories name as fixing all of them (the advisories' own word; the
+    published upgrade target is `VerdictService.upgrade_plan`)."""
     fix_available: bool = False
+    data_as_of: datetime | None = None
+    """Newest record among the feeds used (None for the OSV API or when unknown)."""
+    stale: bool = False
+    """True when a feed used was loaded, or its newest record written, longer ago than the
+    staleness windows: the answer may miss recent advisories."""
 
     def count(self, severity: str | None) -> int:
         """Details of this severity bucket; `None` counts those without a rating."""

@@ -85,6 +85,9 @@ def parse_osv(record: Mapping[str, Any], *, source: str) -> Advisory:
         is_malicious=rid.startswith("MAL-") or "malicious-packages-origins" in db,
         converted_from=converted if isinstance(converted, str) else None,
         schema_version=_text(record.get("schema_version")) or None,
+        cwe_ids=tuple(
+            sorted({c.strip().upper() for c in _list(db.get("cwe_ids")) if isinstance(c, str)})
+        ),
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from pkgintel.domain.error_knowledge import ErrorEntry, ErrorMiss, KnowledgeLoad, VoteOutcome
 from pkgintel.domain.feeds import EpssFact, FeedEvent, KevFact, RecordRow, SourceRun, StoredRecord
 from pkgintel.domain.names import NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
@@ -171,4 +172,59 @@ class AdvisoryStore(Protocol):
 
     async def prune_events(self, keep: int) -> int:
         """Keep only the newest `keep` events."""
+        ...
+
+
+class ErrorStore(Protocol):
+    """Error-to-fix entries, votes and misses (`storage.errors.SqlErrorStore`)."""
+
+    @property
+    def backend(self) -> str:
+        """`sqlite` or `postgresql`."""
+        ...
+
+    async def replace_curated(
+        self, entries: Sequence[ErrorEntry], *, now: datetime
+    ) -> KnowledgeLoad:
+        """Upsert curated entries keeping votes and hits; delete curated entries not given."""
+        ...
+
+    async def count(self) -> int:
+        """How many entries are stored."""
+        ...
+
+    async def get_entries(self, hashes: Sequence[str]) -> dict[str, ErrorEntry]:
+        """Entries by hash (absent ones left out)."""
+        ...
+
+    async def search_text(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """Full-text: (hash, rank) of entries matching any term, best first (larger is better)."""
+        ...
+
+    async def patterns(self) -> list[tuple[str, str]]:
+        """(hash, pattern) of every entry."""
+        ...
+
+    async def popular(self, limit: int) -> list[ErrorEntry]:
+        """By net votes, then hits."""
+        ...
+
+    async def record_hits(self, hashes: Sequence[str]) -> None:
+        """Count one more resolution for each entry."""
+        ...
+
+    async def record_miss(
+        self, error_hash: str, pattern: str, tool: str | None, *, now: datetime
+    ) -> int:
+        """Count one more miss of a pattern (no raw text kept); returns the new count."""
+        ...
+
+    async def misses(self, limit: int) -> list[ErrorMiss]:
+        """Most frequent misses first."""
+        ...
+
+    async def vote(
+        self, error_hash: str, client: str, value: int, *, now: datetime
+    ) -> VoteOutcome | None:
+        """One vote per (entry, client), +1 or -1; None for an unknown entry."""
         ...

@@ -141,3 +141,41 @@ feed_event = Table(
     Column("payload", Text, nullable=False),
 )
 """Events of the live feed, in id order (`Last-Event-ID` resumes after an id)."""
+
+# -- error-to-fix knowledge (migration 0004) --------------------------------------------------
+error_entry = Table(
+    "error_entry",
+    metadata,
+    Column("error_hash", String(64), primary_key=True),
+    Column("pattern", Text, nullable=False),
+    Column("form", String(16), nullable=False),
+    Column("ecosystem", String(32), nullable=False),
+    Column("tool", String(32), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("cause", Text, nullable=False),
+    Column("body", Text, nullable=False),  # JSON: fix steps, sources, packages
+    Column("origin", String(16), nullable=False),
+    Column("votes_up", Integer, nullable=False, server_default="0"),
+    Column("votes_down", Integer, nullable=False, server_default="0"),
+    Column("hits", Integer, nullable=False, server_default="0"),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_error_entry_tool", "tool"),
+)
+error_vote = Table(
+    "error_vote",
+    metadata,
+    Column("error_hash", String(64), primary_key=True),
+    Column("client", String(64), primary_key=True),  # keyed hash of the address, never the address
+    Column("vote", Integer, nullable=False),
+    Column("voted_at", DateTime(timezone=True), nullable=False),
+)
+error_miss = Table(
+    "error_miss",
+    metadata,
+    Column("error_hash", String(64), primary_key=True),
+    Column("pattern", Text, nullable=False),
+    Column("tool", String(32)),
+    Column("count", Integer, nullable=False),
+    Column("first_seen", DateTime(timezone=True), nullable=False),
+    Column("last_seen", DateTime(timezone=True), nullable=False),
+)

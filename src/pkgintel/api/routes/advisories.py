@@ -17,19 +17,17 @@ from pkgintel.api.schemas.wire import (
     historical_compromise_wire,
     meta_wire,
     sources_wire,
+    upgrade_wire,
     vulnerabilities_wire,
 )
-from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import validate_version
-from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["vulnerabilities"])
 
 ADVISORY_CACHE = "public, max-age=3600, stale-while-revalidate=86400"
 """Advisory answers change when an ingestion runs (typically daily): an hour of client caching."""
-MAINSTREAM_WEEKLY_DOWNLOADS = 100_000
 PING_S = 30.0
 
 
@@ -40,31 +38,34 @@ async def vulns(
     """Advisories affecting the latest version, enriched with KEV and EPSS; `status` says how complete."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
-    snapshot = await runtime.packages.get_snapshot(ecosystem, name)
-    info = snapshot.info
-    report = await runtime.advisories.for_version(ecosystem, info.name, info.latest_version)
+    answer = await runtime.vulns.latest(ecosystem, name)
+    report = answer.report
+    shown = answer.info.name if answer.info is not None else name
+    plan = answer.upgrade
     body: dict[str, Any] = {
-        "package": info.name,
+        "package": shown,
         "ecosystem": ecosystem.value,
-        "version": info.latest_version,
         **vulnerabilities_wire(report),
+        "version": answer.version,
+        "version_source": answer.version_source,
         "kev_count": report.kev_count,
         "max_epss": report.max_epss,
-        "fixed_version": report.fixed_version,
+        "fixed_version": plan.target if plan is not None else None,
+        "upgrade": upgrade_wire(plan) if plan is not None else None,
         "_meta": meta_wire(
             endpoint="/api/vulns/{ecosystem}/{package}",
             tier="vulnerabilities",
             ecosystem=ecosystem,
-            name=info.name,
+            name=shown,
             public_url=runtime.public_url,
-            sources=(*snapshot.sources, *report.sources),
+            sources=answer.sources,
         ),
     }
     return cached_json(
         request,
         body,
         cache_control=ADVISORY_CACHE,
-        volatile={"_cache": snapshot.cache_status, "_response_ms": _ms(started)},
+        volatile={"_cache": answer.cache_status, "_response_ms": _ms(started)},
     )
 
 
@@ -129,13 +130,6 @@ async def pin_safe(
     )
 
 
-async def _weekly_downloads(runtime: Runtime, ecosystem: Ecosystem, name: str) -> int | None:
-    try:
-        return (await runtime.packages.get_snapshot(ecosystem, name)).weekly_downloads
-    except PkgIntelError:
-        return None  # removed from the registry (usual for malware) or registry down
-
-
 @router.get("/malicious/{ecosystem}/{package:path}", summary="Malicious-package check")
 async def malicious(
     request: Request,
@@ -144,37 +138,40 @@ async def malicious(
     runtime: RuntimeDep,
     version: VersionQuery = None,
 ) -> Response:
-    """Whether the package (or `version`) is reported malicious, by which `MAL-` advisories, for which versions."""
+    """Whether `version` (else the latest release) is reported malicious, by which advisories (`MAL-` reports and advisories that say the package carries malicious code), for which versions."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
     if version is not None:
         version = validate_version(ecosystem, version)
-    answer = await runtime.advisories.malicious(ecosystem, name, version)
-    weekly = await _weekly_downloads(runtime, ecosystem, name) if answer.is_malicious else None
-    reported = answer.extra.get("reported_versions", [])
-    all_versions = bool(answer.extra.get("all_versions"))
-    if answer.is_malicious is None:
-        action = "insufficient_data"
-    elif not answer.is_malicious:
-        action = "avoid_reported_versions" if answer.advisories else "none"
-    elif weekly is not None and weekly > MAINSTREAM_WEEKLY_DOWNLOADS:
-        action = "review_advisory"
+    check = await runtime.malicious.check(ecosystem, name, version)
+    answer, verdict = check.answer, check.verdict
+    if verdict.status == "unknown":
+        is_malicious, action = None, "insufficient_data"
+    elif verdict.status == "malicious":
+        is_malicious = True
+        action = "review_advisory" if verdict.review_advisory else "do_not_use"
+    elif verdict.status == "historical_incident":
+        is_malicious, action = False, "avoid_reported_versions"
     else:
-        action = "do_not_use"
-    historical = historical_compromise_wire(answer)
+        is_malicious, action = False, "none"
     body = {
         "package": name,
         "ecosystem": ecosystem.value,
         "version": version,
-        "is_malicious": answer.is_malicious,
+        "judged_version": verdict.judged_version,
+        "is_malicious": is_malicious,
+        "verdict": verdict.status,
+        "verdict_reason": verdict.reason,
         "status": answer.status,
         "reason": answer.reason,
         "advisory_id": answer.advisories[0]["id"] if answer.advisories else None,
         "advisories": list(answer.advisories),
-        "all_versions": all_versions,
-        "reported_versions": reported,
-        "historical_compromise": historical,
-        "downloads_weekly": weekly,
+        "all_versions": bool(answer.extra.get("all_versions")),
+        "reported_versions": answer.extra.get("reported_versions", []),
+        "historical_compromise": historical_compromise_wire(answer),
+        "latest_version": check.latest_version,
+        "latest_version_source": check.latest_source,
+        "downloads_weekly": check.weekly_downloads,
         "likely_false_positive": action == "review_advisory",
         "action": action,
         "_meta": {

@@ -18,7 +18,7 @@ from pkgintel.api.errors import problem
 from pkgintel.api.gc_pause import collector_paused
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.domain.errors import InvalidInput
-from pkgintel.domain.names import normalise_name, validate_name
+from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.lockfiles import ParsedLockfile, parse_lockfile
 from pkgintel.services.audit import packages_from_mapping, to_sbom
@@ -190,137 +190,17 @@ async def check_bulk(body: BulkBody, runtime: RuntimeDep) -> Response:
     )
 
 
-_ACTION_RANK = {
-    "replace": 0,
-    "upgrade": 1,
-    "review": 2,
-    "remove": 3,
-    "remove_duplicate": 4,
-    "pin": 5,
-    "verify": 6,
-}
-
-
 @router.post("/ai/stack", summary="Audit a proposed dependency stack")
 async def ai_stack(body: StackBody, runtime: RuntimeDep) -> Response:
-    """Per package a verdict; action items ordered by severity: replace, upgrade to X, review, remove (stdlib), remove duplicate, pin, verify."""
+    """Per package a verdict (a package without a version is judged at its latest release; no advisory data is `unknown`, never `ok`); action items ordered by severity: replace, upgrade to a published release that clears the advisories, review, remove (stdlib), remove duplicate, pin, verify."""
     started = time.perf_counter()
     items = [(i.ecosystem, validate_name(i.ecosystem, i.package), i.version) for i in body.packages]
-    statuses = await runtime.bulk.check(items)
-    verdicts: list[dict[str, Any]] = []
-    actions: list[dict[str, Any]] = []
-    seen: dict[tuple[str, str], int] = {}
-    for (eco, name, version), status in zip(items, statuses, strict=True):
-        verdict: dict[str, Any] = {
-            "ecosystem": eco.value,
-            "package": name,
-            "version": version,
-            "status": status["status"],
-            "reason": status["reason"],
-        }
-        ident = (eco.value, normalise_name(eco, name))
-        if ident in seen:
-            actions.append(
-                {
-                    "action": "remove_duplicate",
-                    "package": name,
-                    "ecosystem": eco.value,
-                    "detail": f"listed more than once (as {items[seen[ident]][1]!r} before)",
-                }
-            )
-        seen.setdefault(ident, len(verdicts))
-        st = status["status"]
-        if st == "malicious":
-            verdict["verdict"] = "do_not_use"
-            actions.append(
-                {
-                    "action": "replace",
-                    "package": name,
-                    "ecosystem": eco.value,
-                    "detail": "reported malicious: " + ", ".join(status.get("advisories", [])),
-                }
-            )
-        elif st == "typosquat_suspect":
-            verdict["verdict"] = "likely_typo"
-            actions.append(
-                {
-                    "action": "replace",
-                    "package": name,
-                    "ecosystem": eco.value,
-                    "detail": f"did you mean {', '.join(status.get('similar_to', []))}?",
-                }
-            )
-        elif st == "stdlib":
-            verdict["verdict"] = "builtin"
-            actions.append(
-                {
-                    "action": "remove",
-                    "package": name,
-                    "ecosystem": eco.value,
-                    "detail": status["reason"],
-                }
-            )
-        elif st == "unknown":
-            verdict["verdict"] = "unknown"
-            actions.append(
-                {
-                    "action": "verify",
-                    "package": name,
-                    "ecosystem": eco.value,
-                    "detail": status["reason"],
-                }
-            )
-        else:
-            verdict["verdict"] = "ok"
-            if st == "historical_incident":
-                actions.append(
-                    {
-                        "action": "review",
-                        "package": name,
-                        "ecosystem": eco.value,
-                        "detail": status["reason"],
-                    }
-                )
-        if version is not None and st not in ("malicious", "stdlib"):
-            report = await runtime.advisories.for_version(eco, name, version)
-            verdict["vulnerabilities"] = {
-                "status": report.status,
-                "count": len(report.details),
-                "ids": [d["id"] for d in report.details],
-            }
-            if report.details:
-                verdict["verdict"] = "vulnerable"
-                target = report.fixed_version
-                actions.append(
-                    {
-                        "action": "upgrade",
-                        "package": name,
-                        "ecosystem": eco.value,
-                        "to": target,
-                        "detail": (
-                            f"upgrade to {target}"
-                            if target
-                            else "no single fixed version; see /api/pin_safe"
-                        )
-                        + f" ({len(report.details)} advisories affect {version})",
-                    }
-                )
-        elif version is None and st in ("exists", "historical_incident"):
-            actions.append(
-                {
-                    "action": "pin",
-                    "package": name,
-                    "ecosystem": eco.value,
-                    "detail": "no version given: pin one (see /api/pin_safe)",
-                }
-            )
-        verdicts.append(verdict)
-    actions.sort(key=lambda a: _ACTION_RANK[a["action"]])
+    audit = await runtime.stack.audit(items)
     return plain_json(
         {
-            "packages": verdicts,
-            "action_items": actions,
-            "summary": {"packages": len(verdicts), "action_items": len(actions)},
+            "packages": list(audit.packages),
+            "action_items": list(audit.action_items),
+            "summary": {"packages": len(audit.packages), "action_items": len(audit.action_items)},
             "_meta": {"endpoint": "/api/ai/stack", "database_only": True},
             "_response_ms": round((time.perf_counter() - started) * 1000),
         },

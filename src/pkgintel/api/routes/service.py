@@ -87,6 +87,8 @@ async def ecosystems(request: Request, runtime: RuntimeDep) -> Response:
                 "package_count": idx["names"] if idx else None,
                 "vulnerability_count": adv["advisory_records"] if adv else None,
                 "malicious_count": adv["malicious_records"] if adv else None,
+                "advisory_data_as_of": adv["data_as_of"] if adv else None,
+                "advisory_data_stale": adv["stale"] if adv else None,
                 "name_index_loaded_at": idx["loaded_at"] if idx else None,
             }
         )

@@ -10,6 +10,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import newest_first
 from pkgintel.scoring import HealthScore, Recommendation
+from pkgintel.scoring.verdicts import UpgradePlan, effective_severity
 from pkgintel.services.reports import RECENT_VERSIONS, PackageReport
 from pkgintel.services.vulnerabilities import SEVERITIES, MaliciousAnswer, VulnerabilityReport
 
@@ -52,6 +53,7 @@ def sources_wire(sources: tuple[SourceStatus, ...] | list[SourceStatus]) -> list
             "status": s.status.value,
             "fetched_at": _iso(s.fetched_at),
             "detail": s.detail,
+            **({"data_as_of": _iso(s.data_as_of)} if s.data_as_of is not None else {}),
         }
         for s in sources
     ]
@@ -101,6 +103,8 @@ def health_wire(h: HealthScore) -> dict[str, Any]:
         "breakdown": dict(h.breakdown),
         "deprecated": h.deprecated,
         "max_score": h.max_score,
+        "points": h.raw_score,
+        "partial": h.partial,
         "colour": h.colour,
         "unscored": list(h.unscored),
         "insufficient_data": h.insufficient_data,
@@ -119,13 +123,36 @@ def recommendation_wire(r: Recommendation) -> dict[str, Any]:
 
 
 def vulnerabilities_wire(v: VulnerabilityReport) -> dict[str, Any]:
+    """A vulnerability report: counts by stated severity (`unrated`: none stated), each detail with
+    its `effective_severity` for verdicts, and the data's freshness."""
     out: dict[str, Any] = {"status": v.status, "version": v.version, "count": len(v.details)}
     for sev in SEVERITIES:
         out[sev] = v.count(sev)
     out["unrated"] = v.count(None)
-    out["details"] = list(v.details)
+    out["details"] = [
+        {
+            **d,
+            "severity": d.get("severity") or "unknown",
+            "effective_severity": effective_severity(d),
+        }
+        for d in v.details
+    ]
     out["reason"] = v.reason
+    out["data_as_of"] = _iso(v.data_as_of)
+    out["stale"] = v.stale
     return out
+
+
+def upgrade_wire(plan: UpgradePlan) -> dict[str, Any]:
+    """Where to go from the evaluated version: a published, non-yanked release or null, with why."""
+    return {
+        "to": plan.target,
+        "gate": plan.gate,
+        "clears": list(plan.clears),
+        "remaining": [{"id": i, "effective_severity": sev} for i, sev in plan.remaining],
+        "examined": plan.examined,
+        "reason": plan.reason,
+    }
 
 
 def historical_compromise_wire(mal: MaliciousAnswer) -> dict[str, Any] | None:
@@ -161,17 +188,29 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "note": "definitely_typed names the @types package to look for; its existence is not checked here",
         }
     version_scoped = None
-    if report.requested_version is not None and report.scoped_vulnerabilities is not None:
+    if report.requested_version is not None:
         release = info.release(report.requested_version)
+        latest = report.latest_vulnerabilities
         version_scoped = {
             "version": report.requested_version,
             "is_latest": report.requested_version == info.latest_version,
             "published_at": _iso(release.published_at) if release else None,
             "yanked": bool(release and release.yanked),
             "deprecated": release.deprecated if release else None,
-            "vulnerabilities": vulnerabilities_wire(report.scoped_vulnerabilities),
+            "vulnerabilities": vulnerabilities_wire(report.vulnerabilities),
             "recommendation": recommendation_wire(report.recommendation),
             "health_score": report.health.score,
+            "upgrade": upgrade_wire(report.upgrade),
+            "latest": {
+                "version": info.latest_version,
+                "vulnerabilities": {
+                    "status": latest.status,
+                    "count": len(latest.details),
+                    **{sev: latest.count(sev) for sev in SEVERITIES},
+                    "unrated": latest.count(None),
+                    "ids": [d["id"] for d in latest.details],
+                },
+            },
         }
     mal = report.malicious
     return {
@@ -235,6 +274,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         },
         "historical_compromise": historical_compromise_wire(mal),
         "recommendation": recommendation_wire(report.recommendation),
+        "upgrade": upgrade_wire(report.upgrade),
         "version_scoped": version_scoped,
         "requested_version": report.requested_version,
         "typosquat": {

@@ -1,0 +1,136 @@
+"""Error-to-fix endpoints: search, resolve, popular, one entry, votes."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from pkgintel.api.deps import IdentityDep, RuntimeDep
+from pkgintel.api.http import NO_STORE, cached_json, plain_json
+from pkgintel.api.schemas.errors import (
+    entry_wire,
+    match_wire,
+    normalised_wire,
+    resolution_wire,
+    vote_wire,
+)
+from pkgintel.domain.error_knowledge import Vote
+from pkgintel.domain.errors import EcosystemNotSupported
+from pkgintel.services.errors import MAX_ERROR_CHARS, ErrorService
+from pkgintel.services.runtime import Runtime
+
+router = APIRouter(prefix="/api/error", tags=["errors"])
+
+ERROR_CACHE = "public, max-age=300, stale-while-revalidate=3600"
+"""Entries change when knowledge is loaded or voted on: five minutes of client caching."""
+SOURCE = {"name": "pkgintel error knowledge", "kind": "curated", "status": "ok"}
+
+
+class ResolveIn(BaseModel):
+    error: str = Field(
+        min_length=1,
+        max_length=MAX_ERROR_CHARS,
+        description="The error message or the whole log / stack trace, as printed.",
+    )
+    limit: int = Field(default=5, ge=1, le=20, description="At most this many solutions.")
+
+
+class VoteIn(BaseModel):
+    vote: Literal["up", "down"] = Field(description="`up` if the fix worked, `down` if it did not.")
+
+
+def _service(runtime: Runtime) -> ErrorService:
+    if runtime.errors is None:
+        raise EcosystemNotSupported("errors")
+    return runtime.errors
+
+
+def _meta(endpoint: str, runtime: Runtime) -> dict[str, Any]:
+    return {
+        "endpoint": endpoint,
+        "docs": f"{runtime.public_url}/docs",
+        "sources": [{**SOURCE, "backend": _service(runtime).backend}],
+    }
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
+@router.get("", summary="Search the error database (exact hash, full text, fuzzy)")
+async def search_errors(
+    request: Request,
+    runtime: RuntimeDep,
+    q: Annotated[str, Query(max_length=20_000, description="Error text or an error_hash.")] = "",
+    code: Annotated[str | None, Query(max_length=20_000, description="Alias of `q`.")] = None,
+    limit: Annotated[int, Query(ge=1, le=50)] = 5,
+) -> Response:
+    """An `error_hash` is looked up exactly; text is normalised and matched; empty `q` lists popular entries."""
+    started = time.perf_counter()
+    query = q or code or ""
+    normalised, matches = await _service(runtime).search(query, limit=limit)
+    body = {
+        "query": query,
+        "normalised": normalised_wire(normalised) if normalised else None,
+        "count": len(matches),
+        "results": [match_wire(m) for m in matches],
+        "_meta": _meta("/api/error", runtime),
+    }
+    return cached_json(
+        request, body, cache_control=ERROR_CACHE, volatile={"_response_ms": _ms(started)}
+    )
+
+
+@router.post("/resolve", summary="Known fixes for an error or stack trace")
+async def resolve_error(body: Annotated[ResolveIn, Body()], runtime: RuntimeDep) -> Response:
+    """Matched entries with confidence and why; with no match the pattern is recorded as a miss."""
+    started = time.perf_counter()
+    resolution = await _service(runtime).resolve(body.error, limit=body.limit)
+    payload = {**resolution_wire(resolution), "_meta": _meta("/api/error/resolve", runtime)}
+    payload["_response_ms"] = _ms(started)
+    return plain_json(payload, cache_control=NO_STORE)
+
+
+@router.get("/popular", summary="Top error patterns by votes and hits")
+async def popular_errors(
+    request: Request, runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=500)] = 500
+) -> Response:
+    entries = await _service(runtime).popular(limit)
+    body = {
+        "count": len(entries),
+        "results": [entry_wire(e) for e in entries],
+        "_meta": _meta("/api/error/popular", runtime),
+    }
+    return cached_json(request, body, cache_control=ERROR_CACHE)
+
+
+@router.get("/{error_hash}", summary="One error entry by its hash")
+async def get_error(
+    request: Request,
+    runtime: RuntimeDep,
+    error_hash: Annotated[
+        str, Path(pattern="^[0-9a-fA-F]{64}$", description="SHA-256 of the normalised pattern.")
+    ],
+) -> Response:
+    entry = await _service(runtime).get(error_hash)
+    body = {**entry_wire(entry), "_meta": _meta("/api/error/{error_hash}", runtime)}
+    return cached_json(request, body, cache_control=ERROR_CACHE)
+
+
+@router.post("/{error_hash}/vote", summary="Vote on whether an entry's fix worked")
+async def vote_error(
+    request: Request,
+    runtime: RuntimeDep,
+    identity: IdentityDep,
+    body: Annotated[VoteIn, Body()],
+    error_hash: Annotated[str, Path(pattern="^[0-9a-fA-F]{64}$")],
+) -> Response:
+    """One vote per client per entry (clients are keyed hashes of their address); rate-limited."""
+    outcome = await _service(runtime).vote(
+        error_hash, Vote(body.vote), client=identity.key(request)
+    )
+    return plain_json(vote_wire(outcome), cache_control=NO_STORE)

@@ -1,0 +1,40 @@
+"""
+`LimitsGate`: a per-key rate limit on the `limits` library (moving window), in memory by default
+and in Redis when configured, so every worker shares the count.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+
+class LimitsGate:
+    """`allow(key)` → None when under the limit, else seconds until a slot frees."""
+
+    def __init__(
+        self, limit: str, *, redis_url: str | None = None, namespace: str = "gate"
+    ) -> None:
+        self._item: RateLimitItem = parse(limit)
+        self._namespace = namespace
+        storage: Storage
+        if redis_url:
+            uri = redis_url if redis_url.startswith("async+") else f"async+{redis_url}"
+            storage = RedisStorage(uri, implementation="redispy", key_prefix="pkgintel-limits")
+        else:
+            storage = MemoryStorage()
+        self._limiter = MovingWindowRateLimiter(storage)
+
+    @property
+    def limit(self) -> str:
+        return str(self._item)
+
+    async def allow(self, key: str) -> int | None:
+        if await self._limiter.hit(self._item, self._namespace, key):
+            return None
+        stats = await self._limiter.get_window_stats(self._item, self._namespace, key)
+        return max(1, math.ceil(stats.reset_time - time.time()))

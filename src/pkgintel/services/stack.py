@@ -1,0 +1,247 @@
+"""
+`StackService`: the audit of a proposed dependency stack (`POST /api/ai/stack`, MCP), from the
+database only.
+
+Per package a verdict, and action items ordered by severity (replace, upgrade, review, remove,
+remove_duplicate, pin, verify), one per package and action. The rules (`docs/scoring.md`, "How a
+verdict is reached"):
+
+- Malicious, typosquat suspect and standard-library names come from `BulkCheckService`.
+- A package without a version is judged at its latest release (from the name index, else from stored
+  registry data), and the verdict says so; with no latest known it is `unknown`, never `ok`.
+- Vulnerabilities of the judged version: none loaded for the ecosystem → `unknown` with a `review`
+  item (absence of data is not absence of risk). Blocking advisories (effective severity medium or
+  worse) → `vulnerable`, with an upgrade to a **published** release checked against every advisory
+  (`VerdictService.upgrade_plan`) when the release list is stored, naming what it clears; otherwise
+  no target is invented.
+- `ok` only when the malicious check ran, vulnerability data covered the version and nothing blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.names import normalise_name
+from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.domain.versions import is_valid
+from pkgintel.scoring.verdicts import VERDICT_GATE, at_or_above
+from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.packages import PackageService
+from pkgintel.services.reports import resolve_version
+from pkgintel.services.verdicts import VerdictService, with_published_fixes
+from pkgintel.services.vulnerabilities import AdvisoryLookup
+
+ACTION_RANK = {
+    "replace": 0,
+    "upgrade": 1,
+    "review": 2,
+    "remove": 3,
+    "remove_duplicate": 4,
+    "pin": 5,
+    "verify": 6,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StackAudit:
+    """Verdicts in input order, action items by severity."""
+
+    packages: tuple[dict[str, Any], ...]
+    action_items: tuple[dict[str, Any], ...]
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+class StackService:
+    """See the module contract."""
+
+    def __init__(
+        self,
+        bulk: BulkCheckService,
+        advisories: AdvisoryLookup,
+        packages: PackageService,
+        verdicts: VerdictService,
+    ) -> None:
+        self._bulk = bulk
+        self._advisories = advisories
+        self._packages = packages
+        self._verdicts = verdicts
+
+    async def audit(self, items: list[tuple[Ecosystem, str, str | None]]) -> StackAudit:
+        """Raises `InvalidInput` naming `packages[i].version` for a version the ecosystem cannot parse."""
+        for i, (eco, _, version) in enumerate(items):
+            if version is not None and not is_valid(eco, version):
+                raise InvalidInput(
+                    f"packages[{i}].version",
+                    f"{version!r} is not a valid {eco.value} version",
+                )
+        statuses = await self._bulk.check(items)
+        by_eco: dict[Ecosystem, list[str]] = {}
+        for eco, name, _ in items:
+            by_eco.setdefault(eco, []).append(name)
+        stored_maps = await asyncio.gather(
+            *(self._packages.stored_many(eco, names) for eco, names in by_eco.items())
+        )
+        stored = dict(zip(by_eco, stored_maps, strict=True))
+        verdicts: list[dict[str, Any]] = []
+        actions: dict[tuple[str, str, str], dict[str, Any]] = {}
+        seen: dict[tuple[str, str], str] = {}
+
+        def act(action: str, eco: Ecosystem, name: str, detail: str, **extra: Any) -> None:
+            key = (action, eco.value, normalise_name(eco, name))
+            if key not in actions:
+                actions[key] = {
+                    "action": action,
+                    "package": name,
+                    "ecosystem": eco.value,
+                    "detail": detail,
+                    **extra,
+                }
+
+        for (eco, name, version), status in zip(items, statuses, strict=True):
+            ident = (eco.value, normalise_name(eco, name))
+            if ident in seen:
+                act(
+                    "remove_duplicate",
+                    eco,
+                    name,
+                    f"listed more than once (as {seen[ident]!r} before)",
+                )
+                continue
+            seen[ident] = name
+            info = stored[eco].get(normalise_name(eco, name))
+            verdicts.append(await self._one(eco, name, version, status, info, act))
+        ordered = sorted(actions.values(), key=lambda a: ACTION_RANK[a["action"]])
+        return StackAudit(tuple(verdicts), tuple(ordered))
+
+    async def _one(
+        self,
+        eco: Ecosystem,
+        name: str,
+        version: str | None,
+        status: dict[str, Any],
+        info: PackageInfo | None,
+        act: Any,
+    ) -> dict[str, Any]:
+        st = status["status"]
+        verdict: dict[str, Any] = {
+            "ecosystem": eco.value,
+            "package": name,
+            "version": version,
+            "status": st,
+            "reason": status["reason"],
+        }
+        if st == "malicious":
+            verdict["verdict"] = "do_not_use"
+            act(
+                "replace",
+                eco,
+                name,
+                "reported malicious: " + ", ".join(status.get("advisories", [])),
+            )
+            return verdict
+        if st == "typosquat_suspect":
+            verdict["verdict"] = "likely_typo"
+            act("replace", eco, name, f"did you mean {', '.join(status.get('similar_to', []))}?")
+            return verdict
+        if st == "stdlib":
+            verdict["verdict"] = "builtin"
+            act("remove", eco, name, status["reason"])
+            return verdict
+        if st == "historical_incident":
+            act("review", eco, name, status["reason"])
+
+        judged = version
+        if judged is None:
+            judged = status.get("latest_version") or (info.latest_version if info else None)
+            verdict["judged_version"] = judged
+            verdict["judged_at"] = "latest" if judged else None
+            act("pin", eco, name, "no version given: pin one (see /api/pin_safe)")
+        elif info is not None:
+            judged = resolve_version(info, judged)
+            verdict["judged_version"] = judged
+        else:
+            verdict["judged_version"] = judged
+        if judged is None:
+            verdict["verdict"] = "unknown"
+            reason = (
+                "no version given and the latest release is not known"
+                if st != "unknown"
+                else status["reason"]
+            )
+            verdict["reason"] = reason
+            act("verify", eco, name, reason)
+            return verdict
+
+        report = await self._advisories.for_version(eco, name, judged)
+        report = with_published_fixes(report, eco, info.releases if info else None)
+        blocking = [d for d in report.details if at_or_above(d, VERDICT_GATE)]
+        verdict["vulnerabilities"] = {
+            "status": report.status,
+            "count": len(report.details),
+            "blocking": len(blocking),
+            "ids": [d["id"] for d in report.details],
+            "stale": report.stale,
+        }
+        if report.status == "unavailable":
+            verdict["verdict"] = "unknown"
+            act(
+                "review",
+                eco,
+                name,
+                f"security not verified: {report.reason or 'no advisory data for ' + eco.value}",
+            )
+            return verdict
+        if blocking:
+            verdict["verdict"] = "vulnerable"
+            found = _plural(len(blocking), "advisory", "advisories")
+            if info is None:
+                act(
+                    "upgrade",
+                    eco,
+                    name,
+                    f"{found} at or above {VERDICT_GATE} affect {judged}; its published releases are "
+                    "not stored, so no upgrade target is named: see /api/pin_safe",
+                    to=None,
+                )
+                return verdict
+            plan = await self._verdicts.upgrade_plan(eco, info, judged, report)
+            if plan.target is not None:
+                remaining = (
+                    f"; {_plural(len(plan.remaining), 'advisory', 'advisories')} remain in {plan.target}"
+                    if plan.remaining
+                    else ""
+                )
+                act(
+                    "upgrade",
+                    eco,
+                    name,
+                    f"upgrade to {plan.target}: clears {', '.join(plan.clears[:8])} "
+                    f"({found} affect {judged}){remaining}",
+                    to=plan.target,
+                    clears=list(plan.clears),
+                    remaining=[i for i, _ in plan.remaining],
+                )
+            else:
+                act(
+                    "replace",
+                    eco,
+                    name,
+                    f"{found} affect {judged} and no published release fixes them ({plan.reason})",
+                )
+            return verdict
+        if st == "unknown":
+            verdict["verdict"] = "unknown"
+            act("verify", eco, name, status["reason"])
+            return verdict
+        if not status.get("malicious_checked", True):
+            verdict["verdict"] = "unknown"
+            act("review", eco, name, "not checked against malicious-package reports")
+            return verdict
+        verdict["verdict"] = "ok"
+        return verdict
