@@ -72,6 +72,16 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
         upstream_osv_api_url="http://registry.test/osv-api",
+        # eco-a
+        upstream_crates_url="http://registry.test/crates",
+        upstream_crates_index_url="http://registry.test/crates-index",
+        upstream_goproxy_url="http://registry.test/goproxy",
+        upstream_pkgsite_url="http://registry.test/pkgsite",
+        upstream_maven_url="http://registry.test/maven/maven2",
+        upstream_depsdev_url="http://registry.test/depsdev",
+        upstream_nuget_url="http://registry.test/nuget",
+        upstream_nuget_search_url="http://registry.test/nuget-search",
+        # end eco-a
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )

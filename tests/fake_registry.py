@@ -10,9 +10,25 @@ One server stands in for several upstreams, each under its own prefix:
 | `/pypi` | pypi.org | `PKGINTEL_UPSTREAM_PYPI_URL=.../pypi` |
 | `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
 | `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
+| `/crates` | crates.io | `PKGINTEL_UPSTREAM_CRATES_URL=.../crates` |
+| `/crates-index` | index.crates.io | `PKGINTEL_UPSTREAM_CRATES_INDEX_URL=.../crates-index` |
+| `/goproxy` | proxy.golang.org | `PKGINTEL_UPSTREAM_GOPROXY_URL=.../goproxy` |
+| `/pkgsite` | pkg.go.dev | `PKGINTEL_UPSTREAM_PKGSITE_URL=.../pkgsite` |
+| `/goindex` | index.golang.org | (name lists only) |
+| `/maven` | repo.maven.apache.org, repo1.maven.org (both Maven Central) | `PKGINTEL_UPSTREAM_MAVEN_URL=.../maven/maven2` |
+| `/depsdev` | api.deps.dev | `PKGINTEL_UPSTREAM_DEPSDEV_URL=.../depsdev` |
+| `/nuget` | api.nuget.org | `PKGINTEL_UPSTREAM_NUGET_URL=.../nuget` |
+| `/nuget-search` | azuresearch-usnc.nuget.org | `PKGINTEL_UPSTREAM_NUGET_SEARCH_URL=.../nuget-search` |
+| `/rubygems` | rubygems.org | `PKGINTEL_UPSTREAM_RUBYGEMS_URL=.../rubygems` |
+| `/packagist` | packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_URL=.../packagist` |
+| `/packagist-repo` | repo.packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL=.../packagist-repo` |
+| `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
+| `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
-from extra `{url: body}` mappings. Anything not recorded answers 404 like the registries do.
+from extra `{url: body}` mappings. A recording whose URL has a query string answers only that query;
+one without answers its path with any query. Anything not recorded answers 404 like the registries
+do.
 
 Run: `python -m tests.fake_registry --port 9100 --latency-ms 30 [--shared ../shared/data]`.
 """
@@ -39,12 +55,40 @@ HOST_PREFIX = {
     "pypi.org": "/pypi",
     "pypistats.org": "/pypistats",
     "api.osv.dev": "/osv-api",
+    "crates.io": "/crates",
+    "index.crates.io": "/crates-index",
+    "proxy.golang.org": "/goproxy",
+    "pkg.go.dev": "/pkgsite",
+    "index.golang.org": "/goindex",
+    "repo.maven.apache.org": "/maven",
+    "repo1.maven.org": "/maven",
+    "api.deps.dev": "/depsdev",
+    "api.nuget.org": "/nuget",
+    "azuresearch-usnc.nuget.org": "/nuget-search",
+    "rubygems.org": "/rubygems",
+    "packagist.org": "/packagist",
+    "repo.packagist.org": "/packagist-repo",
+    "pub.dev": "/pub",
+    "hex.pm": "/hex",
 }
-FIXTURE_DIRS = ("registry-fixtures/npm", "registry-fixtures/pypi", "registry-fixtures/pypi-live")
+FIXTURE_DIRS = (
+    "registry-fixtures/npm",
+    "registry-fixtures/pypi",
+    "registry-fixtures/pypi-live",
+    "registry-fixtures/cargo",
+    "registry-fixtures/go",
+    "registry-fixtures/maven",
+    "registry-fixtures/nuget",
+    "registry-fixtures/rubygems",
+    "registry-fixtures/composer",
+    "registry-fixtures/pub",
+    "registry-fixtures/hex",
+)
 
 
-def _key(path: str) -> str:
-    return unquote(path).rstrip("/").lower()
+def _key(path: str, query: str = "") -> str:
+    key = unquote(path).rstrip("/").lower()
+    return f"{key}?{unquote(query).lower()}" if query else key
 
 
 def load_shared_recordings(shared: Path) -> dict[str, tuple[int, bytes]]:
@@ -55,13 +99,15 @@ def load_shared_recordings(shared: Path) -> dict[str, tuple[int, bytes]]:
         if not index.exists():
             continue
         for item in json.loads(index.read_text()):
+            if item.get("method", "GET") != "GET":
+                continue
             parts = urlsplit(item["url"])
             prefix = HOST_PREFIX.get(parts.hostname or "")
-            if prefix is None or parts.query:
+            if prefix is None:
                 continue
             raw = (shared / folder / item["file"]).read_bytes()
             body = gzip.decompress(raw) if item.get("gzipped") else raw
-            out[_key(prefix + parts.path)] = (int(item.get("status", 200)), body)
+            out[_key(prefix + parts.path, parts.query)] = (int(item.get("status", 200)), body)
     return out
 
 
@@ -119,7 +165,7 @@ class ReplayRegistry:
         parts = urlsplit(url)
         prefix = HOST_PREFIX[parts.hostname or ""]
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.recordings[_key(prefix + parts.path)] = (status, data)
+        self.recordings[_key(prefix + parts.path, parts.query)] = (status, data)
 
     async def _serve(self, request: Request) -> Response:
         raw_path = request.scope.get("raw_path", b"").decode() or request.url.path
@@ -128,7 +174,11 @@ class ReplayRegistry:
             await asyncio.sleep(self.latency_s)
         if self.fail_with is not None:
             return Response(b"upstream failure", status_code=self.fail_with)
-        found = self.recordings.get(_key(raw_path.split("?", 1)[0]))
+        path, _, query = raw_path.partition("?")
+        query = query or request.scope.get("query_string", b"").decode()
+        found = self.recordings.get(_key(path, query)) if query else None
+        if found is None:
+            found = self.recordings.get(_key(path))
         if found is None:
             return Response(
                 b'{"error":"Not found"}', status_code=404, media_type="application/json"

@@ -64,6 +64,24 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
             "base_url": settings.upstream_pypi_url,
             "downloads_url": settings.upstream_pypistats_url,
         },
+        # eco-a
+        Ecosystem.CARGO: {
+            "base_url": settings.upstream_crates_url,
+            "index_url": settings.upstream_crates_index_url,
+        },
+        Ecosystem.GO: {
+            "base_url": settings.upstream_goproxy_url,
+            "pkgsite_url": settings.upstream_pkgsite_url,
+        },
+        Ecosystem.MAVEN: {
+            "base_url": settings.upstream_maven_url,
+            "depsdev_url": settings.upstream_depsdev_url,
+        },
+        Ecosystem.NUGET: {
+            "base_url": settings.upstream_nuget_url,
+            "search_url": settings.upstream_nuget_search_url,
+        },
+        # end eco-a
     }
 
 

@@ -173,12 +173,18 @@ def ingest_names(
                 transient=False,
             ) as progress:
                 task = progress.add_task("ingest", total=total_lines)
-                return await names.ingest(
+                count = await names.ingest(
                     ecosystem,
                     parse_name_list(ecosystem, raw),
                     source=source,
-                    progress=lambda n: progress.update(task, completed=n),
+                    # Lines only estimate the total (JSON lists are one line, Go's index has a
+                    # line per version): the total grows with the count and ends equal to it.
+                    progress=lambda n: progress.update(
+                        task, completed=n, total=max(total_lines, n)
+                    ),
                 )
+                progress.update(task, completed=count, total=count)
+                return count
         finally:
             await engine.dispose()
 

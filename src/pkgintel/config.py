@@ -38,6 +38,39 @@ class Settings(BaseSettings):
     upstream_pypistats_url: str = Field(
         "https://pypistats.org", description="PyPI download statistics."
     )
+    # --- eco-a: cargo, go, maven, nuget registries ---
+    upstream_crates_url: str = Field(
+        "https://crates.io", description="crates.io API (crates, versions, owners)."
+    )
+    upstream_crates_index_url: str = Field(
+        "https://index.crates.io",
+        description="crates.io sparse index (yanked flags and dependencies per version).",
+    )
+    upstream_goproxy_url: str = Field(
+        "https://proxy.golang.org",
+        description="Go module proxy (`@v/list`, `.info`, `.mod`, `@latest`).",
+    )
+    upstream_pkgsite_url: str = Field(
+        "https://pkg.go.dev",
+        description="pkg.go.dev API (`/v1beta`: versions with dates, licences, synopsis).",
+    )
+    upstream_maven_url: str = Field(
+        "https://repo.maven.apache.org/maven2",
+        description="Maven repository root (`maven-metadata.xml`, POMs).",
+    )
+    upstream_depsdev_url: str = Field(
+        "https://api.deps.dev",
+        description="deps.dev API (Maven publish dates).",
+    )
+    upstream_nuget_url: str = Field(
+        "https://api.nuget.org",
+        description="NuGet V3 (registration index and pages, flat container nuspecs).",
+    )
+    upstream_nuget_search_url: str = Field(
+        "https://azuresearch-usnc.nuget.org",
+        description="NuGet search service (total downloads, owners).",
+    )
+    # --- end eco-a ---
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from pkgintel.domain.provenance import SourceStatus
+
 
 class Ecosystem(StrEnum):
     """The 19 ecosystems the service knows, by their path identifier."""
@@ -105,7 +107,12 @@ class PackageInfo:
     classifiers: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
-    """Small registry-specific facts worth showing (e.g. `requires_python`, `types`)."""
+    """Small registry-specific facts worth showing (e.g. `requires_python`, `types`; `downloads` with
+    its `downloads_window` when the registry counts over another window than a week)."""
+    sources: tuple[SourceStatus, ...] = ()
+    """Secondary sources the adapter consulted besides its `registry_source` (sparse index,
+    deps.dev, pkg.go.dev, search API...), each `ok` or `unavailable` with a reason; shown in
+    `_meta.sources`. `fetched_at` is stamped by the package service."""
 
     def release(self, version: str) -> Release | None:
         """The release with exactly this version string, or None."""

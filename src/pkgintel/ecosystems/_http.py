@@ -25,12 +25,15 @@ module adds only `Accept: application/json` and follows redirects. httpx already
 from __future__ import annotations
 
 import logging
-from typing import Final, Literal, overload
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Final, Literal, TypeVar, overload
 
 import httpx
 
-from pkgintel.domain.errors import PackageNotFound
+from pkgintel.domain.errors import PackageNotFound, RegistryError, RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.upstream import (
     MAX_ATTEMPTS,
     RETRY_STATUSES,
@@ -118,10 +121,135 @@ async def get_json(
     return json_object(response, ecosystem=ecosystem, source=source)
 
 
+TEXT_HEADERS: Final[dict[str, str]] = {"Accept": "text/plain, application/xml, text/xml, */*"}
+MAX_TEXT_BYTES: Final = 32 * 1024 * 1024
+"""Largest text/XML body an adapter accepts (Maven metadata, POMs, nuspecs and go.mod are far smaller)."""
+
+T = TypeVar("T")
+
+
+@overload
+async def get_text(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+    not_found: Literal["raise"] = ...,
+) -> str: ...
+
+
+@overload
+async def get_text(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+    not_found: Literal["none"],
+) -> str | None: ...
+
+
+async def get_text(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+    not_found: NotFound = "raise",
+) -> str | None:
+    """
+    GET `url` and return its body as text (UTF-8), for registries that answer in plain text or XML
+    (the Go module proxy, Maven repositories, NuGet nuspecs).
+
+    Same status mapping as `get_json`; a 2xx body that is not UTF-8 or larger than
+    `MAX_TEXT_BYTES` raises `RegistryResponseInvalid(reason="invalid_text")`.
+    """
+    response = await send(
+        client,
+        "GET",
+        url,
+        ecosystem=ecosystem,
+        source=source,
+        headers=TEXT_HEADERS,
+        wait_s=(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
+        log=logger,
+    )
+    if response.status_code in NOT_FOUND_STATUSES:
+        if not_found == "none":
+            return None
+        raise PackageNotFound(ecosystem, name)
+    raise_if_unavailable(response, ecosystem=ecosystem, source=source)
+    if not 200 <= response.status_code < 300:
+        raise RegistryResponseInvalid(
+            ecosystem,
+            f"{source} answered HTTP {response.status_code}",
+            reason=f"status.{response.status_code}",
+            source=source,
+        )
+    if len(response.content) > MAX_TEXT_BYTES:
+        raise RegistryResponseInvalid(
+            ecosystem, f"{source} sent an oversized body", reason="invalid_text", source=source
+        )
+    try:
+        return response.content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RegistryResponseInvalid(
+            ecosystem,
+            f"{source} sent a body that is not UTF-8",
+            reason="invalid_text",
+            source=source,
+        ) from exc
+
+
+async def optional_source(
+    call: Callable[[], Awaitable[T | None]], *, source: str, kind: str
+) -> tuple[T | None, SourceStatus]:
+    """
+    Call and await a secondary source's fetch (publish dates, owners, yanked flags...) without letting it
+    fail the report: its value and its `_meta.sources` entry.
+
+    A `RegistryError` (timeout, 5xx, bad body) or a `PackageNotFound` from the secondary source
+    gives `(None, unavailable)` with the reason as detail; None from `call` (a 404 read with
+    `not_found="none"`) gives `(None, unavailable, "no entry")`. `fetched_at` is left None: the
+    package service stamps it when it builds the snapshot.
+
+    `call` is a zero-argument function returning the awaitable, so nothing is created (and left
+    un-awaited) when the surrounding task is cancelled before it runs.
+    """
+    try:
+        value = await call()
+    except PackageNotFound:
+        return None, SourceStatus(source, kind, SourceState.UNAVAILABLE, None, "no entry")
+    except RegistryError as exc:
+        return None, SourceStatus(source, kind, SourceState.UNAVAILABLE, None, exc.reason)
+    if value is None:
+        return None, SourceStatus(source, kind, SourceState.UNAVAILABLE, None, "no entry")
+    return value, SourceStatus(source, kind, SourceState.OK)
+
+
+def parse_timestamp(value: object) -> datetime | None:
+    """An ISO 8601 timestamp as an aware UTC datetime, or None when absent or unreadable."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip().replace("Z", "+00:00")
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
 __all__ = [
     "MAX_ATTEMPTS",
     "RETRY_STATUSES",
     "JSONObject",
     "get_json",
+    "get_text",
+    "optional_source",
     "parse_retry_after",
+    "parse_timestamp",
 ]

@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
+from pkgintel.domain.provenance import SourceState, SourceStatus
 
 _FORMAT = 1
 
@@ -48,6 +49,7 @@ def encode_snapshot(
         "cls": list(info.classifiers),
         "kw": list(info.keywords),
         "x": info.extra,
+        "src": [[src.name, src.kind, src.status.value, src.detail] for src in info.sources],
         "dl": weekly_downloads,
         "dls": downloads_status,
         "at": fetched_at.isoformat(),
@@ -79,5 +81,8 @@ def decode_snapshot(raw: bytes) -> tuple[PackageInfo, int | None, str, datetime]
         classifiers=tuple(doc["cls"]),
         keywords=tuple(doc["kw"]),
         extra=dict(doc["x"]),
+        sources=tuple(
+            SourceStatus(n, k, SourceState(st), None, d) for n, k, st, d in doc.get("src", ())
+        ),
     )
     return info, doc["dl"], doc["dls"], datetime.fromisoformat(doc["at"])

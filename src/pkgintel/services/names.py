@@ -210,8 +210,10 @@ class NameService:
             found.setdefault(pool.entries[idx].display_name, (dist, idx))
         if len(found) < limit:
             near = await self._store.list_names_near(ecosystem, key, 5000)
+            # `near` holds normalised keys, `found` display names: compare keys (NuGet, cargo fold).
+            seen = {normalise_name(ecosystem, shown) for shown in found}
             for idx, dist in close_matches(key, near, cutoff):
-                if dist > 0 and near[idx] not in found:
+                if dist > 0 and near[idx] not in found and near[idx] not in seen:
                     found[near[idx]] = (dist, POPULAR_POOL + 1)
         ranked = sorted(found.items(), key=lambda item: (item[1][0], item[1][1]))
         return [n for n, _ in ranked[:limit]]

@@ -145,7 +145,7 @@ class PackageService:
             info,
             downloads,
             fetched,
-            self._sources(adapter, fetched, dl_status, SourceState.OK),
+            self._sources(adapter, fetched, dl_status, SourceState.OK, secondary=info.sources),
             "hit",
         )
 
@@ -156,8 +156,15 @@ class PackageService:
         downloads_state: str,
         registry_state: SourceState,
         detail: str | None = None,
+        *,
+        secondary: tuple[SourceStatus, ...] = (),
     ) -> tuple[SourceStatus, ...]:
         out = [SourceStatus(adapter.registry_source, "registry", registry_state, fetched, detail)]
+        for src in secondary:
+            if src.status is SourceState.UNAVAILABLE:
+                out.append(src)
+            else:
+                out.append(replace(src, status=registry_state, fetched_at=fetched))
         if adapter.downloads_source is not None:
             state = SourceState(downloads_state)
             if state is SourceState.OK and registry_state is SourceState.STALE:
@@ -226,7 +233,9 @@ class PackageService:
                 info,
                 downloads,
                 fetched,
-                self._sources(adapter, fetched, dl_status, SourceState.STALE, detail),
+                self._sources(
+                    adapter, fetched, dl_status, SourceState.STALE, detail, secondary=info.sources
+                ),
                 "stale",
             )
         downloads: int | None = None
@@ -249,7 +258,7 @@ class PackageService:
             info,
             downloads,
             fetched,
-            self._sources(adapter, fetched, dl_status, SourceState.OK),
+            self._sources(adapter, fetched, dl_status, SourceState.OK, secondary=info.sources),
             "miss",
         )
 

@@ -8,6 +8,16 @@ Accepted formats:
 - PyPI simple index JSON (PEP 691: `{"meta": ..., "projects": [{"name": ...}, ...]}`).
 - An npm name list: a JSON array of names, or `{"rows": [{"id"|"key": name}, ...]}` (the registry's
   `_all_docs` shape), or plain text with one name per line.
+- Registry-specific lists in `REGISTRY_FORMATS`, tried first for their ecosystem:
+  - cargo: a crates.io API listing (`{"crates": [{"name", "max_version", "recent_downloads"}]}`) or
+    the db-dump `crates.csv` (comma-separated, header with `name`, `downloads`); ranked by the
+    registry's download count (90-day in the API, all-time in the dump) for typosquat targets;
+  - Go: `index.golang.org/index` JSON lines (`{"Path", "Version", "Timestamp"}`, one per version;
+    the newest version per module is kept);
+  - Maven: `archetype-catalog.xml` (`<archetype>` groupId/artifactId/version) or `group:artifact`
+    lines;
+  - NuGet: catalog pages (`{"items": [{"nuget:id", "nuget:version"}]}`) or search answers
+    (`{"data": [{"id", "version", "totalDownloads"}]}`, ranked by total downloads).
 """
 
 from __future__ import annotations
@@ -15,13 +25,17 @@ from __future__ import annotations
 import csv
 import io
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any
+from xml.etree.ElementTree import ParseError
 
 import orjson
+from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
 
 from pkgintel.domain.names import MAX_NAME_LENGTH, NameEntry, normalise_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.versions import sort_key
 
 logger = logging.getLogger(__name__)
 
@@ -101,8 +115,175 @@ def parse_json_list(ecosystem: Ecosystem, raw: bytes) -> Iterator[NameEntry]:
                 yield entry
 
 
+# --- eco-a: cargo, go, maven, nuget name lists ------------------------------------------------------
+
+
+def _newest(ecosystem: Ecosystem, found: dict[str, NameEntry], entry: NameEntry | None) -> None:
+    """Keep one entry per normalised name: the one with the highest version."""
+    if entry is None:
+        return
+    held = found.get(entry.name)
+    if held is None or (
+        entry.latest_version is not None
+        and (
+            held.latest_version is None
+            or sort_key(ecosystem, entry.latest_version) >= sort_key(ecosystem, held.latest_version)
+        )
+    ):
+        found[entry.name] = entry
+
+
+def _ranked(counted: list[tuple[NameEntry, int | None]]) -> Iterator[NameEntry]:
+    """The entries with `popularity_rank` by the registry's own download count (1 = most), for lists
+    that carry one; entries without a count keep no rank."""
+    order = sorted((c, i) for i, (_, c) in enumerate(counted) if c is not None)
+    ranks = {i: n for n, (_, i) in enumerate(sorted(order, key=lambda t: (-t[0], t[1])), start=1)}
+    for i, (entry, _) in enumerate(counted):
+        yield replace(entry, popularity_rank=ranks[i]) if i in ranks else entry
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return _int(value) if isinstance(value, str) else None
+
+
+def _cargo_names(raw: bytes) -> Iterator[NameEntry] | None:
+    head = raw[:4096].lstrip()
+    eco = Ecosystem.CARGO
+    if head.startswith(b"{"):
+        data = orjson.loads(raw)
+        if not isinstance(data, dict) or not isinstance(data.get("crates"), list):
+            return None
+        counted: list[tuple[NameEntry, int | None]] = []
+        for c in data["crates"]:
+            if not isinstance(c, dict) or not isinstance(c.get("name"), str):
+                continue
+            entry = _entry(
+                eco,
+                c["name"],
+                latest_version=c.get("max_stable_version") or c.get("max_version"),
+                summary=(c.get("description") or "").strip() or None,
+            )
+            if entry is not None:
+                counted.append((entry, _count(c.get("recent_downloads", c.get("downloads")))))
+        return _ranked(counted)
+    first = head.split(b"\n", 1)[0]
+    if b"," in first and b"name" in first.split(b","):
+        csv.field_size_limit(1 << 24)
+        reader = csv.DictReader(io.StringIO(raw.decode("utf-8", errors="replace")))
+        rows: list[tuple[NameEntry, int | None]] = []
+        for row in reader:
+            summary = (row.get("description") or "").strip() or None
+            entry = _entry(eco, row.get("name") or "", summary=summary)
+            if entry is not None:
+                rows.append((entry, _count(row.get("downloads"))))
+        return _ranked(rows)
+    return None
+
+
+def _go_names(raw: bytes) -> Iterator[NameEntry] | None:
+    if not raw.lstrip().startswith(b'{"Path"'):
+        return None
+    found: dict[str, NameEntry] = {}
+    for line in raw.splitlines():
+        if not line.strip():
+            continue
+        item = orjson.loads(line)
+        if isinstance(item, dict) and isinstance(item.get("Path"), str):
+            version = item.get("Version") if isinstance(item.get("Version"), str) else None
+            _newest(Ecosystem.GO, found, _entry(Ecosystem.GO, item["Path"], latest_version=version))
+    return iter(found.values())
+
+
+def _maven_names(raw: bytes) -> Iterator[NameEntry] | None:
+    if b"<archetype-catalog" not in raw[:4096]:
+        return None
+    from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
+
+    root = fromstring(raw)
+    found: dict[str, NameEntry] = {}
+    for node in root.iter():
+        if not str(node.tag).endswith("archetype"):
+            continue
+        parts = {str(c.tag).rsplit("}", 1)[-1]: (c.text or "").strip() for c in node}
+        if parts.get("groupId") and parts.get("artifactId"):
+            _newest(
+                Ecosystem.MAVEN,
+                found,
+                _entry(
+                    Ecosystem.MAVEN,
+                    f"{parts['groupId']}:{parts['artifactId']}",
+                    latest_version=parts.get("version") or None,
+                    summary=parts.get("description") or None,
+                ),
+            )
+    return iter(found.values())
+
+
+def _nuget_names(raw: bytes) -> Iterator[NameEntry] | None:
+    if not raw.lstrip().startswith(b"{"):
+        return None
+    data = orjson.loads(raw)
+    if not isinstance(data, dict):
+        return None
+    found: dict[str, NameEntry] = {}
+    eco = Ecosystem.NUGET
+    if isinstance(data.get("items"), list) and any(
+        isinstance(i, dict) and "nuget:id" in i for i in data["items"]
+    ):
+        for item in data["items"]:
+            if isinstance(item, dict) and isinstance(item.get("nuget:id"), str):
+                version = item.get("nuget:version")
+                _newest(
+                    eco,
+                    found,
+                    _entry(
+                        eco,
+                        item["nuget:id"],
+                        latest_version=version if isinstance(version, str) else None,
+                    ),
+                )
+        return iter(found.values())
+    if isinstance(data.get("data"), list):
+        counted: list[tuple[NameEntry, int | None]] = []
+        for item in data["data"]:
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                version = item.get("version")
+                entry = _entry(
+                    eco, item["id"], latest_version=version if isinstance(version, str) else None
+                )
+                if entry is not None:
+                    counted.append((entry, _count(item.get("totalDownloads"))))
+        return _ranked(counted)
+    return None
+
+
+# --- end eco-a --------------------------------------------------------------------------------------
+
+REGISTRY_FORMATS: dict[Ecosystem, Callable[[bytes], Iterator[NameEntry] | None]] = {
+    # eco-a
+    Ecosystem.CARGO: _cargo_names,
+    Ecosystem.GO: _go_names,
+    Ecosystem.MAVEN: _maven_names,
+    Ecosystem.NUGET: _nuget_names,
+    # end eco-a
+}
+"""Per-ecosystem readers of the registry's own name-list format: each returns None when `raw` is
+not its format (then the generic formats are tried)."""
+
+
 def parse_name_list(ecosystem: Ecosystem, raw: bytes) -> Iterator[NameEntry]:
     """Detect the format of `raw` (already decompressed) and yield its entries; raises `ValueError`."""
+    reader = REGISTRY_FORMATS.get(ecosystem)
+    if reader is not None:
+        try:
+            specific = reader(raw)
+        except (orjson.JSONDecodeError, ParseError, DefusedXmlException) as exc:
+            raise ValueError(f"unreadable {ecosystem.value} name list: {exc}") from exc
+        if specific is not None:
+            yield from specific
+            return
     head = raw[:4096].lstrip()
     if head.startswith((b"[", b"{")):
         yield from parse_json_list(ecosystem, raw)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import time
 from typing import Any
 
@@ -29,6 +28,7 @@ from pkgintel.api.schemas.wire import (
     report_wire,
 )
 from pkgintel.domain.errors import PackageNotFound, VersionNotFound
+from pkgintel.domain.install import install_commands
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
@@ -362,27 +362,6 @@ async def license_lookup(
     return cached_json(request, body, cache_control=_cache_control(snap.cache_status))
 
 
-def install_commands(ecosystem: Ecosystem, name: str, version: str) -> dict[str, str]:
-    """Install commands for the common tools of `ecosystem`, shell-quoted."""
-    if ecosystem is Ecosystem.NPM:
-        spec = shlex.quote(f"{name}@{version}")
-        return {
-            "npm": f"npm install {spec}",
-            "yarn": f"yarn add {spec}",
-            "pnpm": f"pnpm add {spec}",
-            "bun": f"bun add {spec}",
-        }
-    if ecosystem is Ecosystem.PYPI:
-        spec = shlex.quote(f"{name}=={version}")
-        return {
-            "pip": f"pip install {spec}",
-            "uv": f"uv add {spec}",
-            "poetry": f"poetry add {spec}",
-            "pipenv": f"pipenv install {spec}",
-        }
-    return {}
-
-
 @router.get(
     "/install/{ecosystem}/{package:path}", response_model=InstallOut, summary="Install commands"
 )
@@ -393,7 +372,7 @@ async def install(
     runtime: RuntimeDep,
     version: VersionQuery = None,
 ) -> Response:
-    """Commands for npm/yarn/pnpm/bun or pip/uv/poetry/pipenv, pinned to `version` (latest when omitted)."""
+    """Install commands and manifest lines for the ecosystem's tools (`domain/install.py`), for `version` (pinned exactly) or the latest."""
     answer = await install_answer(runtime, ecosystem, package, version)
     return cached_json(request, answer.body, cache_control=answer.cache_control)
 
@@ -429,7 +408,7 @@ async def install_answer(
         "ecosystem": ecosystem.value,
         "package": info.name,
         "version": chosen,
-        "commands": install_commands(ecosystem, info.name, chosen),
+        "commands": install_commands(ecosystem, info.name, chosen, exact=version is not None),
         "notes": notes,
         "check": f"/api/check/{ecosystem.value}/{path_name(info.name)}?version={chosen}",
     }

@@ -33,6 +33,18 @@ def path_name(name: str) -> str:
     return quote(name, safe="@")
 
 
+REGISTRY_FACTS: tuple[str, ...] = (
+    "downloads",
+    "downloads_window",
+    "downloads_unavailable",
+    "deprecated_successor",
+    "registry_advisories",
+)
+"""`PackageInfo.extra` keys shown under `metadata` when an adapter sets them (downloads counted over
+another window than a week, why there are none, a deprecation's successor, advisories the registry
+itself publishes)."""
+
+
 def sources_wire(sources: tuple[SourceStatus, ...] | list[SourceStatus]) -> list[dict[str, Any]]:
     return [
         {
@@ -243,6 +255,11 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
                 if "dependencies_unavailable" in info.extra
                 else {}
             ),
+            **{
+                key: int(info.extra[key]) if key == "downloads" else info.extra[key]
+                for key in REGISTRY_FACTS
+                if key in info.extra
+            },
         },
         "github_stats": None,
         "bundle": None,

@@ -1,0 +1,363 @@
+"""
+Rows of the adapter contract test (`test_contract.py`): one `ContractCase` per adapter and body set.
+
+A case names an existing package, the URL → (status, body) answers that make it exist, the URL
+whose body is the registry's authoritative answer (a malformed body there must give
+`RegistryResponseInvalid`) and a version the package does not have. Any URL a case does not
+answer gets 404, as the registries do. Bodies are either small hand-written ones in the
+registries' real formats (always run) or real recordings from `../shared/data/registry-fixtures`
+(skipped when the shared data is absent).
+
+A new ecosystem adds its rows to `CASES` (and its adapter to `ADAPTERS`); nothing else changes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pkgintel.domain.packages import Ecosystem
+from tests.bodies import DEMO_PKG, TINY_LIB
+from tests.shared import SHARED_DATA
+
+Answers = dict[str, tuple[int, bytes]]
+
+
+def _json(body: Any) -> bytes:
+    return json.dumps(body).encode()
+
+
+@dataclass(frozen=True)
+class ContractCase:
+    """One adapter exercised on one set of bodies."""
+
+    id: str
+    ecosystem: Ecosystem
+    package: str
+    answers: Callable[[], Answers]
+    """URL → (status, body); called lazily so recorded rows can skip when shared data is absent."""
+    primary_url: str
+    missing_version: str = "999.999.999"
+    kwargs: dict[str, str] = field(default_factory=dict)
+    recorded: bool = False
+
+
+def recorded(folder: str, *files: str) -> Callable[[], Answers]:
+    """Answers from shared registry fixtures, by file name, at the URL their INDEX.json gives."""
+
+    def load() -> Answers:
+        index = {
+            item["file"]: item
+            for item in json.loads(
+                (SHARED_DATA / "registry-fixtures" / folder / "INDEX.json").read_text()
+            )
+        }
+        out: Answers = {}
+        for name in files:
+            item = index[name]
+            raw = (SHARED_DATA / "registry-fixtures" / folder / name).read_bytes()
+            out[item["url"]] = (
+                int(item["status"]),
+                gzip.decompress(raw) if item.get("gzipped") else raw,
+            )
+        return out
+
+    return load
+
+
+def fixed(answers: dict[str, Any]) -> Callable[[], Answers]:
+    """Hand-written answers: JSON-able bodies are encoded, bytes and str are sent as they are."""
+
+    def load() -> Answers:
+        out: Answers = {}
+        for url, body in answers.items():
+            data = (
+                body
+                if isinstance(body, bytes)
+                else body.encode()
+                if isinstance(body, str)
+                else _json(body)
+            )
+            out[url] = (200, data)
+        return out
+
+    return load
+
+
+# --- npm and PyPI -----------------------------------------------------------------------------------
+
+NPM_HAND = ContractCase(
+    id="npm-hand",
+    ecosystem=Ecosystem.NPM,
+    package="tiny-lib",
+    answers=fixed({"https://registry.npmjs.org/tiny-lib": TINY_LIB}),
+    primary_url="https://registry.npmjs.org/tiny-lib",
+)
+PYPI_HAND = ContractCase(
+    id="pypi-hand",
+    ecosystem=Ecosystem.PYPI,
+    package="demo-pkg",
+    answers=fixed({"https://pypi.org/pypi/demo-pkg/json": DEMO_PKG}),
+    primary_url="https://pypi.org/pypi/demo-pkg/json",
+)
+PYPI_RECORDED = ContractCase(
+    id="pypi-recorded",
+    ecosystem=Ecosystem.PYPI,
+    package="requests",
+    answers=recorded("pypi-live", "pypi.org_pypi_requests_json.json.gz"),
+    primary_url="https://pypi.org/pypi/requests/json",
+    recorded=True,
+)
+
+# --- eco-a: cargo, go, maven, nuget -----------------------------------------------------------------
+
+_CRATE = {
+    "crate": {
+        "name": "tiny_crate",
+        "description": "Does one small thing in Rust",
+        "homepage": None,
+        "repository": "https://github.com/example/tiny_crate",
+        "max_stable_version": "0.2.0",
+        "max_version": "0.3.0-beta.1",
+        "recent_downloads": 1234,
+        "badges": [],
+    },
+    "versions": [
+        {
+            "num": "0.3.0-beta.1",
+            "created_at": "2026-03-01T10:00:00+00:00",
+            "yanked": False,
+            "license": "MIT",
+        },
+        {
+            "num": "0.2.0",
+            "created_at": "2025-06-01T10:00:00+00:00",
+            "yanked": False,
+            "license": "MIT/Apache-2.0",
+        },
+        {
+            "num": "0.1.0",
+            "created_at": "2024-01-10T10:00:00+00:00",
+            "yanked": True,
+            "license": "MIT",
+        },
+    ],
+    "keywords": [],
+    "categories": [],
+}
+_CRATE_INDEX = "\n".join(
+    json.dumps(
+        {
+            "name": "tiny_crate",
+            "vers": v,
+            "deps": deps,
+            "yanked": y,
+            "cksum": "0" * 64,
+            "features": {},
+        }
+    )
+    for v, deps, y in (
+        ("0.1.0", [], True),
+        (
+            "0.2.0",
+            [
+                {
+                    "name": "serde",
+                    "req": "^1.0",
+                    "features": [],
+                    "optional": False,
+                    "default_features": True,
+                    "target": None,
+                    "kind": "normal",
+                }
+            ],
+            False,
+        ),
+        ("0.3.0-beta.1", [], False),
+    )
+)
+CARGO_HAND = ContractCase(
+    id="cargo-hand",
+    ecosystem=Ecosystem.CARGO,
+    package="tiny_crate",
+    answers=fixed(
+        {
+            "https://crates.io/api/v1/crates/tiny_crate": _CRATE,
+            "https://index.crates.io/ti/ny/tiny_crate": _CRATE_INDEX,
+            "https://crates.io/api/v1/crates/tiny_crate/owners": {
+                "users": [{"login": "alice", "kind": "user"}]
+            },
+        }
+    ),
+    primary_url="https://crates.io/api/v1/crates/tiny_crate",
+)
+CARGO_RECORDED = ContractCase(
+    id="cargo-recorded",
+    ecosystem=Ecosystem.CARGO,
+    package="regex",
+    answers=recorded("cargo", "crates.io_api_v1_crates_regex.json"),
+    primary_url="https://crates.io/api/v1/crates/regex",
+    recorded=True,
+)
+
+_GOMOD = "module example.com/tiny\n\ngo 1.21\n\nrequire golang.org/x/text v0.14.0\n\nretract v1.0.1 // published by mistake\n"
+GO_HAND = ContractCase(
+    id="go-hand",
+    ecosystem=Ecosystem.GO,
+    package="example.com/tiny",
+    answers=fixed(
+        {
+            "https://proxy.golang.org/example.com/tiny/@v/list": "v1.0.0\nv1.0.1\nv1.1.0-rc.1\n",
+            "https://proxy.golang.org/example.com/tiny/@v/v1.0.1.mod": _GOMOD,
+            "https://pkg.go.dev/v1beta/versions/example.com/tiny?limit=1000": {
+                "items": [
+                    {
+                        "modulePath": "example.com/tiny",
+                        "version": "v1.0.0",
+                        "commitTime": "2025-01-02T03:04:05Z",
+                    },
+                    {
+                        "modulePath": "example.com/tiny",
+                        "version": "v1.0.1",
+                        "commitTime": "2025-02-02T03:04:05Z",
+                    },
+                ]
+            },
+        }
+    ),
+    primary_url="https://proxy.golang.org/example.com/tiny/@v/list",
+    missing_version="v9.9.9",
+)
+GO_RECORDED = ContractCase(
+    id="go-recorded",
+    ecosystem=Ecosystem.GO,
+    package="github.com/aws/smithy-go",
+    answers=recorded(
+        "go",
+        "proxy.golang.org_github.com_aws_smithy-go_@v_list.txt",
+        "proxy.golang.org_github.com_aws_smithy-go_@v_v1.9.0.mod.txt",
+        "pkg.go.dev_v1beta_versions_github.com_aws_smithy-go_limit_1000.json",
+        "pkg.go.dev_v1beta_module_github.com_aws_smithy-go_licenses_true.json",
+        "pkg.go.dev_v1beta_package_github.com_aws_smithy-go.json",
+    ),
+    primary_url="https://proxy.golang.org/github.com/aws/smithy-go/@v/list",
+    missing_version="v9.9.9",
+    recorded=True,
+)
+
+_MAVEN_META = """<?xml version="1.0" encoding="UTF-8"?>
+<metadata><groupId>org.example</groupId><artifactId>tiny</artifactId>
+<versioning><latest>1.1.0-SNAPSHOT</latest><release>1.0.1</release>
+<versions><version>1.0.0</version><version>1.0.1</version><version>1.1.0-SNAPSHOT</version></versions>
+</versioning></metadata>"""
+_MAVEN_POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>org.example</groupId><artifactId>tiny</artifactId><version>1.0.1</version>
+<name>Tiny</name><description>Does one small thing on the JVM</description>
+<licenses><license><name>The Apache Software License, Version 2.0</name></license></licenses>
+<developers><developer><id>alice</id><name>Alice Example</name></developer></developers>
+<properties><slf4j.version>2.0.9</slf4j.version></properties>
+<dependencies><dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>${slf4j.version}</version></dependency></dependencies>
+</project>"""
+MAVEN_HAND = ContractCase(
+    id="maven-hand",
+    ecosystem=Ecosystem.MAVEN,
+    package="org.example:tiny",
+    answers=fixed(
+        {
+            "https://repo.maven.apache.org/maven2/org/example/tiny/maven-metadata.xml": _MAVEN_META,
+            "https://repo.maven.apache.org/maven2/org/example/tiny/1.0.1/tiny-1.0.1.pom": _MAVEN_POM,
+        }
+    ),
+    primary_url="https://repo.maven.apache.org/maven2/org/example/tiny/maven-metadata.xml",
+)
+MAVEN_RECORDED = ContractCase(
+    id="maven-recorded",
+    ecosystem=Ecosystem.MAVEN,
+    package="com.google.guava:guava",
+    answers=recorded(
+        "maven",
+        "repo.maven.apache.org_maven2_com_google_guava_guava_maven-metadata.xml",
+        "api.deps.dev_v3alpha_systems_maven_packages_com.google.guava_3Aguava.json",
+    ),
+    primary_url="https://repo.maven.apache.org/maven2/com/google/guava/guava/maven-metadata.xml",
+    recorded=True,
+)
+
+_NUGET_INDEX = {
+    "count": 1,
+    "items": [
+        {
+            "@id": "https://api.nuget.org/v3/registration5-gz-semver2/tiny.lib/index.json#page/1.0.0/2.0.0",
+            "count": 2,
+            "lower": "1.0.0",
+            "upper": "2.0.0",
+            "items": [
+                {
+                    "catalogEntry": {
+                        "id": "Tiny.Lib",
+                        "version": v,
+                        "listed": True,
+                        "published": when,
+                        "description": "Does one small thing on .NET",
+                        "authors": "Alice Example",
+                        "licenseExpression": "MIT",
+                        "dependencyGroups": [
+                            {
+                                "targetFramework": "net8.0",
+                                "dependencies": [{"id": "System.Text.Json", "range": "[8.0.0, )"}],
+                            }
+                        ],
+                    }
+                }
+                for v, when in (
+                    ("1.0.0", "2024-05-01T00:00:00+00:00"),
+                    ("2.0.0", "2025-05-01T00:00:00+00:00"),
+                )
+            ],
+        }
+    ],
+}
+NUGET_HAND = ContractCase(
+    id="nuget-hand",
+    ecosystem=Ecosystem.NUGET,
+    package="Tiny.Lib",
+    answers=fixed(
+        {"https://api.nuget.org/v3/registration5-gz-semver2/tiny.lib/index.json": _NUGET_INDEX}
+    ),
+    primary_url="https://api.nuget.org/v3/registration5-gz-semver2/tiny.lib/index.json",
+)
+NUGET_RECORDED = ContractCase(
+    id="nuget-recorded",
+    ecosystem=Ecosystem.NUGET,
+    package="Newtonsoft.Json",
+    answers=recorded(
+        "nuget",
+        "api.nuget.org_v3_registration5-gz-semver2_newtonsoft.json_index.json",
+        "api.nuget.org_v3-flatcontainer_newtonsoft.json_13.0.3_newtonsoft.json.nuspec.xml",
+        "azuresearch-usnc.nuget.org_query_q_packageid_newtonsoft.json",
+    ),
+    primary_url="https://api.nuget.org/v3/registration5-gz-semver2/newtonsoft.json/index.json",
+    recorded=True,
+)
+
+# --- end eco-a --------------------------------------------------------------------------------------
+
+CASES: list[ContractCase] = [
+    NPM_HAND,
+    PYPI_HAND,
+    PYPI_RECORDED,
+    # eco-a
+    CARGO_HAND,
+    CARGO_RECORDED,
+    GO_HAND,
+    GO_RECORDED,
+    MAVEN_HAND,
+    MAVEN_RECORDED,
+    NUGET_HAND,
+    NUGET_RECORDED,
+    # end eco-a
+]
