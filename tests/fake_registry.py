@@ -9,6 +9,10 @@ One server stands in for several upstreams, each under its own prefix:
 | `/npm-downloads` | api.npmjs.org | `PKGINTEL_UPSTREAM_NPM_DOWNLOADS_URL=.../npm-downloads` |
 | `/pypi` | pypi.org | `PKGINTEL_UPSTREAM_PYPI_URL=.../pypi` |
 | `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
+| `/rubygems` | rubygems.org | `PKGINTEL_UPSTREAM_RUBYGEMS_URL=.../rubygems` |
+| `/packagist-repo`, `/packagist` | repo.packagist.org, packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL`, `PKGINTEL_UPSTREAM_PACKAGIST_URL` |
+| `/pub` | pub.dev (and the older pub.dartlang.org captures) | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
+| `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
 | `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
@@ -39,8 +43,24 @@ HOST_PREFIX = {
     "pypi.org": "/pypi",
     "pypistats.org": "/pypistats",
     "api.osv.dev": "/osv-api",
+    # eco-b: RubyGems, Composer, Pub, Hex
+    "rubygems.org": "/rubygems",
+    "repo.packagist.org": "/packagist-repo",
+    "packagist.org": "/packagist",
+    "pub.dev": "/pub",
+    "pub.dartlang.org": "/pub",
+    "hex.pm": "/hex",
 }
-FIXTURE_DIRS = ("registry-fixtures/npm", "registry-fixtures/pypi", "registry-fixtures/pypi-live")
+FIXTURE_DIRS = (
+    "registry-fixtures/npm",
+    "registry-fixtures/pypi",
+    "registry-fixtures/pypi-live",
+    # eco-b: RubyGems, Composer, Pub, Hex
+    "registry-fixtures/rubygems",
+    "registry-fixtures/composer",
+    "registry-fixtures/pub",
+    "registry-fixtures/hex",
+)
 
 
 def _key(path: str) -> str:

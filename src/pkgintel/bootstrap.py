@@ -61,6 +61,14 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
             "base_url": settings.upstream_pypi_url,
             "downloads_url": settings.upstream_pypistats_url,
         },
+        # eco-b: RubyGems, Composer, Pub, Hex
+        Ecosystem.RUBYGEMS: {"base_url": settings.upstream_rubygems_url},
+        Ecosystem.COMPOSER: {
+            "base_url": settings.upstream_packagist_repo_url,
+            "downloads_url": settings.upstream_packagist_url,
+        },
+        Ecosystem.PUB: {"base_url": settings.upstream_pub_url},
+        Ecosystem.HEX: {"base_url": settings.upstream_hex_url},
     }
 
 

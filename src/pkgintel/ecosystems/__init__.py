@@ -12,12 +12,21 @@ from typing import Final
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems.base import AdapterFactory
+from pkgintel.ecosystems.composer import ComposerAdapter
+from pkgintel.ecosystems.hex import HexAdapter
 from pkgintel.ecosystems.npm import NpmAdapter
+from pkgintel.ecosystems.pub import PubAdapter
 from pkgintel.ecosystems.pypi import PyPIAdapter
+from pkgintel.ecosystems.rubygems import RubyGemsAdapter
 
 ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.NPM: NpmAdapter,
     Ecosystem.PYPI: PyPIAdapter,
+    # eco-b: RubyGems, Composer, Pub, Hex
+    Ecosystem.RUBYGEMS: RubyGemsAdapter,
+    Ecosystem.COMPOSER: ComposerAdapter,
+    Ecosystem.PUB: PubAdapter,
+    Ecosystem.HEX: HexAdapter,
 }
 
 __all__ = ["ADAPTERS"]

@@ -156,6 +156,26 @@ def historical_compromise_wire(mal: MaliciousAnswer) -> dict[str, Any] | None:
     }
 
 
+def downloads_wire(extra: dict[str, str]) -> dict[str, Any]:
+    """
+    The download figures a registry gives besides (or instead of) a weekly count, as the adapter
+    left them in `PackageInfo.extra`: `downloads.<window>` = count, `downloads_window` = the
+    window of the headline figure (`total`, `monthly`, `30_days`, `week`, ... as the registry
+    names it). Null/empty when the registry gives none.
+    """
+    figures = {
+        key.removeprefix("downloads."): int(value)
+        for key, value in extra.items()
+        if key.startswith("downloads.") and value.isdigit()
+    }
+    window = extra.get("downloads_window")
+    return {
+        "downloads_window": window if window in figures else None,
+        "downloads_count": figures.get(window) if window else None,
+        "downloads_by_window": figures,
+    }
+
+
 def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
     """The report body except `_meta`, `_cache`, `_response_ms` (added by the route)."""
     info = report.info
@@ -212,6 +232,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         "homepage": info.homepage,
         "repository": info.repository,
         "downloads_weekly": report.snapshot.weekly_downloads,
+        **downloads_wire(info.extra),
         "health": health_wire(report.health),
         "vulnerabilities": vulnerabilities_wire(report.vulnerabilities),
         "versions": {
