@@ -206,6 +206,8 @@ def parse_p2(
     `PackageNotFound` when the document lists no version of `name`, `VersionNotFound` for a
     version not published, `RegistryResponseInvalid` for a body of the wrong shape.
     """
+    if stats is not None and isinstance(stats.get("package"), Mapping):
+        stats = stats["package"]  # `packages/{v}/{p}.json` wraps the document in `package`
     entries = [e for e in _versions_of(tagged, name) if _text(e.get("version"))]
     if not entries:
         raise PackageNotFound(_ECOSYSTEM, name)
