@@ -46,7 +46,11 @@ def small_p2(**head: Any) -> dict[str, Any]:
         "packages": {
             "acme/widget": [
                 first,
-                {"version": "v2.0.0-RC1", "version_normalized": "2.0.0.0-RC1", "time": "2024-02-01T00:00:00+00:00"},
+                {
+                    "version": "v2.0.0-RC1",
+                    "version_normalized": "2.0.0.0-RC1",
+                    "time": "2024-02-01T00:00:00+00:00",
+                },
                 {
                     "version": "v1.0.0",
                     "version_normalized": "1.0.0.0",
@@ -80,7 +84,9 @@ def test_small_package_latest_is_the_highest_stable_and_deps_skip_platform_packa
     assert info.license == "MIT"
 
 
-@pytest.mark.parametrize(("asked", "listed"), [("v1.0.0", "v1.0.0"), ("1.0.0", "v1.0.0"), ("1.0", "v1.0.0")])
+@pytest.mark.parametrize(
+    ("asked", "listed"), [("v1.0.0", "v1.0.0"), ("1.0.0", "v1.0.0"), ("1.0", "v1.0.0")]
+)
 def test_a_requested_version_matches_by_normalised_form(asked: str, listed: str) -> None:
     info = parse_p2(small_p2(), name="acme/widget", version=asked)
     assert info.dependencies_version == listed
@@ -127,7 +133,9 @@ def test_stats_document_gives_downloads_maintainers_and_abandoned() -> None:
 def test_dev_branch_resolves_from_the_dev_file_but_is_not_a_release() -> None:
     dev = {
         "minified": "composer/2.0",
-        "packages": {"acme/widget": [{"version": "dev-main", "require": {"acme/core": "dev-main"}}]},
+        "packages": {
+            "acme/widget": [{"version": "dev-main", "require": {"acme/core": "dev-main"}}]
+        },
     }
     info = parse_p2(small_p2(), name="acme/widget", dev=dev, version="dev-main")
     assert info.dependencies_version == "dev-main"
@@ -148,7 +156,9 @@ def test_document_without_the_package_is_not_found() -> None:
 
 @requires_shared
 def test_monolog_recorded_p2() -> None:
-    info = parse_p2(fixture("osvdev__repo.packagist.org_p2_monolog_monolog.json"), name="monolog/monolog")
+    info = parse_p2(
+        fixture("osvdev__repo.packagist.org_p2_monolog_monolog.json"), name="monolog/monolog"
+    )
     assert info.ecosystem is Ecosystem.COMPOSER
     assert (info.name, info.latest_version, info.license) == ("monolog/monolog", "3.10.0", "MIT")
     assert len(info.releases) == 87
@@ -236,7 +246,9 @@ async def test_stats_failing_marks_downloads_unavailable_not_the_package() -> No
 @requires_shared
 async def test_recorded_404_is_package_not_found() -> None:
     body = read_shared_bytes(
-        "registry-fixtures", "composer", "status-404__repo.packagist.org_p2_doesnotexist_doesnotexist.json"
+        "registry-fixtures",
+        "composer",
+        "status-404__repo.packagist.org_p2_doesnotexist_doesnotexist.json",
     )
     routes = {"/p2/doesnotexist/doesnotexist.json": (404, body)}
     async with httpx.AsyncClient(transport=routes_transport(routes)) as client:

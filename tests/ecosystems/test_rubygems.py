@@ -49,9 +49,24 @@ def small_gem(**over: Any) -> dict[str, Any]:
 
 
 SMALL_VERSIONS = [
-    {"number": "1.1.0", "platform": "ruby", "created_at": "2024-02-01T00:00:00Z", "prerelease": False},
-    {"number": "1.0.0", "platform": "ruby", "created_at": "2024-01-01T00:00:00Z", "prerelease": False},
-    {"number": "1.0.0", "platform": "java", "created_at": "2023-12-31T00:00:00Z", "prerelease": False},
+    {
+        "number": "1.1.0",
+        "platform": "ruby",
+        "created_at": "2024-02-01T00:00:00Z",
+        "prerelease": False,
+    },
+    {
+        "number": "1.0.0",
+        "platform": "ruby",
+        "created_at": "2024-01-01T00:00:00Z",
+        "prerelease": False,
+    },
+    {
+        "number": "1.0.0",
+        "platform": "java",
+        "created_at": "2023-12-31T00:00:00Z",
+        "prerelease": False,
+    },
 ]
 
 
@@ -148,7 +163,9 @@ def test_version_not_listed_is_version_not_found_newest_first() -> None:
     assert caught.value.available == ["1.1.0", "1.0.0"]
 
 
-@pytest.mark.parametrize("gem", [{}, {"name": "tiny"}, {"version": "1.0"}, {"name": "", "version": "1"}])
+@pytest.mark.parametrize(
+    "gem", [{}, {"name": "tiny"}, {"version": "1.0"}, {"name": "", "version": "1"}]
+)
 def test_gem_document_without_name_or_version_is_invalid(gem: dict[str, Any]) -> None:
     with pytest.raises(RegistryResponseInvalid):
         parse_gem(gem, SMALL_VERSIONS)
@@ -217,7 +234,9 @@ async def test_fetches_of_one_package_run_concurrently() -> None:
 @requires_shared
 async def test_recorded_404_is_package_not_found() -> None:
     body = read_shared_bytes(
-        "registry-fixtures", "rubygems", "status-404__rubygems.org_api_v1_versions_doesnotexist123456.json.txt"
+        "registry-fixtures",
+        "rubygems",
+        "status-404__rubygems.org_api_v1_versions_doesnotexist123456.json.txt",
     )
     routes = {"/api/v1/versions/doesnotexist123456.json": (404, body)}
     async with _client(routes) as client:

@@ -127,5 +127,8 @@ class SharedFetches(Generic[T]):
         if running is None:
             running = asyncio.ensure_future(start())
             self._running[key] = running
-            running.add_done_callback(lambda _f, key=key: self._running.pop(key, None))
+            running.add_done_callback(lambda _done: self._forget(key))
         return await asyncio.shield(running)
+
+    def _forget(self, key: str) -> None:
+        self._running.pop(key, None)

@@ -103,7 +103,11 @@ class ComposerAdapter:
         name = unquote(name).strip()
         if name.count("/") != 1:
             raise PackageNotFound(self.ecosystem, name)
-        common = {"ecosystem": self.ecosystem, "name": name, "source": self.registry_source}
+        common: dict[str, Any] = {
+            "ecosystem": self.ecosystem,
+            "name": name,
+            "source": self.registry_source,
+        }
         base = f"{self._repo_url}/p2/{self._path(name)}"
         tagged_task = asyncio.ensure_future(get_json(self._client, f"{base}.json", **common))
         dev_task = (
@@ -241,7 +245,7 @@ def parse_p2(
     )
     head = by_version[latest]
     extra: dict[str, str] = {}
-    require = manifest.get("require") if isinstance(manifest.get("require"), Mapping) else {}
+    require = _obj(manifest.get("require"))
     php = require.get("php")
     if isinstance(php, str) and php.strip():
         extra["requires_php"] = php.strip()
@@ -267,7 +271,7 @@ def parse_p2(
         if "downloads.monthly" in extra:
             extra["downloads_window"] = "monthly"
 
-    source = head.get("source") if isinstance(head.get("source"), Mapping) else {}
+    source = _obj(head.get("source"))
     repository = (_text((stats or {}).get("repository")) if stats else None) or _text(
         source.get("url")
     )
@@ -372,3 +376,8 @@ def _when(value: Any) -> datetime | None:
 
 def _text(value: Any) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _obj(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, Mapping) else {}

@@ -154,7 +154,7 @@ def parse_package(
             reason="invalid_shape",
             source=REGISTRY_SOURCE,
         )
-    retirements = body.get("retirements") if isinstance(body.get("retirements"), Mapping) else {}
+    retirements = _obj(body.get("retirements"))
     dates: dict[str, datetime | None] = {}
     for item in raw:
         if isinstance(item, Mapping) and _text(item.get("version")):
@@ -195,7 +195,7 @@ def parse_package(
     deps: tuple[Dependency, ...] = ()
     if release_ok and release is not None:
         deps = _dependencies(release.get("requirements"))
-        meta = release.get("meta") if isinstance(release.get("meta"), Mapping) else {}
+        meta = _obj(release.get("meta"))
         if isinstance(meta.get("elixir"), str):
             extra["requires_elixir"] = meta["elixir"].strip()
     else:
@@ -204,7 +204,7 @@ def parse_package(
             if release is None
             else "hex.pm answered with a document for another release"
         )
-    downloads = body.get("downloads") if isinstance(body.get("downloads"), Mapping) else {}
+    downloads = _obj(body.get("downloads"))
     for window in DOWNLOAD_WINDOWS:
         count = _count(downloads.get(window))
         if count is not None:
@@ -214,8 +214,8 @@ def parse_package(
             extra["downloads_window"] = window
             break
 
-    meta = body.get("meta") if isinstance(body.get("meta"), Mapping) else {}
-    links = meta.get("links") if isinstance(meta.get("links"), Mapping) else {}
+    meta = _obj(body.get("meta"))
+    links = _obj(meta.get("links"))
     repository = None
     homepage = None
     for label, url in links.items():
@@ -303,3 +303,8 @@ def _count(value: Any) -> int | None:
 
 def _text(value: Any) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _obj(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, Mapping) else {}

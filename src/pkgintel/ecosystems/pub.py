@@ -77,7 +77,11 @@ class PubAdapter:
 
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
         """See `RegistryAdapter.fetch_package`; score and publisher failing only drop their facts."""
-        common = {"ecosystem": self.ecosystem, "name": name, "source": self.registry_source}
+        common: dict[str, Any] = {
+            "ecosystem": self.ecosystem,
+            "name": name,
+            "source": self.registry_source,
+        }
         package_task = asyncio.ensure_future(get_json(self._client, self._url(name), **common))
         publisher_task = asyncio.ensure_future(
             get_json(self._client, self._url(name, "/publisher"), not_found="none", **common)
@@ -154,7 +158,7 @@ def parse_package(
             key=lambda rel: sort_key(_ECOSYSTEM, rel.version),
         )
     )
-    latest_doc = body.get("latest") if isinstance(body.get("latest"), Mapping) else {}
+    latest_doc = _obj(body.get("latest"))
     latest = _text(latest_doc.get("version"))
     if latest not in entries:
         stable = [r for r in releases if not r.prerelease and not r.yanked]
@@ -296,3 +300,8 @@ def _when(value: Any) -> datetime | None:
 
 def _text(value: Any) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _obj(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, Mapping) else {}

@@ -66,7 +66,11 @@ class RubyGemsAdapter:
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
         """See `RegistryAdapter.fetch_package`. Owners failing is not fatal (authors stand in)."""
         gem = quote(name.strip(), safe="")
-        common = {"ecosystem": self.ecosystem, "name": name, "source": self.registry_source}
+        common: dict[str, Any] = {
+            "ecosystem": self.ecosystem,
+            "name": name,
+            "source": self.registry_source,
+        }
         gem_task = asyncio.ensure_future(
             get_json(self._client, self._url(f"/api/v1/gems/{gem}.json"), **common)
         )
@@ -197,7 +201,7 @@ def parse_gem(
     if ruby:
         extra["requires_ruby"] = ruby
 
-    metadata = gem.get("metadata") if isinstance(gem.get("metadata"), Mapping) else {}
+    metadata = _obj(gem.get("metadata"))
     homepage = _text(gem.get("homepage_uri")) or _text(metadata.get("homepage_uri"))
     source_code = _text(gem.get("source_code_uri")) or _text(metadata.get("source_code_uri"))
     repository = (normalise_repository_url(source_code) if source_code else None) or (
@@ -347,3 +351,8 @@ def _count(value: Any) -> int | None:
 
 def _text(value: Any) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _obj(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, Mapping) else {}
