@@ -72,6 +72,11 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
         upstream_osv_api_url="http://registry.test/osv-api",
+        upstream_rubygems_url="http://registry.test/rubygems",
+        upstream_packagist_repo_url="http://registry.test/packagist-repo",
+        upstream_packagist_url="http://registry.test/packagist",
+        upstream_pub_url="http://registry.test/pub",
+        upstream_hex_url="http://registry.test/hex",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )
