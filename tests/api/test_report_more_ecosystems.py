@@ -179,3 +179,24 @@ async def test_ecosystems_lists_the_four_as_live(client: httpx.AsyncClient) -> N
 
 def test_top_level_table_is_the_one_checked() -> None:
     assert "downloads_weekly" in TOP_LEVEL
+
+
+async def test_pin_safe_scan_bulk_and_stack_answer(client: httpx.AsyncClient) -> None:
+    for path in ("rubygems/nokogiri", "composer/monolog%2Fmonolog", "pub/bloc", "hex/phoenix"):
+        resp = await client.get(f"/api/pin_safe/{path}")
+        assert resp.status_code == 200, (path, resp.text)
+    scan = await client.post(
+        "/api/scan", json={"ecosystem": "hex", "packages": {"phoenix": "1.3.4"}}
+    )
+    assert scan.status_code == 200, scan.text
+    assert scan.json()["packages"][0]["name"] == "phoenix"
+    items = [
+        {"ecosystem": "rubygems", "package": "nokogiri"},
+        {"ecosystem": "composer", "package": "monolog/monolog"},
+        {"ecosystem": "pub", "package": "bloc"},
+        {"ecosystem": "hex", "package": "phoenix"},
+    ]
+    bulk = await client.post("/api/check_bulk", json={"items": items})
+    assert bulk.status_code == 200 and len(bulk.json()["results"]) == 4
+    stack = await client.post("/api/ai/stack", json={"packages": items})
+    assert stack.status_code == 200, stack.text
