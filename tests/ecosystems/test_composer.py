@@ -111,7 +111,7 @@ def test_abandoned_is_deprecation_with_its_replacement(
 ) -> None:
     info = parse_p2(small_p2(abandoned=abandoned), name="acme/widget")
     assert info.deprecated and info.deprecated_message == message
-    assert info.extra.get("replacement") == replacement
+    assert info.extra.get("deprecated_successor") == replacement
 
 
 def test_stats_document_gives_downloads_maintainers_and_abandoned() -> None:
@@ -126,7 +126,7 @@ def test_stats_document_gives_downloads_maintainers_and_abandoned() -> None:
     assert [m.name for m in info.maintainers] == ["ann", "bob"]
     assert info.extra["downloads.monthly"] == "300"
     assert info.extra["downloads.total"] == "1000"
-    assert info.extra["downloads_window"] == "monthly"
+    assert info.extra["downloads"] == "300" and info.extra["downloads_window"] == "monthly"
     assert info.deprecated_message == "abandoned: the maintainers suggest acme/gadget instead"
 
 

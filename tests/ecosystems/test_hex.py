@@ -80,7 +80,8 @@ def test_small_package_with_its_latest_release() -> None:
     assert info.homepage == "https://tiny.example"
     assert info.license == "Apache-2.0"
     assert [(m.name, m.role) for m in info.maintainers] == [("ann", "owner")]
-    assert info.extra["downloads.week"] == "9" and info.extra["downloads_window"] == "week"
+    assert info.extra["downloads.week"] == "9"
+    assert info.extra["downloads"] == "40" and info.extra["downloads_window"] == "recent"
 
 
 def test_retired_latest_deprecates_the_package() -> None:

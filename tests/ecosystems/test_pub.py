@@ -98,7 +98,7 @@ def test_discontinued_is_deprecation_with_its_successor(
 ) -> None:
     info = parse_package(small(isDiscontinued=True, replacedBy=replaced_by))
     assert info.deprecated and info.deprecated_message == message
-    assert info.extra.get("replacement") == replaced_by
+    assert info.extra.get("deprecated_successor") == replaced_by
 
 
 def test_score_and_publisher_documents() -> None:
@@ -111,8 +111,8 @@ def test_score_and_publisher_documents() -> None:
     }
     info = parse_package(small(), score=score, publisher={"publisherId": "tiny.dev"})
     assert info.license == "bsd-3-clause"
-    assert info.extra["downloads.30_days"] == "4321"
-    assert info.extra["downloads_window"] == "30_days"
+    assert info.extra["downloads"] == "4321"
+    assert info.extra["downloads_window"] == "30d"
     assert info.extra["pub.likeCount"] == "12"
     assert [(m.name, m.role) for m in info.maintainers] == [("tiny.dev", "publisher")]
 
@@ -198,7 +198,7 @@ async def test_fetch_makes_three_concurrent_requests_and_shares_the_score() -> N
             adapter.fetch_package("tiny"), adapter.fetch_weekly_downloads("tiny")
         )
     assert weekly is None  # a 30-day count is not a weekly one
-    assert info.extra["downloads.30_days"] == "5"
+    assert info.extra["downloads"] == "5"
     assert sorted(seen) == sorted(routes)
 
 

@@ -15,9 +15,9 @@ the entry before it, and `"__unset"` removes a key (composer's `MetadataMinifier
 Composer names are lower case (`vendor/name`); we send them lower-cased.
 
 Abandoned packages (`"abandoned": true` or the replacement's name) are reported as deprecated,
-with the replacement in the message and `extra["replacement"]`. Packagist gives no weekly
-downloads, so the weekly figure is null; the 30-day `monthly` figure and the totals go to
-`extra` (`downloads_window = "monthly"`).
+with the replacement in the message and `extra["deprecated_successor"]`. Packagist gives no weekly
+downloads, so the weekly figure is null; `extra["downloads"]` is its `monthly` figure
+(`downloads_window: "monthly"`), with `downloads.total` and `downloads.daily` beside it.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ REGISTRY_SOURCE: Final = "repo.packagist.org"
 DOWNLOADS_SOURCE: Final = "packagist.org"
 AVAILABLE_IN_ERRORS: Final = 10
 UNSET: Final = "__unset"
+DOWNLOADS_WINDOW: Final = "monthly"
+"""packagist.org's `downloads.monthly` (the last 30 days); `total` and `daily` stay in `extra`."""
 
 logger = logging.getLogger(__name__)
 
@@ -253,7 +255,7 @@ def parse_p2(
     abandoned = (stats or {}).get("abandoned", head.get("abandoned"))
     message = _abandoned_message(abandoned)
     if isinstance(abandoned, str) and abandoned.strip():
-        extra["replacement"] = abandoned.strip()
+        extra["deprecated_successor"] = abandoned.strip()
 
     maintainers = _maintainers(stats)
     if maintainers:
@@ -269,7 +271,8 @@ def parse_p2(
             if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
                 extra[f"downloads.{window}"] = str(count)
         if "downloads.monthly" in extra:
-            extra["downloads_window"] = "monthly"
+            extra["downloads"] = extra["downloads.monthly"]
+            extra["downloads_window"] = DOWNLOADS_WINDOW
 
     source = _obj(head.get("source"))
     repository = (_text((stats or {}).get("repository")) if stats else None) or _text(

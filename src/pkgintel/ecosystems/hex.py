@@ -16,7 +16,9 @@ dependencies empty with `extra["dependencies_unavailable"]`; the package is stil
 Retired releases (https://hex.pm/docs/faq — `mix hex.retire`, reasons `other`, `invalid`,
 `security`, `deprecated`, `renamed`) stay installable with a warning, like an npm deprecation:
 each is `deprecated` with its reason and message, and the package is deprecated when its latest
-release is retired. The weekly figure is `downloads.week`; all four counts go to `extra`.
+release is retired. The weekly figure is `downloads.week`; `extra["downloads"]` is `recent` (the
+last 90 days, `downloads_window: "recent"`, the API's own name), and all four counts are kept as
+`extra["downloads.<all|recent|week|day>"]`.
 """
 
 from __future__ import annotations
@@ -209,8 +211,9 @@ def parse_package(
         count = _count(downloads.get(window))
         if count is not None:
             extra[f"downloads.{window}"] = str(count)
-    for window in ("week", "recent", "all"):
+    for window in ("recent", "all"):
         if f"downloads.{window}" in extra:
+            extra["downloads"] = extra[f"downloads.{window}"]
             extra["downloads_window"] = window
             break
 

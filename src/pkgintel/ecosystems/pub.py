@@ -14,7 +14,7 @@ Retracted versions are still on pub.dev but the solver skips them (like a yank):
 reason `retracted`. A discontinued package is deprecated, with `replacedBy` as the successor.
 pub.dev names are case-sensitive (legacy mixed-case packages such as `Babylon` exist next to
 `babylon`), so the name is sent as given. pub.dev counts downloads over 30 days, not a week: the
-weekly figure is null and the 30-day count goes to `extra` (`downloads_window = "30_days"`).
+weekly figure is null and `extra["downloads"]` is the 30-day count (`downloads_window: "30d"`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ DEFAULT_BASE_URL: Final = "https://pub.dev"
 REGISTRY_SOURCE: Final = "pub.dev"
 DOWNLOADS_SOURCE: Final = "pub.dev/score"
 AVAILABLE_IN_ERRORS: Final = 10
+DOWNLOADS_WINDOW: Final = "30d"
+"""pub.dev's score document counts downloads over the last 30 days (`downloadCount30Days`)."""
 _LICENSE_TAG: Final = "license:"
 _NOT_SPDX_TAGS: Final = frozenset({"fsf-libre", "osi-approved", "unknown"})
 
@@ -178,17 +180,16 @@ def parse_package(
     if body.get("isDiscontinued") is True:
         successor = _text(body.get("replacedBy"))
         if successor:
-            extra["replacement"] = successor
+            extra["deprecated_successor"] = successor
             message = f"discontinued: the publisher suggests {successor} instead"
         else:
             message = "discontinued by its publisher"
     tags: list[str] = []
     if score is not None:
-        for key, window in (("downloadCount30Days", "30_days"),):
-            count = score.get(key)
-            if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
-                extra[f"downloads.{window}"] = str(count)
-                extra["downloads_window"] = window
+        count = score.get("downloadCount30Days")
+        if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+            extra["downloads"] = str(count)
+            extra["downloads_window"] = DOWNLOADS_WINDOW
         for key in ("likeCount", "grantedPoints", "maxPoints"):
             value = score.get(key)
             if isinstance(value, int) and not isinstance(value, bool):

@@ -18,8 +18,8 @@ reports a version as yanked; a requested version that is yanked (or never existe
 `VersionNotFound`, and the list we serve holds installable versions only.
 
 Downloads: rubygems.org gives an all-time total and a per-version total, no weekly figure, so
-`downloads_source` is None (the weekly figure is null) and the totals are carried in
-`PackageInfo.extra` (`downloads.total`, `downloads.version`, `downloads_window`).
+`downloads_source` is None (the weekly figure is null); `extra["downloads"]` is the all-time total
+with `downloads_window: "total"`, and `extra["downloads.version"]` the count of the version reported.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ from pkgintel.ecosystems._urls import normalise_repository_url
 DEFAULT_BASE_URL: Final = "https://rubygems.org"
 REGISTRY_SOURCE: Final = "rubygems.org"
 AVAILABLE_IN_ERRORS: Final = 10
+DOWNLOADS_WINDOW: Final = "total"
+"""rubygems.org counts downloads since the gem was first pushed; no shorter window is published."""
 
 logger = logging.getLogger(__name__)
 
@@ -188,8 +190,9 @@ def parse_gem(
 
     total = _count(gem.get("downloads"))
     if total is not None:
+        extra["downloads"] = str(total)
+        extra["downloads_window"] = DOWNLOADS_WINDOW
         extra["downloads.total"] = str(total)
-        extra["downloads_window"] = "total"
     version_downloads = (
         _count(gem.get("version_downloads"))
         if target == latest

@@ -130,12 +130,6 @@ class PackageReportOut(_Open):
     homepage: str | None
     repository: str | None
     downloads_weekly: int | None
-    downloads_window: str | None = Field(
-        None,
-        description="Window of `downloads_count` as the registry names it (`total`, `monthly`, `30_days`, `week`); null when the registry gives no figure.",
-    )
-    downloads_count: int | None = None
-    downloads_by_window: dict[str, int] = Field(default_factory=dict)
     health: HealthOut
     vulnerabilities: VulnerabilitiesOut
     versions: VersionsOut

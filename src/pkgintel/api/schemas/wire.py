@@ -33,6 +33,18 @@ def path_name(name: str) -> str:
     return quote(name, safe="@")
 
 
+REGISTRY_FACTS: tuple[str, ...] = (
+    "downloads",
+    "downloads_window",
+    "downloads_unavailable",
+    "deprecated_successor",
+    "registry_advisories",
+)
+"""`PackageInfo.extra` keys shown under `metadata` when an adapter sets them (downloads counted over
+another window than a week, why there are none, a deprecation's successor, advisories the registry
+itself publishes)."""
+
+
 def sources_wire(sources: tuple[SourceStatus, ...] | list[SourceStatus]) -> list[dict[str, Any]]:
     return [
         {
@@ -156,26 +168,6 @@ def historical_compromise_wire(mal: MaliciousAnswer) -> dict[str, Any] | None:
     }
 
 
-def downloads_wire(extra: dict[str, str]) -> dict[str, Any]:
-    """
-    The download figures a registry gives besides (or instead of) a weekly count, as the adapter
-    left them in `PackageInfo.extra`: `downloads.<window>` = count, `downloads_window` = the
-    window of the headline figure (`total`, `monthly`, `30_days`, `week`, ... as the registry
-    names it). Null/empty when the registry gives none.
-    """
-    figures = {
-        key.removeprefix("downloads."): int(value)
-        for key, value in extra.items()
-        if key.startswith("downloads.") and value.isdigit()
-    }
-    window = extra.get("downloads_window")
-    return {
-        "downloads_window": window if window in figures else None,
-        "downloads_count": figures.get(window) if window else None,
-        "downloads_by_window": figures,
-    }
-
-
 def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
     """The report body except `_meta`, `_cache`, `_response_ms` (added by the route)."""
     info = report.info
@@ -232,7 +224,6 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         "homepage": info.homepage,
         "repository": info.repository,
         "downloads_weekly": report.snapshot.weekly_downloads,
-        **downloads_wire(info.extra),
         "health": health_wire(report.health),
         "vulnerabilities": vulnerabilities_wire(report.vulnerabilities),
         "versions": {
@@ -264,6 +255,11 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
                 if "dependencies_unavailable" in info.extra
                 else {}
             ),
+            **{
+                key: int(info.extra[key]) if key == "downloads" else info.extra[key]
+                for key in REGISTRY_FACTS
+                if key in info.extra
+            },
         },
         "github_stats": None,
         "bundle": None,
