@@ -29,6 +29,7 @@ from pkgintel.api.schemas.wire import (
     report_wire,
 )
 from pkgintel.domain.errors import PackageNotFound, VersionNotFound
+from pkgintel.domain.install_more import INSTALLERS_MORE
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
@@ -316,45 +317,13 @@ async def license_lookup(
     return cached_json(request, body, cache_control=_cache_control(snap.cache_status))
 
 
-def _pessimistic(version: str) -> str:
-    """`~>` operand: `x.y` from `x.y.z` (below 1.0, `0.y.z`, so 0.x breaking bumps stay out)."""
-    parts = version.split(".")
-    if len(parts) < 3 or not all(p.isdigit() for p in parts[:3]):
-        return version
-    return ".".join(parts[:3]) if parts[0] == "0" else ".".join(parts[:2])
-
-
 def install_commands(
     ecosystem: Ecosystem, name: str, version: str, *, exact: bool = True
 ) -> dict[str, str]:
-    """
-    Install commands for the common tools of `ecosystem`, shell-quoted. npm and PyPI always pin
-    `version`; for RubyGems, Composer, Pub and Hex `exact=False` (no version asked for) gives the
-    ecosystem's usual compatible-release constraint from `version` instead (`~> 1.13`, `^3.10.0`),
-    and a pre-release is always pinned exactly.
-    """
-    # eco-b: RubyGems, Composer, Pub, Hex
-    exact = exact or is_prerelease(ecosystem, version)
-    if ecosystem is Ecosystem.RUBYGEMS:
-        req = version if exact else f"~> {_pessimistic(version)}"
-        gem = shlex.quote(name)
-        return {
-            "gem": f"gem install {gem} -v {shlex.quote(version)}"
-            if exact
-            else f"gem install {gem}",
-            "gemfile": f'gem "{name}", "{req}"',
-            "bundler": f"bundle add {gem} --version {shlex.quote(req)}",
-        }
-    if ecosystem is Ecosystem.COMPOSER:
-        spec = shlex.quote(f"{name}:{version if exact else '^' + version}")
-        return {"composer": f"composer require {spec}"}
-    if ecosystem is Ecosystem.PUB:
-        spec = shlex.quote(f"{name}:{version if exact else '^' + version}")
-        return {"dart": f"dart pub add {spec}", "flutter": f"flutter pub add {spec}"}
-    if ecosystem is Ecosystem.HEX:
-        req = f"== {version}" if exact else f"~> {_pessimistic(version)}"
-        return {"mix": f'{{:{name}, "{req}"}}', "rebar3": f'{{{name}, "{version}"}}'}
-    # end eco-b
+    """Install commands for the common tools of `ecosystem`, shell-quoted."""
+    more = INSTALLERS_MORE.get(ecosystem)  # eco-b: RubyGems, Composer, Pub, Hex
+    if more is not None:
+        return more(name, version, exact)
     if ecosystem is Ecosystem.NPM:
         spec = shlex.quote(f"{name}@{version}")
         return {
