@@ -11,7 +11,7 @@ One server stands in for several upstreams, each under its own prefix:
 | `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
 | `/rubygems` | rubygems.org | `PKGINTEL_UPSTREAM_RUBYGEMS_URL=.../rubygems` |
 | `/packagist-repo`, `/packagist` | repo.packagist.org, packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL`, `PKGINTEL_UPSTREAM_PACKAGIST_URL` |
-| `/pub` | pub.dev (and the older pub.dartlang.org captures) | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
+| `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
 | `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
 
@@ -48,7 +48,6 @@ HOST_PREFIX = {
     "repo.packagist.org": "/packagist-repo",
     "packagist.org": "/packagist",
     "pub.dev": "/pub",
-    "pub.dartlang.org": "/pub",
     "hex.pm": "/hex",
 }
 FIXTURE_DIRS = (
