@@ -234,31 +234,38 @@ def parse_gem(
 
 
 def _releases(name: str, versions: Sequence[Any]) -> tuple[Release, ...]:
-    earliest: dict[str, datetime | None] = {}
+    stamps: dict[str, list[str]] = {}
     flagged: dict[str, bool] = {}
     for item in versions:
-        if not isinstance(item, Mapping) or not _text(item.get("number")):
+        number = _text(item.get("number")) if isinstance(item, Mapping) else None
+        if number is None:
             logger.info("rubygems %s: skipped malformed version entry %r", name, item)
             continue
-        number = str(item["number"]).strip()
-        when = _when(item.get("created_at"))
-        seen = earliest.get(number)
-        earliest[number] = when if seen is None else (min(seen, when) if when else seen)
+        created = item.get("created_at")
+        stamps.setdefault(number, []).extend([created] if isinstance(created, str) else [])
         if isinstance(item.get("prerelease"), bool):
             flagged[number] = item["prerelease"]
-    return tuple(
-        sorted(
-            (
-                Release(
-                    version=number,
-                    published_at=when,
-                    prerelease=flagged.get(number, is_prerelease(_ECOSYSTEM, number)),
-                )
-                for number, when in earliest.items()
-            ),
-            key=lambda rel: sort_key(_ECOSYSTEM, rel.version),
+    releases = [
+        Release(
+            version=number,
+            published_at=_earliest(found),
+            prerelease=flagged[number] if number in flagged else is_prerelease(_ECOSYSTEM, number),
         )
-    )
+        for number, found in stamps.items()
+    ]
+    releases.sort(key=lambda rel: sort_key(_ECOSYSTEM, rel.version))
+    return tuple(releases)
+
+
+def _earliest(stamps: list[str]) -> datetime | None:
+    """The earliest of a version's platform builds. rubygems.org writes one fixed-width UTC form
+    (`2022-05-08T14:34:51.113Z`), which sorts as text; any other mix is parsed first."""
+    if not stamps:
+        return None
+    if len({len(s) for s in stamps}) == 1 and all(s.endswith("Z") for s in stamps):
+        return _when(min(stamps))
+    parsed = [when for when in map(_when, stamps) if when is not None]
+    return min(parsed) if parsed else None
 
 
 def _version_downloads(versions: Sequence[Any], target: str) -> int | None:
