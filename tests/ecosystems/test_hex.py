@@ -16,6 +16,7 @@ from pkgintel.domain.errors import (
     VersionNotFound,
 )
 from pkgintel.domain.packages import Dependency, Ecosystem
+from pkgintel.domain.versions import newest_first
 from pkgintel.ecosystems.hex import HexAdapter, latest_version, parse_package
 from tests.ecosystems._routes import routes_transport, timeout
 from tests.shared import read_shared_bytes, read_shared_json, requires_shared
@@ -154,6 +155,24 @@ def test_phoenix_copy_with_its_recorded_release() -> None:
     assert info.latest_version == "0.1.1"
     assert info.dependencies == (Dependency("file_system", "~> 0.2"),)
     assert info.extra["requires_elixir"] == "~> 1.9"
+
+
+@requires_shared
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hex.pm_api_packages_ash.json",
+        "hex.pm_api_packages_certifi.json",
+        "hex.pm_api_packages_phoenix.json",
+        "hex.pm_api_packages_phoenix_copy.json",
+        "hex.pm_api_packages_plug.json",
+    ],
+)
+def test_recorded_lists_sort_like_hex_lists_them(name: str) -> None:
+    """hex.pm lists releases newest first by SemVer precedence; our ordering agrees."""
+    listed = [r["version"] for r in fixture(name)["releases"]]
+    assert newest_first(Ecosystem.HEX, listed) == listed
+    assert [r.version for r in parse_package(fixture(name)).releases] == listed[::-1]
 
 
 # --- fetching ---------------------------------------------------------------------------------

@@ -182,6 +182,27 @@ def test_recorded_latest_is_the_newest_stable_by_pub_ordering(name: str) -> None
     assert newest_first(Ecosystem.PUB, stable)[0] == body["latest"]["version"]
 
 
+@requires_shared
+@pytest.mark.parametrize(
+    "name",
+    [
+        "pub.dev_api_packages_bloc.json",
+        "pub.dev_api_packages_go_router.json",
+        "pub.dev_api_packages_meta.json",
+        "pub.dev_api_packages_mockito.json",
+        "pub.dev_api_packages_path.json",
+        "pub.dev_api_packages_protobuf.json",
+        "pub.dev_api_packages_pub_semver.json",
+        "pub.dartlang.org_api_packages_shared_preferences.json",
+    ],
+)
+def test_recorded_lists_sort_like_pub_dev_lists_them(name: str) -> None:
+    """pub.dev lists versions oldest first by pub_semver precedence; our ordering agrees."""
+    listed = [v["version"] for v in fixture(name)["versions"]]
+    assert newest_first(Ecosystem.PUB, listed) == listed[::-1]
+    assert [r.version for r in parse_package(fixture(name)).releases] == listed
+
+
 # --- fetching ---------------------------------------------------------------------------------
 
 

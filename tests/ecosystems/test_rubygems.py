@@ -117,7 +117,14 @@ def test_nokogiri_prereleases_follow_gem_version_order() -> None:
 
 @requires_shared
 @pytest.mark.parametrize(
-    "name", ["rubygems.org_api_v1_versions_rails.json.gz", "rubygems.org_api_v1_versions_i18n.json"]
+    "name",
+    [
+        "rubygems.org_api_v1_versions_rails.json.gz",
+        "rubygems.org_api_v1_versions_i18n.json",
+        "rubygems.org_api_v1_versions_nokogiri.json.gz",
+        "rubygems.org_api_v1_versions_public_suffix.json",
+        "rubygems.org_api_v1_versions_rubystats.json",
+    ],
 )
 def test_recorded_version_lists_sort_like_the_registry_lists_them(name: str) -> None:
     """rubygems.org lists versions newest first by `Gem::Version`; our ordering agrees."""
