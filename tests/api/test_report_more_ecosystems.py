@@ -63,6 +63,24 @@ async def test_report_is_complete(
     assert any(s["kind"] == "vulnerabilities" for s in body["_meta"]["sources"])
 
 
+@pytest.mark.parametrize(
+    "path", ["composer/monolog/monolog", "composer/Monolog%2FMonolog", "composer/monolog%2Fmonolog"]
+)
+async def test_composer_name_plain_encoded_or_capitalised(
+    client: httpx.AsyncClient, path: str
+) -> None:
+    resp = await client.get(f"/api/check/{path}")
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert body["package"].lower() == "monolog/monolog"  # the name as given (specification)
+    assert body["latest_version"] == "3.10.0"
+
+
+async def test_invalid_names_are_422(client: httpx.AsyncClient) -> None:
+    for path in ("composer/monolog", "hex/1phoenix", "pub/bad-name", "rubygems/_-."):
+        assert (await client.get(f"/api/check/{path}")).status_code == 422, path
+
+
 async def test_report_figures_from_the_recordings(client: httpx.AsyncClient) -> None:
     gem = (await client.get("/api/check/rubygems/nokogiri")).json()
     assert gem["downloads_weekly"] is None  # rubygems.org has no weekly figure
