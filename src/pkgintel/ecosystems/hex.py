@@ -32,7 +32,12 @@ from urllib.parse import quote
 
 import httpx
 
-from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.errors import (
+    PackageNotFound,
+    RegistryError,
+    RegistryResponseInvalid,
+    VersionNotFound,
+)
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import JSONObject, get_json
@@ -113,8 +118,13 @@ class HexAdapter:
         return parse_package(body, release=release, version=version, release_error=release_error)
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:
-        """`downloads.week` of the package document (shared with `fetch_package`), or None."""
-        downloads = (await self._package(name)).get("downloads")
+        """`downloads.week` of the package document (shared with `fetch_package`); None when the
+        document has no weekly figure or hex.pm does not know the package."""
+        try:
+            body = await self._package(name)
+        except PackageNotFound:
+            return None
+        downloads = body.get("downloads")
         return _count(downloads.get("week")) if isinstance(downloads, Mapping) else None
 
 
