@@ -217,3 +217,10 @@ async def test_pin_safe_scan_bulk_and_stack_answer(client: httpx.AsyncClient) ->
     assert bulk.status_code == 200 and len(bulk.json()["results"]) == 4
     stack = await client.post("/api/ai/stack", json={"packages": items})
     assert stack.status_code == 200, stack.text
+
+
+async def test_brief_names_the_window_of_a_non_weekly_count(client: httpx.AsyncClient) -> None:
+    brief = (await client.get("/api/prompt/rubygems/nokogiri")).text
+    assert "Weekly downloads: not given; 509,098,464 over total." in brief
+    hex_brief = (await client.get("/api/prompt/hex/phoenix")).text
+    assert "Weekly downloads: 83,261." in hex_brief
