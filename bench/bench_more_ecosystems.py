@@ -13,6 +13,8 @@ What is measured, and how:
   the calls of one report run concurrently. Hex needs its package document before it can ask for
   the latest release (the release is named in the document), so its floor is two calls in a row;
   the table shows the figure against both the slowest single call and that dependent pair.
+* `npm/lodash` and `pypi/requests` run the same way as baselines, so a figure can be read against
+  the two original adapters measured in the same run on the same (shared, loaded) machine.
 * **warm**: the same path after one priming call, served from the in-process cache; target <= 5 ms.
 
 Both are in-process server times: the app from `create_app(settings, runtime=...)` around a runtime
@@ -42,12 +44,16 @@ import httpx
 from _common import REPO, Row, ServerTimer, machine_info, percentile, render_table, run_loop
 
 PACKAGES: tuple[tuple[str, str], ...] = (
+    ("npm", "lodash"),  # baselines: the same figures for the two original adapters, same run
+    ("pypi", "requests"),
     ("rubygems", "nokogiri"),
     ("composer", "monolog/monolog"),
     ("pub", "bloc"),
     ("hex", "phoenix"),
 )
 UPSTREAMS: dict[str, tuple[str, ...]] = {
+    "npm/lodash": ("/npm/lodash", "/npm-downloads/downloads/point/last-week/lodash"),
+    "pypi/requests": ("/pypi/pypi/requests/json", "/pypistats/api/packages/requests/recent"),
     "rubygems/nokogiri": (
         "/rubygems/api/v1/gems/nokogiri.json",
         "/rubygems/api/v1/versions/nokogiri.json",
@@ -84,6 +90,10 @@ def settings_for(db_url: str, registry: str, *, cold: bool) -> Any:
 
     kwargs: dict[str, Any] = {
         "database_url": db_url,
+        "upstream_npm_url": f"{registry}/npm",
+        "upstream_npm_downloads_url": f"{registry}/npm-downloads",
+        "upstream_pypi_url": f"{registry}/pypi",
+        "upstream_pypistats_url": f"{registry}/pypistats",
         "upstream_rubygems_url": f"{registry}/rubygems",
         "upstream_packagist_repo_url": f"{registry}/packagist-repo",
         "upstream_packagist_url": f"{registry}/packagist",
