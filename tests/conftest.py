@@ -82,6 +82,11 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_nuget_url="http://registry.test/nuget",
         upstream_nuget_search_url="http://registry.test/nuget-search",
         # end eco-a
+        upstream_rubygems_url="http://registry.test/rubygems",
+        upstream_packagist_repo_url="http://registry.test/packagist-repo",
+        upstream_packagist_url="http://registry.test/packagist",
+        upstream_pub_url="http://registry.test/pub",
+        upstream_hex_url="http://registry.test/hex",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )

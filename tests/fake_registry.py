@@ -9,6 +9,10 @@ One server stands in for several upstreams, each under its own prefix:
 | `/npm-downloads` | api.npmjs.org | `PKGINTEL_UPSTREAM_NPM_DOWNLOADS_URL=.../npm-downloads` |
 | `/pypi` | pypi.org | `PKGINTEL_UPSTREAM_PYPI_URL=.../pypi` |
 | `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
+| `/rubygems` | rubygems.org | `PKGINTEL_UPSTREAM_RUBYGEMS_URL=.../rubygems` |
+| `/packagist-repo`, `/packagist` | repo.packagist.org, packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL`, `PKGINTEL_UPSTREAM_PACKAGIST_URL` |
+| `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
+| `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
 | `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
 | `/crates` | crates.io | `PKGINTEL_UPSTREAM_CRATES_URL=.../crates` |
 | `/crates-index` | index.crates.io | `PKGINTEL_UPSTREAM_CRATES_INDEX_URL=.../crates-index` |

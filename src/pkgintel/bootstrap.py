@@ -82,6 +82,14 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
             "search_url": settings.upstream_nuget_search_url,
         },
         # end eco-a
+        # eco-b: RubyGems, Composer, Pub, Hex
+        Ecosystem.RUBYGEMS: {"base_url": settings.upstream_rubygems_url},
+        Ecosystem.COMPOSER: {
+            "base_url": settings.upstream_packagist_repo_url,
+            "downloads_url": settings.upstream_packagist_url,
+        },
+        Ecosystem.PUB: {"base_url": settings.upstream_pub_url},
+        Ecosystem.HEX: {"base_url": settings.upstream_hex_url},
     }
 
 

@@ -71,6 +71,22 @@ class Settings(BaseSettings):
         description="NuGet search service (total downloads, owners).",
     )
     # --- end eco-a ---
+    upstream_rubygems_url: str = Field(
+        "https://rubygems.org", description="RubyGems API (gems, versions, owners)."
+    )
+    upstream_packagist_repo_url: str = Field(
+        "https://repo.packagist.org", description="Packagist Composer v2 metadata (`p2/`)."
+    )
+    upstream_packagist_url: str = Field(
+        "https://packagist.org",
+        description="packagist.org API (downloads, maintainers, abandoned; `packages/list.json`).",
+    )
+    upstream_pub_url: str = Field(
+        "https://pub.dev", description="pub.dev API (packages, score, publisher, package-names)."
+    )
+    upstream_hex_url: str = Field(
+        "https://hex.pm", description="hex.pm API (packages, releases, owners, downloads)."
+    )
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",

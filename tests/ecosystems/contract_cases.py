@@ -346,6 +346,157 @@ NUGET_RECORDED = ContractCase(
 
 # --- end eco-a --------------------------------------------------------------------------------------
 
+# --- RubyGems, Composer, Pub, Hex (eco-b) ---------------------------------------------------------
+
+_GEM = {
+    "name": "tiny",
+    "version": "1.1.0",
+    "version_created_at": "2024-02-01T10:00:00.000Z",
+    "downloads": 1234,
+    "version_downloads": 56,
+    "authors": "Ann Author",
+    "info": "A tiny gem for tests",
+    "licenses": ["MIT"],
+    "homepage_uri": "https://github.com/ann/tiny",
+    "dependencies": {"runtime": [{"name": "rack", "requirements": ">= 2.0"}], "development": []},
+}
+_GEM_VERSIONS = [
+    {"number": "1.1.0", "platform": "ruby", "created_at": "2024-02-01T10:00:00.000Z"},
+    {"number": "1.0.0", "platform": "ruby", "created_at": "2024-01-01T10:00:00.000Z"},
+]
+_P2 = {
+    "minified": "composer/2.0",
+    "packages": {
+        "acme/widget": [
+            {
+                "name": "acme/widget",
+                "description": "Widgets for tests",
+                "version": "2.0.0",
+                "version_normalized": "2.0.0.0",
+                "license": ["MIT"],
+                "time": "2024-03-01T10:00:00+00:00",
+                "require": {"php": ">=8.1", "psr/log": "^3.0"},
+                "source": {"url": "https://github.com/acme/widget.git", "type": "git"},
+                "authors": [{"name": "Ann"}],
+            },
+            {
+                "version": "1.0.0",
+                "version_normalized": "1.0.0.0",
+                "time": "2023-01-01T00:00:00+00:00",
+            },
+        ]
+    },
+}
+_PUB = {
+    "name": "tiny_dart",
+    "latest": {
+        "version": "1.0.0",
+        "published": "2024-01-01T00:00:00.000Z",
+        "pubspec": {
+            "name": "tiny_dart",
+            "description": "Tiny Dart package",
+            "dependencies": {"meta": "^1.9.0"},
+        },
+    },
+    "versions": [
+        {
+            "version": "1.0.0",
+            "published": "2024-01-01T00:00:00.000Z",
+            "pubspec": {
+                "name": "tiny_dart",
+                "description": "Tiny Dart package",
+                "dependencies": {"meta": "^1.9.0"},
+            },
+        }
+    ],
+}
+_HEX = {
+    "name": "tiny_ex",
+    "releases": [{"version": "0.2.0", "inserted_at": "2024-02-02T00:00:00Z"}, {"version": "0.1.0"}],
+    "owners": [{"username": "ann"}],
+    "meta": {"description": "Tiny Elixir package", "licenses": ["Apache-2.0"], "links": {}},
+    "downloads": {"all": 100, "recent": 40, "week": 9},
+}
+
+MORE_CASES: list[ContractCase] = [
+    ContractCase(
+        "rubygems-hand",
+        Ecosystem.RUBYGEMS,
+        "tiny",
+        fixed(
+            {
+                "https://rubygems.org/api/v1/gems/tiny.json": _GEM,
+                "https://rubygems.org/api/v1/versions/tiny.json": _GEM_VERSIONS,
+            }
+        ),
+        "https://rubygems.org/api/v1/gems/tiny.json",
+    ),
+    ContractCase(
+        "rubygems-recorded",
+        Ecosystem.RUBYGEMS,
+        "rubystats",
+        recorded(
+            "rubygems",
+            "rubygems.org_api_v1_gems_rubystats.json",
+            "rubygems.org_api_v1_versions_rubystats.json",
+        ),
+        "https://rubygems.org/api/v1/gems/rubystats.json",
+        recorded=True,
+    ),
+    ContractCase(
+        "composer-hand",
+        Ecosystem.COMPOSER,
+        "acme/widget",
+        fixed({"https://repo.packagist.org/p2/acme/widget.json": _P2}),
+        "https://repo.packagist.org/p2/acme/widget.json",
+    ),
+    ContractCase(
+        "composer-recorded",
+        Ecosystem.COMPOSER,
+        "psr/log",
+        recorded(
+            "composer", "repo.packagist.org_p2_psr_log.json", "packagist.org_packages_psr_log.json"
+        ),
+        "https://repo.packagist.org/p2/psr/log.json",
+        recorded=True,
+    ),
+    ContractCase(
+        "pub-hand",
+        Ecosystem.PUB,
+        "tiny_dart",
+        fixed({"https://pub.dev/api/packages/tiny_dart": _PUB}),
+        "https://pub.dev/api/packages/tiny_dart",
+    ),
+    ContractCase(
+        "pub-recorded",
+        Ecosystem.PUB,
+        "bloc",
+        recorded("pub", "pub.dev_api_packages_bloc.json"),
+        "https://pub.dev/api/packages/bloc",
+        recorded=True,
+    ),
+    ContractCase(
+        "hex-hand",
+        Ecosystem.HEX,
+        "tiny_ex",
+        fixed({"https://hex.pm/api/packages/tiny_ex": _HEX}),
+        "https://hex.pm/api/packages/tiny_ex",
+    ),
+    ContractCase(
+        "hex-recorded",
+        Ecosystem.HEX,
+        "phoenix_copy",
+        recorded(
+            "hex",
+            "hex.pm_api_packages_phoenix_copy.json",
+            "hex.pm_api_packages_phoenix_copy_releases_0.1.1.json",
+        ),
+        "https://hex.pm/api/packages/phoenix_copy",
+        recorded=True,
+    ),
+]
+
+
 CASES: list[ContractCase] = [
     NPM_HAND,
     PYPI_HAND,
@@ -360,4 +511,5 @@ CASES: list[ContractCase] = [
     NUGET_HAND,
     NUGET_RECORDED,
     # end eco-a
+    *MORE_CASES,
 ]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
+from pkgintel.domain.install_more import INSTALLERS_MORE
 from pkgintel.domain.packages import Ecosystem
 
 Installer = Callable[[str, str, bool], dict[str, str]]
@@ -103,6 +104,7 @@ INSTALLERS: Final[Mapping[Ecosystem, Installer]] = {
     Ecosystem.MAVEN: _maven,
     Ecosystem.NUGET: _nuget,
     # end eco-a
+    **INSTALLERS_MORE,  # RubyGems, Composer, Pub, Hex
 }
 
 

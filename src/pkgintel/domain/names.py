@@ -17,6 +17,27 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NPM_NAME = re.compile(r"^(?:@[a-z0-9~][a-z0-9._~-]*/)?[a-zA-Z0-9~][a-zA-Z0-9._~-]*$")
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _PYPI_NAME = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
+# eco-b: RubyGems, Composer, Pub, Hex name grammars (see `validate_name`).
+_NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
+    Ecosystem.RUBYGEMS: (
+        re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9._-]+$"),
+        "a RubyGems name (letters, digits, `.`, `_`, `-`, at least one letter)",
+    ),
+    Ecosystem.COMPOSER: (
+        re.compile(
+            r"^[a-z0-9]([_.-]?[a-z0-9]+)*/[a-z0-9](([_.]|-{1,2})?[a-z0-9]+)*$", re.IGNORECASE
+        ),
+        "a Composer name (`vendor/package`)",
+    ),
+    Ecosystem.PUB: (
+        re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$"),
+        "a Pub name (letters, digits and `_`, not starting with a digit)",
+    ),
+    Ecosystem.HEX: (
+        re.compile(r"^[A-Za-z][A-Za-z0-9_]*$"),
+        "a Hex name (letters, digits and `_`, starting with a letter)",
+    ),
+}
 
 
 def normalise_name(ecosystem: Ecosystem, name: str) -> str:
@@ -64,8 +85,10 @@ def validate_name(ecosystem: Ecosystem, name: str) -> str:
     """
     Return `name` stripped, or raise `InvalidInput` when it cannot be a package name of `ecosystem`.
 
-    Empty, overlong or control-character names are refused for every ecosystem; npm and PyPI names
-    must also match their registry's grammar (npm legacy names with capitals are accepted).
+    Empty, overlong or control-character names are refused for every ecosystem; npm, PyPI,
+    RubyGems, Composer, Pub and Hex names must also match their registry's grammar (npm legacy
+    names with capitals are accepted; Pub legacy mixed-case names such as `Babylon` too; Composer
+    and Hex case is not checked since the key or the registry folds it).
     """
     cleaned = name.strip()
     if not cleaned:
@@ -78,6 +101,9 @@ def validate_name(ecosystem: Ecosystem, name: str) -> str:
         raise InvalidInput("package", f"{cleaned!r} is not a valid npm package name")
     if ecosystem is Ecosystem.PYPI and not _PYPI_NAME.match(cleaned):
         raise InvalidInput("package", f"{cleaned!r} is not a valid PyPI project name (PEP 508)")
+    grammar = _NAME_GRAMMARS.get(ecosystem)
+    if grammar is not None and not grammar[0].match(cleaned):
+        raise InvalidInput("package", f"{cleaned!r} is not {grammar[1]}")
     return cleaned
 
 

@@ -13,11 +13,15 @@ from typing import Final
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems.base import AdapterFactory
 from pkgintel.ecosystems.cargo import CargoAdapter
+from pkgintel.ecosystems.composer import ComposerAdapter
 from pkgintel.ecosystems.go import GoAdapter
+from pkgintel.ecosystems.hex import HexAdapter
 from pkgintel.ecosystems.maven import MavenAdapter
 from pkgintel.ecosystems.npm import NpmAdapter
 from pkgintel.ecosystems.nuget import NuGetAdapter
+from pkgintel.ecosystems.pub import PubAdapter
 from pkgintel.ecosystems.pypi import PyPIAdapter
+from pkgintel.ecosystems.rubygems import RubyGemsAdapter
 
 ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.NPM: NpmAdapter,
@@ -28,6 +32,11 @@ ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.MAVEN: MavenAdapter,
     Ecosystem.NUGET: NuGetAdapter,
     # end eco-a
+    # eco-b: RubyGems, Composer, Pub, Hex
+    Ecosystem.RUBYGEMS: RubyGemsAdapter,
+    Ecosystem.COMPOSER: ComposerAdapter,
+    Ecosystem.PUB: PubAdapter,
+    Ecosystem.HEX: HexAdapter,
 }
 
 __all__ = ["ADAPTERS"]

@@ -109,9 +109,12 @@ def render_prompt(report: PackageReport) -> str:
         f"velocity {hist.release_velocity}."
     )
     downloads = report.snapshot.weekly_downloads
+    other = info.extra.get("downloads")
     lines.append(
         f"Weekly downloads: {downloads:,}."
         if downloads is not None
+        else f"Weekly downloads: not given; {int(other):,} over {info.extra['downloads_window']}."
+        if other is not None and other.isdigit() and "downloads_window" in info.extra
         else "Weekly downloads: unknown."
     )
     lic = report.license

@@ -18,6 +18,10 @@ Accepted formats:
     lines;
   - NuGet: catalog pages (`{"items": [{"nuget:id", "nuget:version"}]}`) or search answers
     (`{"data": [{"id", "version", "totalDownloads"}]}`, ranked by total downloads).
+- RubyGems `rubygems.org/names` (compact index: a `---` line, then one name per line), Packagist
+  `packages/list.json` (`{"packageNames": [...]}`), pub.dev `api/package-names`
+  (`{"packages": [...], "nextUrl": ...}`) and hex.pm `api/packages?page=N` pages (a JSON array of
+  package objects with `name`; pages joined into one array, e.g. `jq -s add`).
 """
 
 from __future__ import annotations
@@ -97,10 +101,19 @@ def parse_json_list(ecosystem: Ecosystem, raw: bytes) -> Iterator[NameEntry]:
         items = data["projects"]
     elif isinstance(data, dict) and isinstance(data.get("rows"), list):
         items = data["rows"]
+    # eco-b: Packagist `packages/list.json`, pub.dev `api/package-names`
+    elif isinstance(data, dict) and isinstance(data.get("packageNames"), list):
+        items = data["packageNames"]
+    elif isinstance(data, dict) and isinstance(data.get("packages"), list):
+        items = data["packages"]
     else:
         raise ValueError(
-            "JSON name list: expected an array, {'projects': [...]} or {'rows': [...]}"
+            "JSON name list: expected an array, {'projects': [...]}, {'rows': [...]}, "
+            "{'packageNames': [...]} or {'packages': [...]}"
         )
+    if ecosystem is Ecosystem.HEX:
+        yield from _hex_packages(items)
+        return
     for item in items:
         name = (
             item
@@ -273,6 +286,37 @@ REGISTRY_FORMATS: dict[Ecosystem, Callable[[bytes], Iterator[NameEntry] | None]]
 not its format (then the generic formats are tried)."""
 
 
+def _hex_packages(items: Iterable[Any]) -> Iterator[NameEntry]:
+    """
+    hex.pm `api/packages` page objects (`name`, `latest_version`, `meta.description`,
+    `downloads.recent` = the last 90 days). Packages are ranked by their 90-day count within
+    the list (1 = most downloaded), so typosquat hints have a popularity order to work with.
+    """
+    rows: list[tuple[str, dict[str, Any], int | None]] = []
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            continue
+        downloads = item.get("downloads")
+        recent = downloads.get("recent") if isinstance(downloads, dict) else None
+        count = recent if isinstance(recent, int) and not isinstance(recent, bool) else None
+        rows.append((item["name"], item, count))
+    order = sorted((c, n) for n, _, c in rows if c is not None)
+    rank = {n: i + 1 for i, (_, n) in enumerate(reversed(order))}
+    for name, item, _ in rows:
+        meta = item.get("meta") if isinstance(item.get("meta"), dict) else {}
+        summary = meta.get("description") if isinstance(meta, dict) else None
+        latest = item.get("latest_stable_version") or item.get("latest_version")
+        entry = _entry(
+            Ecosystem.HEX,
+            name,
+            latest_version=latest if isinstance(latest, str) else None,
+            popularity_rank=rank.get(name),
+            summary=summary.strip()[:500] or None if isinstance(summary, str) else None,
+        )
+        if entry is not None:
+            yield entry
+
+
 def parse_name_list(ecosystem: Ecosystem, raw: bytes) -> Iterator[NameEntry]:
     """Detect the format of `raw` (already decompressed) and yield its entries; raises `ValueError`."""
     reader = REGISTRY_FORMATS.get(ecosystem)
@@ -294,6 +338,8 @@ def parse_name_list(ecosystem: Ecosystem, raw: bytes) -> Iterator[NameEntry]:
     if "\t" in first:
         yield from parse_tsv(ecosystem, text)
         return
+    if first.strip() == "---":  # the compact index's header line (rubygems.org/names)
+        text.readline()
     for line in text:
         line = line.strip()
         if line and not line.startswith("#"):
