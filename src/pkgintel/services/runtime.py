@@ -10,6 +10,7 @@ from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.names import NameService
+from pkgintel.services.ops import Ops
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
@@ -33,3 +34,5 @@ class Runtime:
     max_lockfile_bytes: int = 5 * 1024 * 1024
     bulk_hint_threshold: int = 10
     public_url: str = "http://127.0.0.1:8000"
+    ops: Ops | None = None
+    """Jobs, cron, missions, proposals, curator (None when not wired)."""
