@@ -13,6 +13,7 @@ lease was taken away cannot overwrite the new owner's state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -289,11 +290,19 @@ class SqlOpsStore:
         ]
         out: list[tuple[Job, JobStatus]] = []
         async with self._engine.begin() as conn:
+            owners = dict(
+                (await conn.execute(select(job.c.id, job.c.worker_id).where(expired))).all()
+            )
+            if not owners:
+                return out
             for where, values in moves:
                 rows = (
                     await conn.execute(update(job).where(where).values(**values).returning(*job.c))
                 ).all()
-                out.extend((_job(r), JobStatus(values["status"])) for r in rows)
+                out.extend(
+                    (replace(_job(r), worker_id=owners.get(r.id)), JobStatus(values["status"]))
+                    for r in rows
+                )
         return out
 
     async def get_job(self, job_id: str) -> Job | None:
