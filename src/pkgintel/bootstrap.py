@@ -156,7 +156,16 @@ def assemble(
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
         ops=build_ops(
-            settings, store, client, packages, names, reports, _utcnow, advisory_store, bus
+            settings,
+            store,
+            client,
+            packages,
+            names,
+            reports,
+            _utcnow,
+            advisory_store,
+            bus,
+            invalidate=advisory_service.invalidate,
         ),
     )
 
@@ -189,6 +198,8 @@ def build_ops(
     clock: Any,
     advisory_store: SqlAdvisoryStore,
     bus: EventBus,
+    *,
+    invalidate: Any = None,
 ) -> Ops:
     """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
     from urllib.parse import quote
@@ -224,6 +235,7 @@ def build_ops(
         name_lists=dict(settings.name_lists),
         warm_top=settings.warm_cache_top,
         popular=popular,
+        invalidate=invalidate or (lambda: None),
     )
     kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
     kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)

@@ -50,6 +50,8 @@ class TaskDeps:
     name_lists: dict[str, str]
     warm_top: int
     popular: Callable[[Ecosystem, int], Awaitable[list[str]]]
+    invalidate: Callable[[], None]
+    """Drops this process's cached advisory coverage after an ingestion."""
 
 
 def _feed(location: str) -> str:
@@ -89,6 +91,7 @@ async def ingest_advisories(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
             f"{feed}:{eco}: {total:,} records, added {summary.added:,}, updated "
             f"{summary.updated:,}, removed {summary.removed:,} ({summary.seconds:.1f} s)"
         )
+    deps.invalidate()
     if failed and not done:
         raise SourceFetchError(location, f"no OSV export could be read ({len(failed)} failed)")
     return {"ingested": done, "failed": failed}
@@ -117,6 +120,7 @@ async def ingest_kev_epss(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     except PkgIntelError as exc:
         out["epss_error"] = exc.message
         await ctx.log(f"epss: failed: {exc.message}")
+    deps.invalidate()
     if "kev" not in out and "epss" not in out:
         raise SourceFetchError(deps.kev_url, "neither KEV nor EPSS could be read")
     return out

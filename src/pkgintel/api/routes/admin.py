@@ -34,7 +34,11 @@ _PROBLEM = {"content": {"application/problem+json": {}}}
 RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"description": "No `Authorization: Bearer` credential", **_PROBLEM},
     403: {"description": "Wrong admin credential", **_PROBLEM},
-    404: {"description": "Admin API closed (no admin token configured), or unknown id", **_PROBLEM},
+    404: {
+        "description": "Admin API closed (no admin token configured: the plain JSON body of an "
+        "absent path), or an unknown id (problem+json)",
+        "content": {"application/json": {}, "application/problem+json": {}},
+    },
 }
 CONFLICT: dict[int | str, dict[str, Any]] = {
     409: {"description": "Illegal status change or cannot run now", **_PROBLEM}
