@@ -147,6 +147,10 @@ async def _name_list_bytes(deps: TaskDeps, location: str) -> bytes:
     return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
 
 
+def _parse_all(ecosystem: Ecosystem, raw: bytes) -> list[Any]:
+    return list(parse_name_list(ecosystem, raw))
+
+
 async def ingest_names(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     """The configured registry name lists (`Settings.name_lists`)."""
     loaded: dict[str, int] = {}
@@ -156,7 +160,8 @@ async def ingest_names(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
         try:
             eco = Ecosystem(eco_value)
             raw = await _name_list_bytes(deps, location)
-            entries = list(parse_name_list(eco, raw))
+            # Parsing is CPU-bound: off the event loop, so the job's heartbeat keeps its lease.
+            entries = await asyncio.to_thread(_parse_all, eco, raw)
             loaded[eco_value] = await deps.names.ingest(eco, entries, source=location)
         except (PkgIntelError, ValueError) as exc:
             failed[eco_value] = getattr(exc, "message", str(exc))

@@ -68,7 +68,8 @@ def _sources(tmp_path: Path, settings: Settings, **extra: object) -> Settings:
 
 async def _status_until_done(app: object, timeout: float = 30.0) -> dict[str, object]:
     async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app), base_url="http://test"  # type: ignore[arg-type]
+        transport=httpx.ASGITransport(app=app),
+        base_url="http://test",  # type: ignore[arg-type]
     ) as c:
         deadline = time.monotonic() + timeout
         seen_steps = set()
@@ -114,4 +115,4 @@ async def test_initial_ingestion_off_queues_nothing(settings: Settings, tmp_path
             transport=httpx.ASGITransport(app=app), base_url="http://test"
         ) as c:
             body = (await c.get("/api/status")).json()
-        assert body["jobs"] == {"queue": {}, "initial_ingestion": None}
+        assert body["jobs"] == {"queue": {}, "initial_ingestion": None}, body

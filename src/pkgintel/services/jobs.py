@@ -157,9 +157,10 @@ class JobQueue:
     async def events(self, job_id: str, *, after: int = 0, limit: int = 500) -> list[JobEvent]:
         return await self.store.events(job_id, after=after, limit=limit)
 
-    async def reap(self) -> list[tuple[Job, JobStatus]]:
-        """Settle jobs whose worker stopped answering; see the module docstring."""
-        moved = await self.store.expire_leases(now=self._clock())
+    async def reap(self, alive: Sequence[str] = ()) -> list[tuple[Job, JobStatus]]:
+        """Settle jobs whose worker stopped answering; see the module docstring. `alive`: ids of
+        jobs the caller runs itself (never reaped by their own worker)."""
+        moved = await self.store.expire_leases(now=self._clock(), alive=alive)
         for job, status in moved:
             line = (
                 f"lease of worker {job.worker_id or '?'} expired; queued again "
@@ -243,8 +244,11 @@ class Worker:
                 await asyncio.gather(*self.running.values(), return_exceptions=True)
             logger.info("worker %s stopped", self.worker_id)
 
+    async def _reap(self) -> None:
+        await self.queue.reap(alive=list(self.running))
+
     async def _housekeeping(self) -> None:
-        for step in (self.queue.reap, *self.ticks):
+        for step in (self._reap, *self.ticks):
             try:
                 await step()
             except PkgIntelError as exc:

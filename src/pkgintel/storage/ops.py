@@ -263,12 +263,17 @@ class SqlOpsStore:
             row = (await conn.execute(select(job).where(job.c.id == job_id))).first()
         return _job(row) if row else None
 
-    async def expire_leases(self, *, now: datetime) -> list[tuple[Job, JobStatus]]:
+    async def expire_leases(
+        self, *, now: datetime, alive: Sequence[str] = ()
+    ) -> list[tuple[Job, JobStatus]]:
         """
-        Running jobs whose lease ran out (their worker died or hung): killed when a kill was
-        asked for, queued again while attempts remain, else failed. Returns each with its new status.
+        Running jobs whose lease ran out (their worker died or hung), except the `alive` ones:
+        killed when a kill was asked for, queued again while attempts remain, else failed.
+        Returns each (with the worker that lost it) and its new status.
         """
         expired = and_(job.c.status == JobStatus.RUNNING.value, job.c.lease_until < now)
+        if alive:  # jobs the calling worker is running itself: late heartbeats, not dead
+            expired = and_(expired, job.c.id.notin_(list(alive)))
         moves = [
             (
                 and_(expired, job.c.kill_requested.is_(True)),
