@@ -46,9 +46,7 @@ async def bench_table(url: str, jobs: int, workers: int) -> dict[str, Any]:
     for _ in range(jobs):
         await queue.enqueue("noop")
     enqueue_s = time.perf_counter() - t0
-    pool = [
-        Worker(queue, worker_id=f"w{i}", heartbeat_s=1.0, lease_s=30.0) for i in range(workers)
-    ]
+    pool = [Worker(queue, worker_id=f"w{i}", heartbeat_s=1.0, lease_s=30.0) for i in range(workers)]
     latencies: list[float] = []
 
     async def drain(w: Worker) -> None:

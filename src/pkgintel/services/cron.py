@@ -15,12 +15,13 @@ ingestion instead).
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from croniter import croniter
+from croniter import croniter  # type: ignore[import-untyped]
 
 from pkgintel.domain.ops import Job, OpsNotFound
 from pkgintel.services.jobs import JobQueue
@@ -73,7 +74,7 @@ class CronService:
             raise OpsNotFound("cron job", slug)
         return entry
 
-    async def list(self) -> list[dict[str, Any]]:
+    async def list(self) -> builtins.list[dict[str, Any]]:
         """Each job: expression, next run, last run, last status and duration."""
         now = self._queue.now()
         out = []
@@ -119,7 +120,7 @@ class CronService:
         assert job is not None  # no dedupe key: always created
         return job
 
-    async def tick(self) -> list[Job]:
+    async def tick(self) -> builtins.list[Job]:
         """Enqueue each enabled entry's latest due occurrence once (see the module docstring)."""
         now = self._queue.now()
         queued = []

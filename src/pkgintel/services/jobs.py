@@ -17,12 +17,14 @@ Contract:
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
+import functools
 import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -66,7 +68,7 @@ class JobContext:
         await self._store.add_cost(self.job.id, tokens=tokens, requests=requests)
 
 
-Handler = Callable[[JobContext], Awaitable[dict[str, Any] | None]]
+Handler = Callable[[JobContext], Coroutine[Any, Any, dict[str, Any] | None]]
 EndHook = Callable[[Job, JobStatus, str | None], Awaitable[None]]
 
 
@@ -139,7 +141,7 @@ class JobQueue:
 
     async def list(
         self, *, status: str | None = None, kind: str | None = None, limit: int = 50
-    ) -> list[Job]:
+    ) -> builtins.list[Job]:
         return await self.store.list_jobs(status=status, kind=kind, limit=limit)
 
     async def kill(self, job_id: str) -> Job:
@@ -151,13 +153,15 @@ class JobQueue:
             await self._ended(job, JobStatus.KILLED, "killed before it started")
         return job
 
-    async def log_tail(self, job_id: str, lines: int) -> list[JobEvent]:
+    async def log_tail(self, job_id: str, lines: int) -> builtins.list[JobEvent]:
         return await self.store.last_events(job_id, kind="log", limit=lines)
 
-    async def events(self, job_id: str, *, after: int = 0, limit: int = 500) -> list[JobEvent]:
+    async def events(
+        self, job_id: str, *, after: int = 0, limit: int = 500
+    ) -> builtins.list[JobEvent]:
         return await self.store.events(job_id, after=after, limit=limit)
 
-    async def reap(self, alive: Sequence[str] = ()) -> list[tuple[Job, JobStatus]]:
+    async def reap(self, alive: Sequence[str] = ()) -> builtins.list[tuple[Job, JobStatus]]:
         """Settle jobs whose worker stopped answering; see the module docstring. `alive`: ids of
         jobs the caller runs itself (never reaped by their own worker)."""
         moved = await self.store.expire_leases(now=self._clock(), alive=alive)
@@ -268,10 +272,10 @@ class Worker:
             return False
         task = asyncio.create_task(self._execute(job), name=f"job-{job.id}")
         self.running[job.id] = task
-        task.add_done_callback(lambda _t, jid=job.id: self._done(jid))
+        task.add_done_callback(functools.partial(self._done, job.id))
         return True
 
-    def _done(self, job_id: str) -> None:
+    def _done(self, job_id: str, _task: object = None) -> None:
         self.running.pop(job_id, None)
         self.wake.set()
 
@@ -293,7 +297,7 @@ class Worker:
         spec = self.queue.kinds[job.kind]
         ctx = JobContext(store, job, self.queue.now)
         await ctx.log(f"started on {self.worker_id} (attempt {job.attempts} of {job.max_attempts})")
-        work = asyncio.create_task(spec.run(ctx))
+        work: asyncio.Task[dict[str, Any] | None] = asyncio.create_task(spec.run(ctx))
         beat = asyncio.create_task(self._heartbeat(job, work))
         status, result, error = JobStatus.SUCCEEDED, None, None
         try:

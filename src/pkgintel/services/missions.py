@@ -14,6 +14,7 @@ requests per UTC day and month and stops missions that reach it.
 from __future__ import annotations
 
 import asyncio
+import builtins
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -275,7 +276,7 @@ class MissionService:
                 return f"mission budget spent: {reason}"
         return None
 
-    async def list_profiles(self) -> list[dict[str, Any]]:
+    async def list_profiles(self) -> builtins.list[dict[str, Any]]:
         flags = await self.flags()
         out = []
         for p in self.profiles.values():

@@ -14,6 +14,7 @@ still be approved, it just stays `approved` with a note until one exists.
 
 from __future__ import annotations
 
+import builtins
 import uuid
 from collections.abc import Mapping
 from dataclasses import replace
@@ -154,7 +155,7 @@ class ProposalService:
             await applier.revert(p)
         return await self._move(p, ProposalStatus.REVERTED, decided_by=actor[:64])
 
-    async def duplicates_of(self, p: Proposal) -> list[Proposal]:
+    async def duplicates_of(self, p: Proposal) -> builtins.list[Proposal]:
         """Earlier proposals of the same kind and key that are pending, approved or applied."""
         live = {ProposalStatus.PENDING, ProposalStatus.APPROVED, ProposalStatus.APPLIED}
         return [

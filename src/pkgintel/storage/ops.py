@@ -274,7 +274,7 @@ class SqlOpsStore:
         expired = and_(job.c.status == JobStatus.RUNNING.value, job.c.lease_until < now)
         if alive:  # jobs the calling worker is running itself: late heartbeats, not dead
             expired = and_(expired, job.c.id.notin_(list(alive)))
-        moves = [
+        moves: list[tuple[Any, dict[str, Any]]] = [
             (
                 and_(expired, job.c.kill_requested.is_(True)),
                 {"status": JobStatus.KILLED.value, "finished_at": now, "error": "killed"},

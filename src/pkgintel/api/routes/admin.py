@@ -30,7 +30,7 @@ from pkgintel.services.proposals import proposal_wire
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.usage import BUCKETS, MAX_BUCKETS
 
-_PROBLEM = {"content": {"application/problem+json": {}}}
+_PROBLEM: dict[str, Any] = {"content": {"application/problem+json": {}}}
 RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"description": "No `Authorization: Bearer` credential", **_PROBLEM},
     403: {"description": "Wrong admin credential", **_PROBLEM},
