@@ -203,6 +203,16 @@ class Settings(BaseSettings):
         60, ge=0, le=100, description="Lowest health score of an alternative the curator approves."
     )
 
+    @field_validator("cron_schedules")
+    @classmethod
+    def _cron_expressions(cls, value: dict[str, str]) -> dict[str, str]:
+        from croniter import croniter
+
+        bad = {k: v for k, v in value.items() if v != "off" and not croniter.is_valid(v)}
+        if bad:
+            raise ValueError(f"invalid cron expressions: {bad}")
+        return value
+
     @field_validator("database_url")
     @classmethod
     def _known_driver(cls, value: str) -> str:

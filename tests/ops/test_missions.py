@@ -4,6 +4,7 @@ budget; proposals decide/apply/revert/launch; the curator's rules."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -120,10 +121,14 @@ async def test_llm_mission_is_killed_mid_run_and_the_worker_is_free_again(
     await admin.post(f"/api/admin/missions/{nxt}/run")
 
     async def done() -> bool:
-        return (await admin.get(f"/api/admin/missions/{nxt}")).json()["status"] == "succeeded"
+        return (await admin.get(f"/api/admin/jobs/{nxt}")).json()["status"] == "succeeded"
+
+    async def idle() -> bool:
+        return not running_worker.running
 
     await wait_for(done)
-    assert not running_worker.running
+    await wait_for(idle)
+    assert (await admin.get(f"/api/admin/missions/{nxt}")).json()["status"] == "succeeded"
 
 
 async def test_llm_mission_charges_the_budget_and_the_cap_stops_it(
@@ -313,3 +318,26 @@ async def test_curator_rejects_duplicates_and_dead_links_and_logs_why(
     assert off["enabled"] is False and off["next_run"] is None
     interval = (await admin.post("/api/admin/curator/interval", json={"seconds": 60})).json()
     assert interval["interval_s"] == 60
+
+
+async def test_a_stopping_worker_fails_a_running_mission_instead_of_leaving_it(
+    admin: httpx.AsyncClient, worker: Worker, model: FakeModel
+) -> None:
+    model.delay_s = 30.0
+    mid = (
+        await admin.post(
+            "/api/admin/missions", json={"profile": "error-fixes", "params": {"errors": ["E"]}}
+        )
+    ).json()["id"]
+    await admin.post(f"/api/admin/missions/{mid}/run")
+    stop = asyncio.Event()
+    task = asyncio.create_task(worker.run(stop))
+    await asyncio.wait_for(model.started.wait(), 10)
+    stop.set()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    job = (await admin.get(f"/api/admin/jobs/{mid}")).json()
+    assert job["status"] == "failed" and "stopped" in job["error"]
+    mission = (await admin.get(f"/api/admin/missions/{mid}")).json()
+    assert mission["status"] == "failed"

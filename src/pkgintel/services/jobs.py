@@ -230,8 +230,8 @@ class Worker:
         return self.queue.now() + timedelta(seconds=self.lease_s)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """The worker loop. On `stop`, running jobs are cancelled and left to the lease expiry
-        (another worker retries them)."""
+        """The worker loop. On `stop` (or cancellation), running jobs are cancelled and handed
+        back: queued again while attempts remain, else failed."""
         logger.info("worker %s started (kinds: %s)", self.worker_id, ", ".join(self.kinds))
         try:
             while not stop.is_set():
@@ -308,8 +308,9 @@ class Worker:
             elif beat.done() and beat.result() == "lost":
                 await ctx.log("lease lost to another worker; this copy stopped")
                 return
-            else:  # the worker itself is stopping: leave the job to the lease expiry
+            else:  # the worker itself is stopping
                 work.cancel()
+                await self._stopping(job, ctx)
                 raise
         except PkgIntelError as exc:
             status, error = JobStatus.FAILED, exc.message
@@ -325,6 +326,23 @@ class Worker:
             job.id, self.worker_id, status=status, now=self.queue.now(), result=result, error=error
         ):
             await self.queue._ended(job, status, error)
+
+    async def _stopping(self, job: Job, ctx: JobContext) -> None:
+        """Hand a job back when this worker stops: queued again while attempts remain, else
+        failed. Errors here are left to the lease expiry."""
+        try:
+            if job.attempts < job.max_attempts:
+                if await self.queue.store.release(job.id, self.worker_id):
+                    await ctx.log(f"worker {self.worker_id} stopping; queued again")
+                return
+            error = f"worker {self.worker_id} stopped during the last attempt"
+            await ctx.log(error)
+            if await self.queue.store.finish(
+                job.id, self.worker_id, status=JobStatus.FAILED, now=self.queue.now(), error=error
+            ):
+                await self.queue._ended(job, JobStatus.FAILED, error)
+        except Exception:
+            logger.warning("could not hand back job %s; its lease will expire", job.id)
 
     async def _heartbeat(self, job: Job, work: asyncio.Task[Any]) -> str:
         """Push the lease forward every `heartbeat_s` until `work` ends (never cancelled mid-write:

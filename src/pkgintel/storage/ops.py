@@ -235,6 +235,20 @@ class SqlOpsStore:
         async with self._engine.begin() as conn:
             return bool((await conn.execute(stmt)).rowcount)
 
+    async def release(self, job_id: str, worker_id: str) -> bool:
+        """Give a running job back to the queue (its worker is stopping); False if not ours."""
+        stmt = (
+            update(job)
+            .where(
+                job.c.id == job_id,
+                job.c.worker_id == worker_id,
+                job.c.status == JobStatus.RUNNING.value,
+            )
+            .values(status=JobStatus.QUEUED.value, worker_id=None, lease_until=None)
+        )
+        async with self._engine.begin() as conn:
+            return bool((await conn.execute(stmt)).rowcount)
+
     async def add_cost(self, job_id: str, *, tokens: int, requests: int) -> None:
         stmt = (
             update(job)
