@@ -80,6 +80,10 @@ async def test_bad_input_is_422_never_500(admin: httpx.AsyncClient) -> None:
     assert bad.status_code == 422
     assert (await admin.get("/api/admin/cron/log/warm-cache?lines=0")).status_code == 422
     assert (await admin.get("/api/admin/agents-by-range?bucket=year")).status_code == 422
+    early = await admin.get("/api/admin/agents-by-range?until=0001-01-02T00:00:00Z")
+    assert early.status_code == 422
+    backwards = "/api/admin/agents-by-range?since=2026-02-01T00:00:00&until=2026-01-01T00:00:00Z"
+    assert (await admin.get(backwards)).status_code == 422
     assert (await admin.post("/api/admin/curator/interval", json={"seconds": 1})).status_code == 422
 
 

@@ -372,13 +372,14 @@ async def agents_by_range(
     until: datetime | None = None,
     bucket: Literal["hour", "day", "week"] = "day",
 ) -> Response:
-    end = (
-        (until or datetime.now(UTC)).astimezone(UTC)
-        if (until is None or until.tzinfo)
-        else until.replace(tzinfo=UTC)
-    )
-    start = since if since is not None else end - timedelta(days=7)
-    start = start if start.tzinfo else start.replace(tzinfo=UTC)
+    def aware(value: datetime) -> datetime:
+        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+
+    try:
+        end = aware(until) if until is not None else datetime.now(UTC)
+        start = aware(since) if since is not None else end - timedelta(days=7)
+    except (OverflowError, ValueError):
+        return problem(422, "Bad range", "`since`/`until` out of range", kind="bad-range")
     if start >= end:
         return problem(422, "Bad range", "`since` must be before `until`", kind="bad-range")
     if (end - start) / BUCKETS[bucket] > MAX_BUCKETS:
