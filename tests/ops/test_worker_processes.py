@@ -210,3 +210,31 @@ async def test_lease_expiry_on_the_last_attempt_fails_the_job(db_url: str, tmp_p
         assert not await ops.store.finish(
             job.id, "ghost", status=failed.status.__class__("succeeded"), now=now
         )
+
+
+async def test_cli_kills_a_queued_job_and_lists_cron(db_url: str, tmp_path: Path) -> None:
+    names = _names(tmp_path / "names.tsv", 10)
+    env = _env(db_url, names, PKGINTEL_CRON_SCHEDULES='{"warm-cache": "*/5 * * * *"}')
+    async with _ops(db_url, names) as ops:
+        job = await ops.queue.enqueue("ingest-names")
+        assert job is not None
+
+        def cli(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(  # noqa: S603
+                [sys.executable, "-m", "pkgintel", *args],
+                env={**env, "COLUMNS": "200"},
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+
+        killed = await asyncio.to_thread(cli, "jobs", "kill", job.id)
+        assert killed.returncode == 0 and f"{job.id}: killed" in killed.stdout
+        assert (await ops.queue.get(job.id)).status.value == "killed"
+        cron = await asyncio.to_thread(cli, "cron", "list")
+        assert cron.returncode == 0
+        assert "*/5 * * * *" in cron.stdout and "ingest-advisories" in cron.stdout
+        missing = await asyncio.to_thread(cli, "jobs", "kill", "no-such-job")
+        assert missing.returncode == 1

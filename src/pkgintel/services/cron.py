@@ -67,6 +67,8 @@ class CronService:
         self._queue = queue
         self.entries = dict(entries)
         self._started = queue.now()
+        self._seen: dict[str, datetime] = {}
+        """Latest occurrence per slug this process already offered (skips needless inserts)."""
 
     def _entry(self, slug: str) -> CronEntry:
         entry = self.entries.get(slug)
@@ -128,8 +130,9 @@ class CronService:
             if not entry.enabled:
                 continue
             due: datetime = croniter(entry.expression, now).get_prev(datetime)
-            if due < self._started:
+            if due < self._started or self._seen.get(entry.slug) == due:
                 continue
+            self._seen[entry.slug] = due
             job = await self._queue.enqueue(
                 entry.slug,
                 {"trigger": "schedule", "occurrence": due.isoformat()},

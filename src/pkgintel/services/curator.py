@@ -63,6 +63,7 @@ class Curator:
         self._min_health = min_health
         self._batch = batch
         self._clock = clock
+        self._offered: datetime | None = None
 
     def job_kind(self) -> JobKind:
         return JobKind(run=self._run_job, max_attempts=1)
@@ -117,6 +118,9 @@ class Curator:
         if not enabled:
             return
         slot = self._slot_start(interval)
+        if slot == self._offered:
+            return
+        self._offered = slot
         await self._queue.enqueue(
             CURATOR_JOB,
             {"trigger": "schedule"},
