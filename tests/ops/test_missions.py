@@ -341,3 +341,43 @@ async def test_a_stopping_worker_fails_a_running_mission_instead_of_leaving_it(
     assert job["status"] == "failed" and "stopped" in job["error"]
     mission = (await admin.get(f"/api/admin/missions/{mid}")).json()
     assert mission["status"] == "failed"
+
+
+async def test_curator_checks_the_suggested_package_through_our_own_report(
+    admin: httpx.AsyncClient, ops_runtime: Runtime
+) -> None:
+    from pkgintel.services.curator import Curator
+
+    ops = ops_runtime.ops
+    assert ops is not None
+    ids = {
+        alt: await _proposal(
+            ops_runtime,
+            key=f"npm/old-{alt}",
+            payload={"ecosystem": "npm", "package": f"old-{alt}", "alternative": alt},
+        )
+        for alt in ("tiny-lib", "@acme/widget", "no-such-pkg-xyz")
+    }
+    # tiny-lib scores 58 in the replayed registry: below the default bar of 60, above 50.
+    strict = ops.curator
+    lenient = Curator(
+        ops.store,
+        ops.queue,
+        ops.proposals,
+        strict._links,
+        strict._report,
+        enabled=True,
+        interval_s=60,
+        min_health=50,
+    )
+    assert await strict.run_once() == {"approved": 0, "rejected": 1, "left": 2}
+    assert await lenient.run_once() == {"approved": 1, "rejected": 0, "left": 1}
+    by_id = {}
+    for d in (await admin.get("/api/admin/curator/decisions?limit=10")).json()["decisions"]:
+        by_id.setdefault(d["proposal_id"], []).append(d)
+    assert "does not exist" in by_id[ids["no-such-pkg-xyz"]][0]["reason"]
+    assert "deprecated too" in by_id[ids["@acme/widget"]][0]["reason"]
+    assert [d["decision"] for d in by_id[ids["tiny-lib"]]] == ["approved", "left"]
+    assert "health 58 < 60" in by_id[ids["tiny-lib"]][1]["reason"]
+    applied = await ops.proposals.get(ids["tiny-lib"])
+    assert applied.status.value == "applied" and applied.decided_by == "curator"
