@@ -218,6 +218,7 @@ def service_env(db_url: str, registry: str, *, cold: bool, log_level: str) -> di
             "PKGINTEL_UPSTREAM_PYPISTATS_URL": f"{registry}/pypistats",
             "PKGINTEL_LOG_LEVEL": log_level,
             "PKGINTEL_BULK_HINT_THRESHOLD": "1000000",
+            "PKGINTEL_WORKER_EMBEDDED": "false",  # measure the API alone, no background jobs
         }
     )
     if cold:

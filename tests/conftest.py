@@ -24,6 +24,11 @@ from tests.bodies import RECORDINGS
 from tests.fake_registry import ReplayRegistry, build
 from tests.shared import SHARED_DATA
 
+# No test may start network ingestion: servers started by tests (and their subprocesses) run no
+# embedded worker and no first-start ingestion unless a test asks for them explicitly.
+os.environ.setdefault("PKGINTEL_WORKER_EMBEDDED", "false")
+os.environ.setdefault("PKGINTEL_INITIAL_INGEST", "false")
+
 PG_URL = os.environ.get("PKGINTEL_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("PKGINTEL_TEST_REDIS_URL")
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)

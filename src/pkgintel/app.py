@@ -13,15 +13,17 @@ from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI
 
 from pkgintel import __version__
+from pkgintel.api.admin_audit import AdminAuditMiddleware
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
-from pkgintel.api.routes import advisories, audit, badges, discovery, packages, service
+from pkgintel.api.routes import admin, advisories, audit, badges, discovery, packages, service
 from pkgintel.api.routes import compat as compat_routes
 from pkgintel.api.routes import errors as error_routes
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.mcp.http import mount_mcp
 from pkgintel.services.runtime import Runtime
+from pkgintel.worker_host import embedded_worker
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +47,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
             # background so the first check_bulk or typosquat hint does not wait for it.
             warming = asyncio.create_task(_warm(built))
             try:
-                yield
+                async with embedded_worker(settings, built):
+                    yield
             finally:
                 warming.cancel()
 
@@ -79,11 +82,13 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(compat_routes.router)
     app.include_router(badges.router)
     app.include_router(discovery.router)
+    app.include_router(admin.router)
     install_error_handlers(app)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
     )
+    app.add_middleware(AdminAuditMiddleware)
     return app
 
 

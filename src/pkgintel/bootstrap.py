@@ -35,6 +35,7 @@ from pkgintel.services.errors import ErrorService
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
+from pkgintel.services.ops import Ops
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
@@ -199,6 +200,18 @@ def assemble(
         public_url=settings.public_url.rstrip("/"),
         errors=build_error_service(settings, store, clock),
         compat=compat,
+        ops=build_ops(
+            settings,
+            store,
+            client,
+            packages,
+            names,
+            reports,
+            _utcnow,
+            advisory_store,
+            bus,
+            invalidate=advisory_service.invalidate,
+        ),
     )
 
 
@@ -252,3 +265,142 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         if isinstance(cache, RedisCache):
             await cache.close()
         await engine.dispose()
+
+
+def build_ops(
+    settings: Settings,
+    store: SqlStore,
+    client: httpx.AsyncClient,
+    packages: PackageService,
+    names: NameService,
+    reports: ReportService,
+    clock: Any,
+    advisory_store: SqlAdvisoryStore,
+    bus: EventBus,
+    *,
+    invalidate: Any = None,
+) -> Ops:
+    """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
+    from urllib.parse import quote
+
+    from pkgintel.knowledge.missions import load_profiles, load_prompts
+    from pkgintel.services.cron import CronEntry, CronService
+    from pkgintel.services.curator import CURATOR_JOB, Curator
+    from pkgintel.services.jobs import JobKind, JobQueue
+    from pkgintel.services.mission_rules import RULES
+    from pkgintel.services.missions import MISSION_JOB, Budget, MissionService, Profile
+    from pkgintel.services.ops import INITIAL_INGESTION
+    from pkgintel.services.proposals import PROPOSAL_KINDS, ProposalService, RevisionApplier
+    from pkgintel.services.usage import AgentsByRange
+    from pkgintel.sources.links import HttpLinkChecker
+    from pkgintel.sources.llm import ChatClient
+    from pkgintel.storage.ops import SqlOpsStore
+    from pkgintel.tasks import DESCRIPTIONS, TASKS, TaskDeps, bind, initial_ingestion
+
+    ops_store = SqlOpsStore(store.engine)
+
+    async def popular(eco: Ecosystem, limit: int) -> list[str]:
+        return [e.display_name for e in await store.list_popular_names(eco, limit)]
+
+    deps = TaskDeps(
+        client=client,
+        ingestor=AdvisoryIngestor(advisory_store, clock=clock, bus=bus),
+        names=names,
+        packages=packages,
+        osv_export_url=settings.upstream_osv_export_url,
+        osv_ecosystems=tuple(settings.osv_ecosystems),
+        kev_url=settings.upstream_kev_url,
+        epss_url=settings.upstream_epss_url,
+        name_lists=dict(settings.name_lists),
+        warm_top=settings.warm_cache_top,
+        popular=popular,
+        invalidate=invalidate or (lambda: None),
+    )
+    kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
+    kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)
+    queue = JobQueue(ops_store, kinds, clock=clock, max_attempts=settings.job_max_attempts)
+    cron = CronService(
+        queue,
+        {
+            slug: CronEntry(slug, settings.cron_schedules.get(slug, "off"), DESCRIPTIONS[slug])
+            for slug in TASKS
+        },
+    )
+    proposals = ProposalService(
+        ops_store,
+        {k: RevisionApplier(ops_store, k, clock=clock) for k in PROPOSAL_KINDS},
+        clock=clock,
+    )
+    links = HttpLinkChecker(client)
+    model = (
+        ChatClient(
+            client,
+            base_url=settings.upstream_llm_url,
+            model=settings.llm_model,
+            api_key=settings.llm_api_key,
+        )
+        if settings.upstream_llm_url and settings.llm_model
+        else None
+    )
+    registry = {
+        Ecosystem.NPM: lambda name: (
+            f"{settings.upstream_npm_url.rstrip('/')}/{quote(name, safe='@')}"
+        ),
+        Ecosystem.PYPI: lambda name: (
+            f"{settings.upstream_pypi_url.rstrip('/')}/pypi/{quote(name)}/json"
+        ),
+    }
+    budget = Budget(
+        ops_store,
+        tokens_per_day=settings.mission_tokens_per_day,
+        tokens_per_month=settings.mission_tokens_per_month,
+        requests_per_day=settings.mission_requests_per_day,
+        requests_per_month=settings.mission_requests_per_month,
+        clock=clock,
+    )
+    missions = MissionService(
+        ops_store,
+        queue,
+        proposals,
+        budget,
+        profiles=[Profile.from_data(p) for p in load_profiles()],
+        rules=RULES,
+        prompts=load_prompts(),
+        model=model,
+        tools={
+            "packages": packages,
+            "recent": ops_store.recent_snapshots,
+            "popular": popular,
+            "registry_url": lambda eco, name: registry[eco](name),
+            "links": links,
+        },
+        clock=clock,
+    )
+    curator = Curator(
+        ops_store,
+        queue,
+        proposals,
+        links,
+        lambda eco, name: reports.get_report(eco, name, None),
+        enabled=settings.curator_enabled,
+        interval_s=settings.curator_interval_s,
+        min_health=settings.curator_min_health,
+        clock=clock,
+    )
+    kinds[MISSION_JOB] = missions.job_kind()
+    kinds[CURATOR_JOB] = curator.job_kind()
+    return Ops(
+        store=ops_store,
+        queue=queue,
+        cron=cron,
+        missions=missions,
+        proposals=proposals,
+        curator=curator,
+        agents=AgentsByRange(None),
+        admin_token=settings.admin_token,
+    )
+
+
+def _utcnow() -> datetime:
+    """The job system's clock is always the real one (leases and schedules need time to pass)."""
+    return datetime.now(UTC)

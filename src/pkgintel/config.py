@@ -207,6 +207,89 @@ class Settings(BaseSettings):
         25, ge=2, le=100, description="Most packages one compatibility check accepts."
     )
 
+    # -- operations: admin surface, jobs, cron, missions, curator ----------------------------
+    admin_token: str | None = Field(
+        None,
+        description="Bearer token of the admin API (`/api/admin/*`); unset = every admin path answers 404.",
+    )
+    worker_embedded: bool = Field(
+        True, description="Run a job worker inside `pkgintel serve` (each server process)."
+    )
+    worker_concurrency: int = Field(2, ge=1, le=64, description="Jobs one worker runs at once.")
+    job_poll_s: float = Field(
+        1.0, gt=0, description="How often an idle worker looks for jobs, seconds."
+    )
+    job_heartbeat_s: float = Field(
+        1.0,
+        gt=0,
+        description="How often a running job's lease is renewed (and kills noticed), seconds.",
+    )
+    job_lease_s: float = Field(
+        30.0,
+        gt=0,
+        description="Lease of a running job: past it without a heartbeat, the job is retried or failed.",
+    )
+    job_max_attempts: int = Field(
+        3, ge=1, le=20, description="Attempts of a job whose worker dies."
+    )
+    cron_schedules: dict[str, str] = Field(
+        default_factory=lambda: {
+            "ingest-advisories": "17 3 * * *",
+            "ingest-kev-epss": "47 4 * * *",
+            "ingest-names": "23 2 * * 0",
+            "warm-cache": "*/30 * * * *",
+        },
+        description="Cron expression per registered cron slug (JSON object; `off` disables one).",
+    )
+    initial_ingest: bool = Field(
+        True,
+        description="On first start with an empty database, load names, advisories, KEV and EPSS in the background (off for air-gapped installs).",
+    )
+    name_lists: dict[str, str] = Field(
+        default_factory=lambda: {"pypi": "https://pypi.org/simple/"},
+        description="Name list per ecosystem loaded by the `ingest-names` job: a URL or a file (JSON object).",
+    )
+    warm_cache_top: int = Field(
+        50, ge=0, description="Popular packages per ecosystem refreshed by the `warm-cache` job."
+    )
+    upstream_llm_url: str | None = Field(
+        None,
+        description="OpenAI-compatible API base (e.g. `http://127.0.0.1:11434/v1`) for LLM mission profiles; unset = only rule profiles run.",
+    )
+    llm_model: str | None = Field(None, description="Model name sent to the LLM API.")
+    llm_api_key: str | None = Field(None, description="Bearer key of the LLM API, if it needs one.")
+    mission_tokens_per_day: int = Field(
+        200000, ge=0, description="Model tokens missions may spend per UTC day (0 = no cap)."
+    )
+    mission_tokens_per_month: int = Field(
+        3000000, ge=0, description="Model tokens per UTC month (0 = no cap)."
+    )
+    mission_requests_per_day: int = Field(
+        500, ge=0, description="Model requests per UTC day (0 = no cap)."
+    )
+    mission_requests_per_month: int = Field(
+        10000, ge=0, description="Model requests per UTC month (0 = no cap)."
+    )
+    curator_enabled: bool = Field(
+        True, description="Curator on at first start (then switched by the admin API)."
+    )
+    curator_interval_s: int = Field(
+        900, ge=10, description="Curator interval at first start, seconds."
+    )
+    curator_min_health: int = Field(
+        60, ge=0, le=100, description="Lowest health score of an alternative the curator approves."
+    )
+
+    @field_validator("cron_schedules")
+    @classmethod
+    def _cron_expressions(cls, value: dict[str, str]) -> dict[str, str]:
+        from croniter import croniter
+
+        bad = {k: v for k, v in value.items() if v != "off" and not croniter.is_valid(v)}
+        if bad:
+            raise ValueError(f"invalid cron expressions: {bad}")
+        return value
+
     @field_validator("database_url")
     @classmethod
     def _known_driver(cls, value: str) -> str:

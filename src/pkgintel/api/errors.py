@@ -26,6 +26,7 @@ from pkgintel.domain.errors import (
     StorageError,
     VersionNotFound,
 )
+from pkgintel.domain.ops import AdminAccessDenied, IllegalTransition, OpsNotFound, OpsUnavailable
 from pkgintel.sources.errors import AdvisoryNotFound, InvalidSourceData
 
 logger = logging.getLogger(__name__)
@@ -206,8 +207,36 @@ def error_response(exc: PkgIntelError, request: Request | None = None) -> Respon
         if value is None and request is not None:
             value = request.path_params.get(exc.field)
         return validation_error(exc.field, exc.message, value, where=where)
+    if isinstance(exc, AdminAccessDenied | IllegalTransition | OpsNotFound | OpsUnavailable):
+        return ops_error_response(exc)
     p = problem_for(exc)
     return problem(p.status, p.title, p.detail, kind=p.kind, headers=p.headers, **p.extra)
+
+
+def ops_error_response(exc: PkgIntelError) -> Response:
+    """The job system's errors (admin API): closed surface, auth, unknown ids, illegal moves."""
+    if isinstance(exc, AdminAccessDenied):
+        if exc.status == 404:  # closed: answer exactly as for a path that does not exist
+            return Response(
+                b'{"detail":"Not Found"}', status_code=404, media_type="application/json"
+            )
+        headers = (
+            {"WWW-Authenticate": 'Bearer realm="pkgintel-admin"'} if exc.status == 401 else None
+        )
+        title = "Authentication required" if exc.status == 401 else "Forbidden"
+        return problem(exc.status, title, exc.message, kind="admin-auth", headers=headers)
+    if isinstance(exc, IllegalTransition):
+        return problem(
+            409,
+            "Illegal status change",
+            exc.message,
+            kind="illegal-transition",
+            current=exc.current,
+            wanted=exc.wanted,
+        )
+    if isinstance(exc, OpsNotFound):
+        return problem(404, f"Unknown {exc.what}", exc.message, kind="not-found", id=exc.ident)
+    return problem(409, "Cannot run now", exc.message, kind="unavailable")
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -13,6 +13,7 @@ from pkgintel.services.errors import ErrorService
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
+from pkgintel.services.ops import Ops
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
@@ -46,3 +47,5 @@ class Runtime:
     """Error-to-fix database (set by `bootstrap.assemble`)."""
     compat: CompatService | None = None
     """Stack compatibility (set by `bootstrap.assemble`)."""
+    ops: Ops | None = None
+    """Jobs, cron, missions, proposals, curator (None when not wired)."""

@@ -179,3 +179,127 @@ error_miss = Table(
     Column("first_seen", DateTime(timezone=True), nullable=False),
     Column("last_seen", DateTime(timezone=True), nullable=False),
 )
+# -- operations: jobs, missions, proposals, curator, audit (migration 0003) ---------------------
+
+job = Table(
+    "job",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("kind", String(64), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("max_attempts", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("started_at", DateTime(timezone=True)),
+    Column("finished_at", DateTime(timezone=True)),
+    Column("heartbeat_at", DateTime(timezone=True)),
+    Column("lease_until", DateTime(timezone=True)),
+    Column("worker_id", String(128)),
+    Column("kill_requested", Boolean, nullable=False),
+    Column("result", Text),
+    Column("error", Text),
+    Column("cost_tokens", BigInteger, nullable=False),
+    Column("cost_requests", Integer, nullable=False),
+    Column("scheduled_for", DateTime(timezone=True)),
+    Column("dedupe_key", String(200), unique=True),
+)
+"""A unit of background work. `payload`/`result` are JSON; `lease_until` is pushed forward by the
+running worker's heartbeats; `dedupe_key` makes a cron occurrence or the first-start ingestion
+enqueue once across processes."""
+Index("ix_job_status_created", job.c.status, job.c.created_at)
+Index("ix_job_kind_created", job.c.kind, job.c.created_at)
+
+job_event = Table(
+    "job_event",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("job_id", String(36), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("data", Text, nullable=False),
+)
+"""Output of a job (`log`) and mission events (`status`, `log`, `proposal`, `done`), in id order."""
+Index("ix_job_event_job", job_event.c.job_id, job_event.c.id)
+
+mission = Table(
+    "mission",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("profile", String(64), nullable=False),
+    Column("params", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("error", Text),
+    Column("summary", Text),
+)
+Index("ix_mission_status_created", mission.c.status, mission.c.created_at)
+
+proposal = Table(
+    "proposal",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("key", String(512), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("evidence", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("mission_id", String(36)),
+    Column("decided_at", DateTime(timezone=True)),
+    Column("decided_by", String(64)),
+    Column("reason", Text),
+    Column("applied_at", DateTime(timezone=True)),
+    Column("revision_id", Integer),
+)
+Index("ix_proposal_status_created", proposal.c.status, proposal.c.created_at)
+Index("ix_proposal_kind_key", proposal.c.kind, proposal.c.key)
+
+knowledge_revision = Table(
+    "knowledge_revision",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(32), nullable=False),
+    Column("key", String(512), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("payload", Text),
+    Column("proposal_id", String(36)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("reverted_at", DateTime(timezone=True)),
+)
+"""Versioned curated entries written by applied proposals: the current entry of (kind, key) is its
+highest version not reverted; reverting a version brings the previous one back."""
+Index("ix_knowledge_revision_key", knowledge_revision.c.kind, knowledge_revision.c.key)
+
+curator_decision = Table(
+    "curator_decision",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("proposal_id", String(36), nullable=False),
+    Column("decision", String(16), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+admin_audit = Table(
+    "admin_audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("method", String(8), nullable=False),
+    Column("path", Text, nullable=False),
+    Column("status", Integer, nullable=False),
+    Column("detail", Text),
+)
+"""Every admin request (who, what, when, outcome); the token itself is never stored."""
+
+ops_setting = Table(
+    "ops_setting",
+    metadata,
+    Column("key", String(128), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+"""Runtime switches changed through the admin API (curator on/off and interval, mission flags)."""

@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.http import NO_STORE, cached_json, plain_json
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.services.runtime import Runtime
 
 router = APIRouter(tags=["service"])
 
@@ -119,8 +120,22 @@ async def status(runtime: RuntimeDep) -> Response:
                 "supported_ecosystems": list(st.supported),
                 "scope": "this worker process since start",
             },
+            "jobs": await _jobs_status(runtime),
         }
     )
+
+
+async def _jobs_status(runtime: Runtime) -> dict[str, Any] | None:
+    """Queue counts and the first-start ingestion's progress (None when jobs are not wired)."""
+    if runtime.ops is None:
+        return None
+    try:
+        return {
+            "queue": await runtime.ops.queue.counts(),
+            "initial_ingestion": await runtime.ops.initial_ingestion(),
+        }
+    except Exception as exc:  # the probe reports, it never fails
+        return {"error": f"{exc.__class__.__name__}"}
 
 
 @router.get("/api/health", summary="Liveness and readiness")

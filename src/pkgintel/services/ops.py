@@ -1,0 +1,45 @@
+"""`Ops`: the job system's services, one field of `Runtime` (None when not wired)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pkgintel.services.cron import CronService
+from pkgintel.services.curator import Curator
+from pkgintel.services.jobs import JobQueue
+from pkgintel.services.missions import MissionService
+from pkgintel.services.proposals import ProposalService
+from pkgintel.services.usage import AgentsByRange
+from pkgintel.storage.ops_base import OpsStore
+
+INITIAL_INGESTION = "initial-ingestion"
+
+
+@dataclass(frozen=True, slots=True)
+class Ops:
+    store: OpsStore
+    queue: JobQueue
+    cron: CronService
+    missions: MissionService
+    proposals: ProposalService
+    curator: Curator
+    agents: AgentsByRange
+    admin_token: str | None = None
+
+    async def initial_ingestion(self) -> dict[str, Any] | None:
+        """State of the first-start ingestion job for `/api/status`: status, the latest progress
+        step and log line; None when it never ran."""
+        jobs = await self.queue.list(kind=INITIAL_INGESTION, limit=1)
+        if not jobs:
+            return None
+        job = jobs[0]
+        progress = await self.store.last_events(job.id, kind="progress", limit=1)
+        line = await self.store.last_events(job.id, kind="log", limit=1)
+        return {
+            "job_id": job.id,
+            "status": job.status.value,
+            "progress": progress[0].data if progress else None,
+            "last_log": line[0].data.get("line") if line else None,
+            "error": job.error,
+        }

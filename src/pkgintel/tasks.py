@@ -1,0 +1,247 @@
+"""
+Cron tasks and the first-start ingestion: the work behind each whitelisted cron slug.
+
+`TASKS` maps a slug to the function that builds its handler. **A slug is registered by adding one
+line here** (and a default schedule in `Settings.cron_schedules`); `services/cron.CRON_SLUGS` is the
+whitelist it must belong to. Slugs whose work is not in this build (`health-snapshots`,
+`usage-retention`, `harvest-changelogs`, `harvest-bugs`) are left out until it is.
+
+A composition-level module like `bootstrap.py`: it joins sources (files, URLs) to services.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.services.advisory_ingest import AdvisoryIngestor
+from pkgintel.services.jobs import Handler, JobContext
+from pkgintel.services.names import NameService
+from pkgintel.services.packages import PackageService
+from pkgintel.sources.fetch import SourceFetchError, is_url, local_path, locate
+from pkgintel.sources.name_lists import parse_name_list
+from pkgintel.sources.osv_export import (
+    count_records,
+    export_location,
+    is_missing_locally,
+    iter_records,
+)
+
+PYPI_SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
+
+
+@dataclass(frozen=True, slots=True)
+class TaskDeps:
+    client: httpx.AsyncClient
+    ingestor: AdvisoryIngestor
+    names: NameService
+    packages: PackageService
+    osv_export_url: str
+    osv_ecosystems: tuple[str, ...]
+    kev_url: str
+    epss_url: str
+    name_lists: dict[str, str]
+    warm_top: int
+    popular: Callable[[Ecosystem, int], Awaitable[list[str]]]
+    invalidate: Callable[[], None]
+    """Drops this process's cached advisory coverage after an ingestion."""
+
+
+def _feed(location: str) -> str:
+    if is_url(location):
+        return "osv"
+    path = local_path(location)
+    return path.resolve().name or "osv"
+
+
+async def ingest_advisories(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """OSV exports of every configured ecosystem (incremental)."""
+    location, feed = deps.osv_export_url, _feed(deps.osv_export_url)
+    done: dict[str, int] = {}
+    failed: dict[str, str] = {}
+    for i, eco in enumerate(deps.osv_ecosystems):
+        await ctx.progress("advisories", i, len(deps.osv_ecosystems))
+        where = export_location(location, eco)
+        if is_missing_locally(where):
+            await ctx.log(f"{eco}: no export at {where}; skipped")
+            continue
+        try:
+            async with locate(where, deps.client) as path:
+                summary = await deps.ingestor.ingest_osv(
+                    feed=feed,
+                    osv_ecosystem=eco,
+                    location=where,
+                    entries=iter_records(path),
+                    progress=None,
+                )
+                total = count_records(path)
+        except PkgIntelError as exc:
+            failed[eco] = exc.message
+            await ctx.log(f"{eco}: failed: {exc.message}")
+            continue
+        done[eco] = summary.total
+        await ctx.log(
+            f"{feed}:{eco}: {total:,} records, added {summary.added:,}, updated "
+            f"{summary.updated:,}, removed {summary.removed:,} ({summary.seconds:.1f} s)"
+        )
+    deps.invalidate()
+    if failed and not done:
+        raise SourceFetchError(location, f"no OSV export could be read ({len(failed)} failed)")
+    return {"ingested": done, "failed": failed}
+
+
+async def ingest_kev_epss(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """CISA KEV catalog and FIRST EPSS scores (each replaces the previous one)."""
+    out: dict[str, Any] = {}
+    try:
+        async with locate(deps.kev_url, deps.client) as path:
+            out["kev"] = await deps.ingestor.ingest_kev(
+                location=deps.kev_url, data=path.read_bytes()
+            )
+        await ctx.log(f"kev: {out['kev']}")
+    except PkgIntelError as exc:
+        out["kev_error"] = exc.message
+        await ctx.log(f"kev: failed: {exc.message}")
+    epss = deps.epss_url
+    if is_url(epss) and not epss.lower().endswith((".gz", ".csv")):
+        epss = f"{epss.rstrip('/')}/epss_scores-current.csv.gz"
+    try:
+        async with locate(epss, deps.client) as path:
+            with path.open("rb") as fh:
+                out["epss"] = await deps.ingestor.ingest_epss(location=epss, stream=fh)
+        await ctx.log(f"epss: {out['epss']}")
+    except PkgIntelError as exc:
+        out["epss_error"] = exc.message
+        await ctx.log(f"epss: failed: {exc.message}")
+    deps.invalidate()
+    if "kev" not in out and "epss" not in out:
+        raise SourceFetchError(deps.kev_url, "neither KEV nor EPSS could be read")
+    return out
+
+
+async def _name_list_bytes(deps: TaskDeps, location: str) -> bytes:
+    if not is_url(location):
+        path = local_path(location)
+        if not path.is_file():
+            raise SourceFetchError(location, "no such file")
+        raw = await asyncio.to_thread(Path.read_bytes, path)
+    else:
+        try:
+            resp = await deps.client.get(
+                location, headers={"Accept": f"{PYPI_SIMPLE_JSON}, */*;q=0.1"}, timeout=300
+            )
+        except httpx.HTTPError as exc:
+            raise SourceFetchError(location, f"download failed ({exc.__class__.__name__})") from exc
+        if resp.status_code >= 400:
+            raise SourceFetchError(location, f"HTTP {resp.status_code}")
+        raw = resp.content
+    import gzip
+
+    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+
+
+def _parse_all(ecosystem: Ecosystem, raw: bytes) -> list[Any]:
+    return list(parse_name_list(ecosystem, raw))
+
+
+async def ingest_names(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """The configured registry name lists (`Settings.name_lists`)."""
+    loaded: dict[str, int] = {}
+    failed: dict[str, str] = {}
+    for i, (eco_value, location) in enumerate(deps.name_lists.items()):
+        await ctx.progress("names", i, len(deps.name_lists))
+        try:
+            eco = Ecosystem(eco_value)
+            raw = await _name_list_bytes(deps, location)
+            # Parsing is CPU-bound: off the event loop, so the job's heartbeat keeps its lease.
+            entries = await asyncio.to_thread(_parse_all, eco, raw)
+            loaded[eco_value] = await deps.names.ingest(eco, entries, source=location)
+        except (PkgIntelError, ValueError) as exc:
+            failed[eco_value] = getattr(exc, "message", str(exc))
+            await ctx.log(f"{eco_value} names from {location}: failed: {failed[eco_value]}")
+            continue
+        await ctx.log(f"{eco_value}: {loaded[eco_value]:,} names from {location}")
+    if failed and not loaded:
+        raise SourceFetchError(", ".join(deps.name_lists.values()), "no name list could be read")
+    return {"loaded": loaded, "failed": failed}
+
+
+async def warm_cache(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Load the name pools, then refresh the package data of the `warm_top` most popular names
+    of each ecosystem with a live adapter (into the shared cache and the snapshot table)."""
+    warmed = await deps.names.warm()
+    await ctx.log(f"name pools: {', '.join(e.value for e in warmed) or 'none loaded'}")
+    fetched = failed = 0
+    gate = asyncio.Semaphore(4)
+
+    async def one(eco: Ecosystem, name: str) -> bool:
+        async with gate:
+            try:
+                await deps.packages.get_snapshot(eco, name)
+            except PkgIntelError:
+                return False
+            return True
+
+    for eco in warmed:
+        if not deps.packages.supports(eco) or deps.warm_top <= 0:
+            continue
+        names = await deps.popular(eco, deps.warm_top)
+        results = await asyncio.gather(*(one(eco, n) for n in names))
+        fetched += sum(results)
+        failed += len(results) - sum(results)
+        await ctx.log(f"{eco.value}: refreshed {sum(results)} of {len(results)} popular packages")
+    return {"pools": [e.value for e in warmed], "refreshed": fetched, "failed": failed}
+
+
+async def initial_ingestion(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """First start on an empty database: name lists, OSV advisories (malicious reports included in
+    the exports), KEV and EPSS, in that order; a failing step is logged and the next one runs."""
+    steps: list[tuple[str, Callable[[TaskDeps, JobContext], Any]]] = [
+        ("names", ingest_names),
+        ("advisories", ingest_advisories),
+        ("kev-epss", ingest_kev_epss),
+    ]
+    out: dict[str, Any] = {}
+    for i, (step, fn) in enumerate(steps):
+        await ctx.progress(step, i, len(steps))
+        await ctx.log(f"initial ingestion step {i + 1}/{len(steps)}: {step}")
+        try:
+            out[step] = await fn(deps, ctx)
+        except PkgIntelError as exc:
+            out[step] = {"error": exc.message}
+            await ctx.log(f"{step}: unavailable: {exc.message}")
+    await ctx.progress("done", len(steps), len(steps))
+    return out
+
+
+TaskFn = Callable[[TaskDeps, JobContext], Any]
+
+TASKS: dict[str, TaskFn] = {
+    "ingest-advisories": ingest_advisories,
+    "ingest-kev-epss": ingest_kev_epss,
+    "ingest-names": ingest_names,
+    "warm-cache": warm_cache,
+}
+"""Registered cron slugs → their work. One line per slug."""
+
+DESCRIPTIONS = {
+    "ingest-advisories": "OSV advisories (and malicious-package reports) of every configured ecosystem",
+    "ingest-kev-epss": "CISA KEV catalog and FIRST EPSS scores",
+    "ingest-names": "registry name lists (PKGINTEL_NAME_LISTS)",
+    "warm-cache": "name pools and package data of the most popular names",
+}
+
+
+def bind(fn: TaskFn, deps: TaskDeps) -> Handler:
+    async def handler(ctx: JobContext) -> dict[str, Any] | None:
+        result: dict[str, Any] | None = await fn(deps, ctx)
+        return result
+
+    return handler
