@@ -260,6 +260,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         yield runtime
         await runtime.packages.drain()
         await runtime.feed.close()
+        if runtime.errors is not None:
+            await runtime.errors.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):

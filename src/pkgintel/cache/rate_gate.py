@@ -11,6 +11,7 @@ import time
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from redis.asyncio import ConnectionPool
 
 
 class LimitsGate:
@@ -22,12 +23,25 @@ class LimitsGate:
         self._item: RateLimitItem = parse(limit)
         self._namespace = namespace
         storage: Storage
+        self._pool: ConnectionPool | None = None
         if redis_url:
             uri = redis_url if redis_url.startswith("async+") else f"async+{redis_url}"
-            storage = RedisStorage(uri, implementation="redispy", key_prefix="pkgintel-limits")
+            # Our own pool, so `close()` can release its connections at shutdown.
+            self._pool = ConnectionPool.from_url(redis_url.removeprefix("async+"))
+            storage = RedisStorage(
+                uri,
+                implementation="redispy",
+                key_prefix="pkgintel-limits",
+                connection_pool=self._pool,  # type: ignore[arg-type]
+            )
         else:
             storage = MemoryStorage()
         self._limiter = MovingWindowRateLimiter(storage)
+
+    async def close(self) -> None:
+        """Disconnect the Redis pool, when there is one."""
+        if self._pool is not None:
+            await self._pool.disconnect()
 
     @property
     def limit(self) -> str:

@@ -68,6 +68,10 @@ class RateGate(Protocol):
 
     async def allow(self, key: str) -> int | None: ...
 
+    async def close(self) -> None:
+        """Release the gate's connections (a no-op for in-memory gates)."""
+        ...
+
 
 class ErrorService:
     """See the module docstring. `knowledge` returns the curated entries shipped with the package."""
@@ -95,6 +99,11 @@ class ErrorService:
     @property
     def backend(self) -> str:
         return self._store.backend
+
+    async def close(self) -> None:
+        """Release what the service holds open (the vote gate's Redis connections)."""
+        if self._gate is not None:
+            await self._gate.close()
 
     async def load_knowledge(self) -> KnowledgeLoad:
         """Write the shipped curated entries into the store (`pkgintel ingest knowledge`)."""
