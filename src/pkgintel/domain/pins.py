@@ -68,8 +68,8 @@ class Constraint:
             return True
         if _epoch(self.ecosystem, version) != _epoch(self.ecosystem, self.base):
             return False
-        nums = release_numbers(version)
-        base = release_numbers(self.base)
+        nums = _release(self.ecosystem, version)
+        base = _release(self.ecosystem, self.base)
         if self.operator == "~":
             width = 2 if len(base) >= 2 else 1
         elif base[0] > 0:
@@ -90,6 +90,16 @@ def _epoch(ecosystem: Ecosystem, version: str) -> int:
         return -1
 
 
+def _release(ecosystem: Ecosystem, version: str) -> tuple[int, ...]:
+    # PEP 440 spellings (`00!1.2`, `v1.0`, `1.0-1`) are read by packaging, epoch left out.
+    if ecosystem is Ecosystem.PYPI and len(version) <= MAX_VERSION_LENGTH:
+        try:
+            return Version(version).release
+        except (InvalidVersion, ValueError):
+            return ()
+    return release_numbers(version)
+
+
 def parse_constraint(
     ecosystem: Ecosystem, text: str, *, include_prerelease: bool = False
 ) -> Constraint:
@@ -105,9 +115,13 @@ def parse_constraint(
             break
     else:
         op, base = "==", raw.removeprefix("==").strip()
-    if base and is_valid(ecosystem, base) and (op not in ("^", "~") or release_numbers(base)):
-        return Constraint(ecosystem, raw, op, base)
     grammar = grammar_for(ecosystem)
+    if base and is_valid(ecosystem, base) and (op not in ("^", "~") or release_numbers(base)):
+        if op == "==" and ecosystem is Ecosystem.PYPI and grammar is not None:
+            # PEP 440 `==`: a local label on the candidate is ignored (`==1.0` admits `1.0+abc`).
+            exact = grammar.parse(f"=={base}", include_prerelease=True)
+            return Constraint(ecosystem, raw, op, base, exact)
+        return Constraint(ecosystem, raw, op, base)
     if grammar is not None:
         try:
             native = grammar.parse(raw, include_prerelease=include_prerelease)

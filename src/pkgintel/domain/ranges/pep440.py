@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import InvalidVersion
 
 from pkgintel.domain.ranges.base import RangeSyntaxError
 from pkgintel.domain.versions import MAX_VERSION_LENGTH
@@ -30,14 +30,14 @@ class Pep440Range:
     include_prerelease: bool
 
     def contains(self, version: str) -> bool:
+        # packaging reads the string itself, so `===` compares the text as written.
         if len(version) > MAX_VERSION_LENGTH:
             return False
+        prereleases = True if self.include_prerelease else None
         try:
-            parsed = Version(version)
+            return self.specifiers.contains(version, prereleases=prereleases)
         except (InvalidVersion, ValueError):
             return False
-        prereleases = True if self.include_prerelease else None
-        return self.specifiers.contains(parsed, prereleases=prereleases)
 
 
 class Pep440Grammar:
@@ -49,6 +49,8 @@ class Pep440Grammar:
         raw = text.strip()
         if len(raw) > 4 * MAX_VERSION_LENGTH:
             raise RangeSyntaxError(self.name, raw[:40] + "…", "too long")
+        if not raw.isascii():
+            raise RangeSyntaxError(self.name, raw, "PEP 440 specifiers are ASCII")
         try:
             specifiers = SpecifierSet(raw)
         except (InvalidSpecifier, ValueError) as exc:
