@@ -162,6 +162,7 @@ def unreadable_bounds(rng: AffectedRange, ecosystem: Ecosystem) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # Explicit versions.
 
+
 @lru_cache(maxsize=16384)
 def _listed(versions: frozenset[str], ecosystem: Ecosystem) -> frozenset[Key]:
     return frozenset(equality_key(ecosystem, v) for v in versions)
