@@ -50,6 +50,7 @@ __all__ = [
     "detect",
     "detect_from_content",
     "detect_from_filename",
+    "is_empty",
     "parse_lockfile",
     "unresolve_unreadable",
 ]
@@ -157,6 +158,42 @@ def detect(filename: str | None, text: str) -> str:
     return kind
 
 
+EMPTY_NOTE: Final = "the file is empty: it lists no packages"
+_HASH_COMMENTS: Final = frozenset(
+    {
+        "pnpm-lock.yaml",
+        "yarn.lock",
+        "poetry.lock",
+        "Cargo.lock",
+        "requirements.txt",
+        "uv.lock",
+        "pylock.toml",
+        "pubspec.lock",
+        "gradle.lockfile",
+        "mix.lock",
+    }
+)
+_JSON_KINDS: Final = frozenset(
+    {"package-lock.json", "Pipfile.lock", "composer.lock", "bun.lock", "packages.lock.json"}
+)
+
+
+def is_empty(kind: str, text: str) -> bool:
+    """
+    True when `text` holds nothing at all for `kind`: only whitespace; only `#` comments where the
+    format has them; an empty JSON object (`{}`) for the JSON kinds. Every kind treats empty input
+    the same way: zero packages and the `EMPTY_NOTE` warning, never an error.
+    """
+    body = text.lstrip("\ufeff").strip()
+    if not body:
+        return True
+    if kind in _HASH_COMMENTS:
+        return all(not line.strip() or line.lstrip().startswith("#") for line in body.splitlines())
+    if kind in _JSON_KINDS:
+        return body.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "") == "{}"
+    return False
+
+
 def parse_lockfile(
     text: str, *, kind: str | None = None, filename: str | None = None
 ) -> ParsedLockfile:
@@ -172,8 +209,11 @@ def parse_lockfile(
     canonical = _KINDS_BY_LOWER.get(kind.strip().lower())
     if canonical is None:
         raise LockfileError(kind, f"unsupported lockfile kind; supported: {', '.join(PARSERS)}")
+    parser = PARSERS[canonical]
+    if is_empty(canonical, text):
+        return ParsedLockfile(canonical, parser.ecosystem, (), warnings=(EMPTY_NOTE,))
     try:
-        return unresolve_unreadable(PARSERS[canonical].parse(text))
+        return unresolve_unreadable(parser.parse(text))
     except LockfileError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
