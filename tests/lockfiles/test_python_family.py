@@ -100,9 +100,10 @@ def test_pipfile_lock_errors() -> None:
 def test_uv_lock_workspace_member_direct_and_dev() -> None:
     result = parse(UvLockParser(), "uv", "workspace.uv.lock")
     check_invariants(result)
-    assert len(result.packages) == 9
-    root = one(result, "demo")
-    assert (root.resolved, root.source, root.direct, root.dev) == (False, "workspace", None, None)
+    # The project itself (`demo`, the virtual member at ".") is not one of its dependencies.
+    assert len(result.packages) == 8
+    assert "demo" not in names(result.packages)
+    assert result.warnings == ("the project's own package 'demo' is left out",)
     assert names([p for p in result.packages if p.direct]) == {"httpx", "my-fork", "pytest"}
     assert one(result, "pytest").dev is True
     assert one(result, "iniconfig").dev is True  # only reachable from the dev group
