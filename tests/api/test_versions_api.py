@@ -129,3 +129,30 @@ async def test_oversized_version_is_never_a_500(client: httpx.AsyncClient, loade
         (pkg,) = resp.json()["packages"]
         assert pkg["status"] == "unresolved"
         assert "5,000 characters" in json.dumps(pkg), pkg
+
+
+async def test_scan_resolves_includes_and_constraints_sent_together(
+    client: httpx.AsyncClient, loaded: Runtime
+) -> None:
+    body = {
+        "lockfile": "-r base/common.txt\n-c constraints.txt\nrequests>=2.0\n",
+        "lockfile_kind": "requirements.txt",
+        "filename": "requirements.txt",
+        "files": [
+            {"filename": "base/common.txt", "content": "demo-pkg\n-r ../requirements.txt\n"},
+            {"filename": "constraints.txt", "content": "demo-pkg==1.0.0\nrequests==1.0\n"},
+        ],
+    }
+    resp = await client.post("/api/scan", json=body)
+    assert resp.status_code == 200, resp.text
+    payload = resp.json()
+    packages = {p["name"]: p for p in payload["packages"]}
+    # `demo-pkg` comes from the included file, pinned by the constraints file: LIST-1 lists `1.0`.
+    assert packages["demo-pkg"]["version"] == "1.0.0"
+    assert packages["demo-pkg"]["status"] == "vulnerable"
+    # `requests==1.0` does not satisfy `>=2.0`: still unresolved, with both in the reason.
+    assert packages["requests"]["status"] == "unresolved"
+    assert "does not satisfy" in json.dumps(packages["requests"])
+    assert any("cyclic" in w for w in payload["warnings"])
+    too_many = {**body, "files": [{"filename": f"f{i}.txt", "content": ""} for i in range(21)]}
+    assert (await client.post("/api/scan", json=too_many)).status_code == 422

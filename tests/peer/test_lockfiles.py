@@ -17,6 +17,7 @@ import pytest
 from pkgintel.domain.errors import LockfileError
 from pkgintel.domain.names import normalise_name
 from pkgintel.lockfiles import PARSERS, parse_lockfile
+from pkgintel.lockfiles.includes import expand_requirements
 
 from .choices import LOCKFILE_NAMES_FROM_UNSENT_FILES, LOCKFILES
 from .suites import PEER, load, params
@@ -70,3 +71,37 @@ def test_every_choice_names_a_real_case() -> None:
     assert set(LOCKFILES) <= ids
     assert len(cases) == 230
     assert Path(PEER / "osv-lockfiles" / "fixtures").is_dir()
+
+
+def _include_cases() -> list[dict[str, Any]] | None:
+    cases = _cases()
+    if cases is None:
+        return None
+    return [
+        c for c in cases if c["id"] in LOCKFILE_NAMES_FROM_UNSENT_FILES and not c["expect_error"]
+    ]
+
+
+@pytest.mark.parametrize(
+    "case", params(_include_cases(), lambda c: c["id"], EXPECTATIONS + " (includes)")
+)
+def test_includes_resolve_when_the_files_are_sent_together(case: dict[str, Any]) -> None:
+    """The `-r` cases again, with the fixture folder's other files sent alongside (as /api/scan
+    `files`): every package the peer finds is then found, named as the peer names it; only the
+    range-versus-lower-bound choice remains."""
+    main = PEER / "osv-lockfiles" / case["file"]
+    folder = main.parent
+    files = {
+        f"{folder.name}/{p.relative_to(folder).as_posix()}": p.read_text(encoding="utf-8")
+        for p in folder.rglob("*.txt")
+    }
+    parsed = expand_requirements(
+        main.read_text(encoding="utf-8"), f"{folder.name}/{main.name}", files
+    )
+    ecosystem = PARSERS[case["kind"]].ecosystem
+    want = {(normalise_name(ecosystem, p["name"]), p["version"]) for p in case["packages"]}
+    got = {(normalise_name(ecosystem, p.name), p.version or "") for p in parsed.packages}
+    lost = {n for n, _ in want} - {n for n, _ in got}
+    assert lost == set(), sorted(lost)
+    # Differences left are ranges reported unresolved (version "") where the peer guesses.
+    assert {v for (_, v) in got - want} <= {""}, sorted(got - want)

@@ -350,3 +350,19 @@ class RequirementsTxtParser:
             return None
         warnings.append(f"line {number}: option {option} ignored")
         return None
+
+
+def references(text: str) -> list[tuple[str, str, int]]:
+    """The `-r`/`--requirement` and `-c`/`--constraint` references of a requirements file, as
+    (`"r"` or `"c"`, the file name as written, line), in file order (pure; nothing is read)."""
+    out: list[tuple[str, str, int]] = []
+    for logical in _logical_lines(text):
+        match = _OPTION.match(logical.text) if logical.text.startswith("-") else None
+        if match is None:
+            continue
+        option, value = match.group(1), match.group(2).strip()
+        if value and option in _INCLUDE:
+            out.append(("r", value, logical.line))
+        elif value and option in _CONSTRAINT:
+            out.append(("c", value, logical.line))
+    return out
