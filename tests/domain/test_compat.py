@@ -16,7 +16,7 @@ from pkgintel.domain.compat import (
 )
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.ranges import satisfies
+from pkgintel.domain.ranges import requirement_met as satisfies
 from pkgintel.services.compat import parse_stack
 
 

@@ -174,7 +174,30 @@ def test_explicit_versions_match_by_the_ecosystems_spelling() -> None:
     )
     assert affects(nuget, Ecosystem.NUGET, "1.0-beta", "A.B")
     npm = advisory("X-5", ecosystem=Ecosystem.NPM, name="left-pad", versions=frozenset({"1.0.0"}))
-    assert not affects(npm, Ecosystem.NPM, "v1.0.0", "left-pad")  # npm versions are exact
+    # npm reads `v1.0.0` and `=1.0.0` as 1.0.0 (node-semver's loose reading), build metadata aside.
+    assert affects(npm, Ecosystem.NPM, "v1.0.0", "left-pad")
+    assert affects(npm, Ecosystem.NPM, "=1.0.0", "left-pad")
+    assert not affects(npm, Ecosystem.NPM, "1.0.1", "left-pad")
+
+
+def test_explicit_versions_use_pep440_equality_not_strings() -> None:
+    # pendulum==2.0.0 is the release an advisory lists as `2.0` (pip treats them as one).
+    listed = advisory("X-9", name="pendulum", versions=frozenset({"2.0", "1.0a1"}))
+    assert affecting([listed], Ecosystem.PYPI, "pendulum", "2.0.0") == [listed]
+    assert affects(listed, Ecosystem.PYPI, "1.0.0a1", "pendulum")
+    assert affects(listed, Ecosystem.PYPI, "0!2.0.0", "pendulum")
+    assert not affects(listed, Ecosystem.PYPI, "2.0.0.post1", "pendulum")
+    assert not affects(listed, Ecosystem.PYPI, "2.0+local", "pendulum")
+    reverse = advisory("X-10", name="siuba", versions=frozenset({"0.3.0"}))
+    assert affects(reverse, Ecosystem.PYPI, "0.3", "siuba")
+
+
+def test_oversized_versions_never_raise() -> None:
+    huge = "1" * 5000
+    adv = advisory("X-11", rng(("introduced", "0"), ("fixed", "2.0")), versions=frozenset({"1.0"}))
+    for eco in Ecosystem:
+        assert isinstance(affects(adv, eco, huge, "pkg"), bool)
+        assert isinstance(affects(adv, eco, huge + ".0", "pkg"), bool)
 
 
 def test_withdrawn_advisories_never_match() -> None:

@@ -100,9 +100,10 @@ def test_pipfile_lock_errors() -> None:
 def test_uv_lock_workspace_member_direct_and_dev() -> None:
     result = parse(UvLockParser(), "uv", "workspace.uv.lock")
     check_invariants(result)
-    assert len(result.packages) == 9
-    root = one(result, "demo")
-    assert (root.resolved, root.source, root.direct, root.dev) == (False, "workspace", None, None)
+    # The project itself (`demo`, the virtual member at ".") is not one of its dependencies.
+    assert len(result.packages) == 8
+    assert "demo" not in names(result.packages)
+    assert result.warnings == ("the project's own package 'demo' is left out",)
     assert names([p for p in result.packages if p.direct]) == {"httpx", "my-fork", "pytest"}
     assert one(result, "pytest").dev is True
     assert one(result, "iniconfig").dev is True  # only reachable from the dev group
@@ -195,18 +196,41 @@ def test_requirements_pip_compile_via_annotations_decide_direct() -> None:
     }
 
 
+def test_requirements_option_without_value_is_an_error_naming_the_line() -> None:
+    error = _error(RequirementsTxtParser(), "-r\n")
+    assert (error.kind, error.line) == ("requirements.txt", 1)
+
+
 @pytest.mark.parametrize(
-    ("text", "line"),
+    ("text", "name", "line"),
     [
-        ("requests==2.31.0\nbad==\n", 2),
-        ("ok==1\n\n# comment\nfoo>=1 \\\n  <2,\n", 4),
-        ("-r\n", 1),
-        ("a==1\nb[extra==2\n", 2),
+        ("requests==2.31.0\nbad==\n", "bad", 2),
+        ("ok==1\n\n# comment\nfoo>=1 \\\n  <2,\n", "foo", 4),
+        ("a==1\nb[extra==2\n", "b", 2),
+        ("a==1\nqwert==${MY_VARIABLE_1}\n", "qwert", 2),
+        ("a==1\n==1.0\n", "==1.0", 2),
     ],
 )
-def test_requirements_invalid_line_is_named(text: str, line: int) -> None:
-    error = _error(RequirementsTxtParser(), text)
-    assert (error.kind, error.line) == ("requirements.txt", line)
+def test_requirements_unreadable_line_is_an_unresolved_entry_naming_the_line(
+    text: str, name: str, line: int
+) -> None:
+    """One bad line never hides the others: it is kept, unresolved, with its line number."""
+    result = RequirementsTxtParser().parse(text)
+    bad = result.packages[-1]
+    assert (bad.name, bad.resolved, bad.version) == (name, False, None)
+    assert bad.unresolved_reason is not None and bad.unresolved_reason.startswith(f"line {line}:")
+    assert result.packages[0].resolved
+    assert any(w.startswith(f"line {line}:") for w in result.warnings)
+
+
+def test_requirements_escaped_trailing_backslash_joins_as_pip_does() -> None:
+    text = "foo==\\\n\\\n 1.2.3\nbar == 4.5\\\\\n.6\nqux == 10.11.12\\\n"
+    result = RequirementsTxtParser().parse(text)
+    assert [(p.name, p.version) for p in result.packages] == [
+        ("foo", "1.2.3"),
+        ("bar", "4.5.6"),
+        ("qux", "10.11.12"),
+    ]
 
 
 def test_requirements_continuation_ended_by_a_comment() -> None:

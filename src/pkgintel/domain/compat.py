@@ -25,7 +25,8 @@ from resolvelib.resolvers import ResolutionError
 
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.ranges import major_of, satisfies
+from pkgintel.domain.ranges import major_of
+from pkgintel.domain.ranges import requirement_met as satisfies
 
 RUNTIMES: Final = {"node": Ecosystem.NPM, "python": Ecosystem.PYPI}
 """Runtime names a stack may contain, and the ecosystem whose packages declare them."""

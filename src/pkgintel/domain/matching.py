@@ -28,9 +28,10 @@ Decisions the schema leaves open, made here:
   precisely errs towards "affected", never towards a silent "not affected".
 - A queried version that does not parse sorts before every valid version (as in `sort_key`), so
   only ranges open at `"0"` and exact `versions` entries can match it.
-- Explicit `versions` match by equality of the version string, after the ecosystem's own
-  spelling normalisation: PEP 440 normal form for PyPI (`1.0alpha1` = `1.0a1`), an optional
-  `v` for Go, NuGet's normalised form (case, `1.0` = `1.0.0`, build metadata dropped).
+- Explicit `versions` match by the ecosystem's own equality (`versions.equality_key`), never
+  by string: PEP 440 for PyPI (`2.0` = `2.0.0`, `1.0alpha1` = `1.0.0a1`), npm's loose reading
+  (`v1.2.3` = `=1.2.3` = `1.2.3`), an optional `v` for Go, NuGet's (case, `1.0` = `1.0.0.0`,
+  build metadata dropped), and the ordering's equality for every other scheme.
 
 `deduplicate` groups advisories that share an id or alias (union-find over `id` ∪ `aliases`) and
 keeps one representative per group (see `representative` for the preference order).
@@ -39,12 +40,9 @@ keeps one representative per group (see `representative` for the preference orde
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
-
-from packaging.version import InvalidVersion, Version
 
 from pkgintel.domain.advisories import (
     Advisory,
@@ -59,6 +57,7 @@ from pkgintel.domain.versions import (
     SCHEME_BY_ECOSYSTEM,
     SEMVER_FAMILY,
     VersionScheme,
+    equality_key,
     scheme_sort_key,
     sort_key,
 )
@@ -163,40 +162,16 @@ def unreadable_bounds(rng: AffectedRange, ecosystem: Ecosystem) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # Explicit versions.
 
-_NUGET_PARTS = re.compile(r"^(\d+(?:\.\d+){0,3})(-[0-9A-Za-z.-]+)?(?:\+.*)?$")
-
-
-@lru_cache(maxsize=65536)
-def _spelling(ecosystem: Ecosystem, version: str) -> str:
-    v = version.strip()
-    if ecosystem is Ecosystem.PYPI:
-        try:
-            return str(Version(v))
-        except InvalidVersion:
-            return v
-    if ecosystem is Ecosystem.GO:
-        return v.removeprefix("v")
-    if ecosystem is Ecosystem.NUGET:
-        m = _NUGET_PARTS.match(v)
-        if not m:
-            return v.lower()
-        nums = [int(p) for p in m[1].split(".")]
-        nums += [0] * (3 - len(nums))
-        if len(nums) == 4 and nums[3] == 0:
-            nums.pop()
-        return ".".join(map(str, nums)) + (m[2] or "").lower()
-    return v
-
 
 @lru_cache(maxsize=16384)
-def _listed(versions: frozenset[str], ecosystem: Ecosystem) -> frozenset[str]:
-    return frozenset(_spelling(ecosystem, v) for v in versions)
+def _listed(versions: frozenset[str], ecosystem: Ecosystem) -> frozenset[Key]:
+    return frozenset(equality_key(ecosystem, v) for v in versions)
 
 
 def _in_versions(affected: Affected, ecosystem: Ecosystem, version: str) -> bool:
     if not affected.versions:
         return False
-    return version in affected.versions or _spelling(ecosystem, version) in _listed(
+    return version in affected.versions or equality_key(ecosystem, version) in _listed(
         affected.versions, ecosystem
     )
 

@@ -1,6 +1,10 @@
 """
 Pin-safe constraints (pure): `^X.Y.Z`, `~X.Y.Z`, `>=X` or an exact version, evaluated with the
-ecosystem's own ordering.
+ecosystem's own ordering — and, where `domain.ranges` has a grammar for the ecosystem, any range
+in its native syntax (`>=1.0,<2.0` or `~=1.4` on PyPI, `>=4.0.0 <4.17.0` or `1.x || ^2` on npm).
+
+A text that is one of the four forms is read as that form; any other text is read in the
+ecosystem's grammar (operator `native`); text that is neither is `InvalidInput`.
 
 - `^X.Y.Z` (caret): at least X.Y.Z and the same left-most non-zero component — same major when
   X > 0, same major.minor when X = 0 and Y > 0, exactly 0.0.Z otherwise (npm/Cargo semantics).
@@ -9,7 +13,8 @@ ecosystem's own ordering.
 - anything else: an exact version, equal under the ecosystem's ordering (PEP 440 `3.0` = `3.0.0`).
 
 "At least" uses the ecosystem's ordering; "same major/minor" compares the leading numeric release
-components, so `^3.0.0` never admits `4.0.0rc1` even though it sorts below `4.0.0`.
+components, so `^3.0.0` never admits `4.0.0rc1` even though it sorts below `4.0.0`. Epochs
+are part of "same major": on PyPI `^1.0` and `~1.0` never admit `1!1.0` (nor `>=1!1.0` `1.5`).
 """
 
 from __future__ import annotations
@@ -17,9 +22,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from packaging.version import InvalidVersion, Version
+
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.versions import is_valid, sort_key
+from pkgintel.domain.ranges import RangeSyntaxError, VersionRange, grammar_for
+from pkgintel.domain.versions import MAX_VERSION_LENGTH, is_valid, sort_key
 
 _LEADING = re.compile(r"^\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 
@@ -39,10 +47,14 @@ class Constraint:
     ecosystem: Ecosystem
     text: str
     operator: str
-    """`^`, `~`, `>=` or `==`."""
+    """`^`, `~`, `>=`, `==`, or `native` (a range in the ecosystem's grammar)."""
     base: str
+    native: VersionRange | None = None
+    """The parsed native range when `operator` is `native`."""
 
     def matches(self, version: str) -> bool:
+        if self.native is not None:
+            return self.native.contains(version)
         try:
             key = sort_key(self.ecosystem, version)
             base_key = sort_key(self.ecosystem, self.base)
@@ -54,8 +66,10 @@ class Constraint:
             return False
         if self.operator == ">=":
             return True
-        nums = release_numbers(version)
-        base = release_numbers(self.base)
+        if _epoch(self.ecosystem, version) != _epoch(self.ecosystem, self.base):
+            return False
+        nums = _release(self.ecosystem, version)
+        base = _release(self.ecosystem, self.base)
         if self.operator == "~":
             width = 2 if len(base) >= 2 else 1
         elif base[0] > 0:
@@ -67,21 +81,60 @@ class Constraint:
         return (*nums, 0, 0, 0)[:width] == (*base, 0, 0, 0)[:width]
 
 
-def parse_constraint(ecosystem: Ecosystem, text: str) -> Constraint:
-    """Parse `text`; raises `InvalidInput("constraint", ...)` when it is none of the four forms
-    or its version is not valid in `ecosystem`."""
+def _epoch(ecosystem: Ecosystem, version: str) -> int:
+    if ecosystem is not Ecosystem.PYPI or "!" not in version:
+        return 0
+    try:
+        return Version(version).epoch
+    except (InvalidVersion, ValueError):
+        return -1
+
+
+def _release(ecosystem: Ecosystem, version: str) -> tuple[int, ...]:
+    # PEP 440 spellings (`00!1.2`, `v1.0`, `1.0-1`) are read by packaging, epoch left out.
+    if ecosystem is Ecosystem.PYPI and len(version) <= MAX_VERSION_LENGTH:
+        try:
+            return Version(version).release
+        except (InvalidVersion, ValueError):
+            return ()
+    return release_numbers(version)
+
+
+def parse_constraint(
+    ecosystem: Ecosystem, text: str, *, include_prerelease: bool = False
+) -> Constraint:
+    """Parse `text`: one of the four forms, else a range in the ecosystem's native grammar
+    (parsed with `include_prerelease`); raises `InvalidInput("constraint", ...)` when it is
+    neither (or too long)."""
     raw = text.strip()
+    if len(raw) > 4 * MAX_VERSION_LENGTH:
+        raise InvalidInput("constraint", "constraint is too long")
     for op in (">=", "^", "~"):
-        if raw.startswith(op):
+        if raw.startswith(op) and not raw.startswith("~="):
             base = raw[len(op) :].strip()
             break
     else:
         op, base = "==", raw.removeprefix("==").strip()
-    if not base or not is_valid(ecosystem, base):
-        raise InvalidInput(
-            "constraint",
-            f"constraint {text!r} is not ^X.Y.Z, ~X.Y.Z, >=X or an exact {ecosystem.value} version",
-        )
-    if op in ("^", "~") and not release_numbers(base):
+    grammar = grammar_for(ecosystem)
+    if base and is_valid(ecosystem, base) and (op not in ("^", "~") or release_numbers(base)):
+        if op == "==" and ecosystem is Ecosystem.PYPI and grammar is not None:
+            # PEP 440 `==`: a local label on the candidate is ignored (`==1.0` admits `1.0+abc`).
+            exact = grammar.parse(f"=={base}", include_prerelease=True)
+            return Constraint(ecosystem, raw, op, base, exact)
+        return Constraint(ecosystem, raw, op, base)
+    if grammar is not None:
+        try:
+            native = grammar.parse(raw, include_prerelease=include_prerelease)
+        except RangeSyntaxError as exc:
+            raise InvalidInput(
+                "constraint",
+                f"constraint {text!r} is not ^X.Y.Z, ~X.Y.Z, >=X, an exact version or a "
+                f"{grammar.name} range ({exc.message})",
+            ) from None
+        return Constraint(ecosystem, raw, "native", raw, native)
+    if op in ("^", "~") and base and is_valid(ecosystem, base):
         raise InvalidInput("constraint", f"{op} needs a numeric version, got {base!r}")
-    return Constraint(ecosystem, raw, op, base)
+    raise InvalidInput(
+        "constraint",
+        f"constraint {text!r} is not ^X.Y.Z, ~X.Y.Z, >=X or an exact {ecosystem.value} version",
+    )

@@ -35,7 +35,7 @@ comparable; keys of different schemes must not be mixed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from functools import lru_cache
 from itertools import zip_longest
@@ -47,6 +47,8 @@ from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
 
 _MAX_VERSION_LENGTH = 256
+MAX_VERSION_LENGTH = _MAX_VERSION_LENGTH
+"""The longest version string any door accepts (node-semver's limit too); longer ones are invalid."""
 
 
 class VersionScheme(StrEnum):
@@ -845,7 +847,11 @@ def scheme_sort_key(scheme: VersionScheme, version: str) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=65536)
 def sort_key(ecosystem: Ecosystem, version: str) -> tuple[Any, ...]:
-    """A key ordering `version` within `ecosystem`; invalid versions sort first."""
+    """A key ordering `version` within `ecosystem`; invalid versions sort first. Never raises:
+    a version longer than `MAX_VERSION_LENGTH` is invalid (Python refuses to convert more than
+    4,300 digits to an int, so such a version must never reach a parser)."""
+    if len(version) > _MAX_VERSION_LENGTH:
+        return (0, version[:_MAX_VERSION_LENGTH])
     if ecosystem is Ecosystem.PYPI:
         return _pep440_key(version)
     return scheme_sort_key(SCHEME_BY_ECOSYSTEM.get(ecosystem, VersionScheme.SEMVER), version)
@@ -864,13 +870,10 @@ def is_valid(ecosystem: Ecosystem, version: str) -> bool:
 
 def is_prerelease(ecosystem: Ecosystem, version: str) -> bool:
     """True for alpha/beta/rc/dev/canary/nightly versions under the ecosystem's rules."""
-    if ecosystem is Ecosystem.PYPI:
-        try:
-            return Version(version).is_prerelease
-        except InvalidVersion:
-            return False
     if not is_valid(ecosystem, version):
         return False
+    if ecosystem is Ecosystem.PYPI:
+        return bool(sort_key(ecosystem, version)[1].is_prerelease)
     scheme = SCHEME_BY_ECOSYSTEM.get(ecosystem, VersionScheme.SEMVER)
     v = version.strip()
     if scheme is VersionScheme.SEMVER:
@@ -916,3 +919,63 @@ def validate_version(ecosystem: Ecosystem, version: str) -> str:
 def newest_first(ecosystem: Ecosystem, versions: list[str]) -> list[str]:
     """`versions` ordered newest → oldest by the ecosystem's ordering."""
     return sorted(versions, key=lambda v: sort_key(ecosystem, v), reverse=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Equality: one release, however it is spelled.
+
+_NPM_LOOSE = re.compile(
+    r"^[v=\s]*(\d+)\.(\d+)\.(\d+)"
+    r"(?:-?((?:\d+|\d*[a-zA-Z-][a-zA-Z0-9-]*)(?:\.(?:\d+|\d*[a-zA-Z-][a-zA-Z0-9-]*))*))?"
+    r"(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"
+)
+
+
+def npm_clean(version: str) -> str | None:
+    """
+    The canonical npm spelling of `version` read as npm reads it (node-semver `clean`, loose):
+    leading `v`, `=` and spaces dropped, numbers without leading zeros, build metadata dropped
+    (`=v1.2.3+b` → `1.2.3`, `1.2.3beta` → `1.2.3-beta`); None when npm cannot read it.
+    """
+    v = version.strip()
+    if len(v) > _MAX_VERSION_LENGTH:
+        return None
+    m = _NPM_LOOSE.match(v)
+    if not m:
+        return None
+    core = f"{int(m[1])}.{int(m[2])}.{int(m[3])}"
+    if m[4] is None:
+        return core
+    pre = ".".join(str(int(p)) if p.isdigit() else p for p in m[4].split("."))
+    return f"{core}-{pre}"
+
+
+@lru_cache(maxsize=65536)
+def equality_key(ecosystem: Ecosystem, version: str) -> tuple[Any, ...]:
+    """
+    A hashable key that is equal for two spellings of one release in `ecosystem`: the ordering
+    key (`sort_key`), after npm's loose reading for npm (`v1.2.3`, `=1.2.3` and `1.2.3` are one
+    release). Two versions are the same release iff their keys are equal; PEP 440 equality
+    (`2.0` = `2.0.0`, `1.0alpha1` = `1.0a1`, `0!1.0` = `1.0`), NuGet's (`1.0` = `1.0.0.0`, case)
+    and every other scheme's follow from their ordering. Unreadable versions compare as
+    stripped strings. Never raises.
+    """
+    v = version.strip()
+    if ecosystem is Ecosystem.NPM:
+        v = npm_clean(v) or v
+    key = sort_key(ecosystem, v)
+    return key if key[0] == 1 else (0, v)
+
+
+def versions_equal(ecosystem: Ecosystem, a: str, b: str) -> bool:
+    """True when `a` and `b` name the same release under `ecosystem`'s rules (see `equality_key`)."""
+    return a == b or equality_key(ecosystem, a) == equality_key(ecosystem, b)
+
+
+def find_equal(ecosystem: Ecosystem, version: str, listed: Iterable[str]) -> str | None:
+    """The first of `listed` that is the same release as `version`, or None."""
+    wanted = equality_key(ecosystem, version)
+    for candidate in listed:
+        if candidate == version or equality_key(ecosystem, candidate) == wanted:
+            return candidate
+    return None

@@ -14,11 +14,14 @@ or says nothing, from the content. `parse_lockfile(text, kind=..., filename=...)
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from fnmatch import fnmatchcase
 from types import MappingProxyType
 from typing import Final
 
 from pkgintel.domain.errors import LockfileError
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.versions import MAX_VERSION_LENGTH, is_valid
 from pkgintel.lockfiles.base import LockedPackage, LockfileParser, ParsedLockfile
 from pkgintel.lockfiles.bun_lock import BunLockParser
 from pkgintel.lockfiles.cargo_lock import CargoLockParser
@@ -47,7 +50,9 @@ __all__ = [
     "detect",
     "detect_from_content",
     "detect_from_filename",
+    "is_empty",
     "parse_lockfile",
+    "unresolve_unreadable",
 ]
 
 PARSERS: Final[Mapping[str, LockfileParser]] = MappingProxyType(
@@ -153,6 +158,42 @@ def detect(filename: str | None, text: str) -> str:
     return kind
 
 
+EMPTY_NOTE: Final = "the file is empty: it lists no packages"
+_HASH_COMMENTS: Final = frozenset(
+    {
+        "pnpm-lock.yaml",
+        "yarn.lock",
+        "poetry.lock",
+        "Cargo.lock",
+        "requirements.txt",
+        "uv.lock",
+        "pylock.toml",
+        "pubspec.lock",
+        "gradle.lockfile",
+        "mix.lock",
+    }
+)
+_JSON_KINDS: Final = frozenset(
+    {"package-lock.json", "Pipfile.lock", "composer.lock", "bun.lock", "packages.lock.json"}
+)
+
+
+def is_empty(kind: str, text: str) -> bool:
+    """
+    True when `text` holds nothing at all for `kind`: only whitespace; only `#` comments where the
+    format has them; an empty JSON object (`{}`) for the JSON kinds. Every kind treats empty input
+    the same way: zero packages and the `EMPTY_NOTE` warning, never an error.
+    """
+    body = text.lstrip("\ufeff").strip()
+    if not body:
+        return True
+    if kind in _HASH_COMMENTS:
+        return all(not line.strip() or line.lstrip().startswith("#") for line in body.splitlines())
+    if kind in _JSON_KINDS:
+        return body.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "") == "{}"
+    return False
+
+
 def parse_lockfile(
     text: str, *, kind: str | None = None, filename: str | None = None
 ) -> ParsedLockfile:
@@ -168,9 +209,71 @@ def parse_lockfile(
     canonical = _KINDS_BY_LOWER.get(kind.strip().lower())
     if canonical is None:
         raise LockfileError(kind, f"unsupported lockfile kind; supported: {', '.join(PARSERS)}")
+    parser = PARSERS[canonical]
+    if is_empty(canonical, text):
+        return ParsedLockfile(canonical, parser.ecosystem, (), warnings=(EMPTY_NOTE,))
     try:
-        return PARSERS[canonical].parse(text)
+        return unresolve_unreadable(parser.parse(text))
     except LockfileError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
         raise LockfileError(canonical, f"unexpected structure ({type(exc).__name__})") from exc
+
+
+_STRICT_SCHEMES: Final = frozenset({Ecosystem.PYPI, Ecosystem.NPM})
+"""Ecosystems whose registries accept only versions of their scheme, so a locked version that
+does not parse cannot be a registry release."""
+
+
+def version_problem(ecosystem: Ecosystem, version: str) -> str | None:
+    """Why a locked `version` cannot be evaluated, or None when it can: longer than
+    `MAX_VERSION_LENGTH` in any ecosystem, or not a version of the scheme on PyPI and npm."""
+    if len(version) > MAX_VERSION_LENGTH:
+        return f"the version is {len(version):,} characters long (at most {MAX_VERSION_LENGTH})"
+    if ecosystem in _STRICT_SCHEMES and not is_valid(ecosystem, version):
+        scheme = "PEP 440" if ecosystem is Ecosystem.PYPI else "SemVer"
+        return f"{version!r} is not a valid {scheme} version"
+    return None
+
+
+def unresolve_unreadable(parsed: ParsedLockfile) -> ParsedLockfile:
+    """
+    `parsed` with every resolved entry whose version cannot be evaluated (`version_problem`)
+    turned into an unresolved entry with that reason — so no such version ever reaches
+    ordering or matching, and nothing is dropped. Edges follow the entries' new keys.
+    """
+    renamed: dict[str, str] = {}
+    packages: list[LockedPackage] = []
+    for package in parsed.packages:
+        version = package.version or ""
+        if package.resolved:
+            why = version_problem(package.ecosystem, version) if version else None
+        elif len(version) > MAX_VERSION_LENGTH:  # already unresolved: only stop echoing it
+            why = version_problem(package.ecosystem, version)
+            why = f"{why}; {package.unresolved_reason}" if package.unresolved_reason else why
+        else:
+            why = None
+        if why is None:
+            packages.append(package)
+            continue
+        changed = replace(
+            package,
+            version=None,
+            purl=None,
+            resolved=False,
+            unresolved_reason=why,
+            requirement=package.requirement
+            or (version if len(version) <= 64 else version[:64] + "…"),
+        )
+        renamed[package.key] = changed.key
+        packages.append(changed)
+    if not renamed:
+        return parsed
+    edges = tuple(
+        dict.fromkeys(
+            (renamed.get(a, a), renamed.get(b, b))
+            for a, b in parsed.edges
+            if renamed.get(a, a) != renamed.get(b, b)
+        )
+    )
+    return replace(parsed, packages=tuple(packages), edges=edges)

@@ -23,6 +23,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.lockfiles._support import (
     dedupe_edges,
     head,
+    line_of,
     load_json,
     locate,
     registry_package,
@@ -57,6 +58,15 @@ class NugetLockParser:
         data = require_mapping(self.kind, load_json(self.kind, text), "the document", line=1)
         if "dependencies" not in data:
             raise LockfileError(self.kind, 'no "dependencies"', line=1)
+        lock_version = data.get("version")
+        if lock_version not in (1, 2):
+            # NuGet writes version 1 or 2 (central package management); anything else — 0
+            # included — is not a lock file NuGet (or the peers) would read.
+            raise LockfileError(
+                self.kind,
+                f"unsupported lock file version {lock_version!r} (NuGet writes 1 or 2)",
+                line=line_of(text, '"version"') or 1,
+            )
         frameworks = require_mapping(
             self.kind, data["dependencies"], '"dependencies"', line=locate(text, '"dependencies"')
         )

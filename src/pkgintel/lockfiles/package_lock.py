@@ -16,6 +16,7 @@ Format: https://docs.npmjs.com/cli/configuring-npm/package-lock-json
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from typing import Any, ClassVar
 
@@ -131,12 +132,26 @@ class PackageLockParser:
                     if found is not None:
                         direct.add(found)
 
+        # A local folder without a `name` is named by the link that installs it
+        # (`node_modules/etag` → `deps/etag`), not by its path.
+        link_names: dict[str, str] = {}
+        for path, entry in entries.items():
+            if entry.get("link") and isinstance(entry.get("resolved"), str) and _NM in path:
+                link_names.setdefault(str(entry["resolved"]), _installed_name(path))
+        for declarer in declarers:  # or by the `file:` dependency that declares it
+            for field in _DECLARED_FIELDS:
+                declared = entries[declarer].get(field)
+                if isinstance(declared, dict):
+                    for dep_name, spec in declared.items():
+                        if isinstance(spec, str) and spec.startswith("file:"):
+                            folder = posixpath.normpath(posixpath.join(declarer, spec[5:]))
+                            link_names.setdefault(folder, str(dep_name))
         result: list[LockedPackage] = []
         keys: dict[str, str] = {}
         for path, entry in entries.items():
             if path == "" or entry.get("link"):
                 continue
-            package = self._package_v2(path, entry, path in direct)
+            package = self._package_v2(path, entry, path in direct, link_names.get(path))
             keys[path] = package.key
             result.append(package)
 
@@ -154,10 +169,12 @@ class PackageLockParser:
                         edges.append((keys[path], keys[found]))
         return ParsedLockfile(self.kind, self.ecosystem, tuple(result), dedupe_edges(edges), ())
 
-    def _package_v2(self, path: str, entry: dict[str, Any], is_direct: bool) -> LockedPackage:
+    def _package_v2(
+        self, path: str, entry: dict[str, Any], is_direct: bool, link_name: str | None = None
+    ) -> LockedPackage:
         in_node_modules = _NM in path
         name = entry.get("name") if isinstance(entry.get("name"), str) else None
-        name = name or (_installed_name(path) if in_node_modules else path)
+        name = name or (_installed_name(path) if in_node_modules else (link_name or path))
         version = entry.get("version") if isinstance(entry.get("version"), str) else None
         dev = bool(entry.get("dev"))
         deps = tuple(

@@ -14,6 +14,9 @@ Format: https://pnpm.io/git#lockfiles and the lockfile types of pnpm
   from an importer's `dependencies`/`optionalDependencies` → False; only from `devDependencies` → True;
   only from the package-manager/config dependencies of pnpm 11 → None.
 - Git, tarball-URL and directory resolutions are unresolved.
+- v5 keys may start with a registry host (`registry.npmjs.org/foo/1.1.0`, `example.com/foo/1.2.0_bar@2.0.0`):
+  the host is dropped and the rest read as `/name/version`. A v5 key that is no dependency path at all
+  (`invalidpath1`, or a v6-style `axios@1.2.5`) is an error naming its line, as pnpm itself treats it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pkgintel.lockfiles._support import (
     classify_npm_resolved,
     dedupe_edges,
     head,
+    line_of,
     load_yaml_documents,
     locate,
     none_to,
@@ -46,6 +50,9 @@ _TOOL_SECTIONS = ("packageManagerDependencies", "configDependencies")
 _ALL_SECTIONS = (*_PROD_SECTIONS, *_DEV_SECTIONS, *_TOOL_SECTIONS)
 _ALIAS = re.compile(r"^(?:@[^/@]+/)?[^@/:()]+@")
 _EXACT_VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$")
+_V5_HOST_KEY = re.compile(
+    r"^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?(/(?:@[^/@]+/)?[^/@_]+/\d[^/]*)$"
+)
 _LOCKFILE_VERSION = re.compile(r"^(?:---\s*\n)?lockfileVersion:\s*['\"]?\d", re.MULTILINE)
 
 
@@ -69,10 +76,16 @@ def _major(value: Any) -> int:
 
 
 def _strip_peers(key: str, major: int) -> str:
-    """`foo@1.0.0(react@18.2.0)` → `foo@1.0.0`; v5 `/foo/1.0.0_react@18.2.0` → `/foo/1.0.0`."""
+    """`foo@1.0.0(react@18.2.0)` → `foo@1.0.0`; v5 `/foo/1.0.0_react@18.2.0` → `/foo/1.0.0`; v5
+    keys of a package from a named registry host (`registry.npmjs.org/foo/1.1.0`,
+    `example.com/@foo/bar/1.2.0_bar@2.0.0`) → the path without the host (`/foo/1.1.0`)."""
     paren = key.find("(", 1)
     if paren > 0:
         key = key[:paren]
+    if major < 6:
+        hosted = _V5_HOST_KEY.match(key)
+        if hosted:
+            key = hosted.group(1)
     if major < 6 and key.startswith("/"):
         underscore = key.find("_", key.rfind("/"))
         if underscore > 0:
@@ -160,6 +173,17 @@ class PnpmLockParser:
             nodes[str(key)] = require_mapping(
                 self.kind, none_to(value, {}), f"entry {key!r}", line=locate(text, str(key))
             )
+        if major < 6:
+            for key in packages:
+                # v5 keys are dependency paths: `/name/version`, `host/name/version`, or a
+                # `file:`/URL reference; pnpm (and the peers) reject anything else.
+                if "/" not in str(key) and ":" not in str(key):
+                    raise LockfileError(
+                        self.kind,
+                        f"invalid package path {key!r}: a lockfile v{doc.get('lockfileVersion')} "
+                        "key is /name/version",
+                        line=line_of(text, f"{key}:"),
+                    )
         entries: dict[str, dict[str, Any]] = {}
         for key, value in packages.items():
             entries[strip(str(key))] = require_mapping(
@@ -328,6 +352,8 @@ class PnpmLockParser:
             reason = f"{source} source ({redact_url(tarball)}), not a registry version"
         elif _EXACT_VERSION.match(acc.version):
             source, reason = "registry", ""
+        elif not acc.version:
+            source, reason = "unknown", "the lockfile names no version for it"
         else:
             source = classify_npm_resolved(acc.version) or "unknown"
             reason = f"{source} source ({redact_url(acc.version)}), not a registry version"

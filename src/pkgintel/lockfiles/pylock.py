@@ -60,10 +60,19 @@ class PylockParser:
         packages: list[LockedPackage] = []
         by_name: dict[str, list[int]] = {}
         raw_deps: list[list[dict[str, Any]]] = []
+        warnings: list[str] = []
         for table, line in array_of_tables(self.kind, text, data, "packages"):
             name = table.get("name")
             if not isinstance(name, str) or not name:
                 raise LockfileError(self.kind, "[[packages]] without a name", line=line)
+            directory = table.get("directory")
+            if isinstance(directory, dict) and str(directory.get("path", "")).strip() in (
+                ".",
+                "./",
+            ):
+                # The project's own package (installed from ".") is what is audited.
+                warnings.append(f"the project's own package {name!r} is left out")
+                continue
             deps = [d for d in table.get("dependencies", []) if isinstance(d, dict)]
             raw_deps.append(deps)
             by_name.setdefault(_norm(name), []).append(len(packages))
@@ -78,7 +87,9 @@ class PylockParser:
                 if isinstance(dep.get("version"), str):
                     found = [i for i in found if packages[i].version == dep["version"]] or found
                 edges.extend((packages[index].key, packages[i].key) for i in found)
-        return ParsedLockfile(self.kind, self.ecosystem, tuple(packages), dedupe_edges(edges), ())
+        return ParsedLockfile(
+            self.kind, self.ecosystem, tuple(packages), dedupe_edges(edges), tuple(warnings)
+        )
 
     def _package(
         self, table: dict[str, Any], name: str, deps: list[dict[str, Any]]

@@ -4,8 +4,12 @@ pip requirements files (`requirements.txt`, `requirements-dev.txt`, `requirement
 Format: https://pip.pypa.io/en/stable/reference/requirements-file-format/ and PEP 508 (requirement
 specifiers, parsed with `packaging.requirements.Requirement`).
 
-- Lines are joined on a trailing `\\` and comments (`#` at the start or after whitespace) removed, as pip
-  does; per-requirement options (`--hash=...`) are dropped.
+- Lines are joined on a trailing `\\` (every backslash at either end of a continued line is dropped, as in
+  pip's `join_lines`) and comments (`#` at the start or after whitespace) removed, as pip does;
+  per-requirement options (`--hash=...`, `-C x`) are dropped.
+- A line that is not a valid requirement, or that uses a `${VAR}` environment variable (pip expands it at
+  install time), is an unresolved entry with the line number and the reason — never dropped, and never a
+  reason to reject the whole file.
 - `name==X` / `name===X` → resolved at X. Ranges, bare names and wildcard pins (`==1.*`) are unresolved
   with the specifier as `requirement`. Extras are dropped from the name; environment markers are kept
   out of the name and do not filter anything.
@@ -37,7 +41,9 @@ from pkgintel.lockfiles._support import (
 from pkgintel.lockfiles.base import LockedPackage, ParsedLockfile
 
 _OPTION = re.compile(r"^(-[A-Za-z]|--[A-Za-z][A-Za-z-]*)(?:\s*=\s*|\s+|$)(.*)$")
-_PER_REQUIREMENT_OPTION = re.compile(r"\s--[A-Za-z][A-Za-z-]*(?:=|\s|$)")
+_PER_REQUIREMENT_OPTION = re.compile(r"\s(?:--[A-Za-z][A-Za-z-]*|-[A-Za-z])(?:=|\s|$)")
+_ENV_VAR = re.compile(r"\$\{([A-Z0-9_]+)\}")
+_LEADING_NAME = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
 _DIRECT_REFERENCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:\s*\[[^\]]*\])?\s*@\s")
 _EGG = re.compile(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
 _VCS = re.compile(r"^(git|hg|svn|bzr)\+", re.IGNORECASE)
@@ -89,7 +95,9 @@ def _logical_lines(text: str) -> list[_Logical]:
         if line.endswith("\\") and not is_comment:
             if not parts:
                 first = number
-            parts.append(line[:-1])
+            # pip's join_lines strips every backslash at either end (`line.strip("\\")`), so
+            # `4.5\\` + `.6` is `4.5.6`, the version pip installs.
+            parts.append(line.strip("\\"))
             continue
         if parts:
             parts.append(" " + line if is_comment else line)
@@ -233,11 +241,21 @@ class RequirementsTxtParser:
             or text.split(";", 1)[0].strip().lower().endswith(_ARCHIVE)
         ):
             return self._url_item(text.split(";", 1)[0].strip(), editable=False)
+        variable = _ENV_VAR.search(text)
+        if variable:
+            # pip expands `${VAR}` from the environment at install time; we cannot know it.
+            return self._unreadable(
+                text,
+                number,
+                f"depends on environment variable ${{{variable.group(1)}}}, which pip expands "
+                "at install time",
+                warnings,
+            )
         try:
             requirement = Requirement(text)
         except InvalidRequirement as exc:
             detail = str(exc).splitlines()[0]
-            raise LockfileError(self.kind, f"invalid requirement ({detail})", line=number) from None
+            return self._unreadable(text, number, f"not a valid requirement ({detail})", warnings)
         name = requirement.name
         if requirement.url:
             url = redact_url(requirement.url)
@@ -268,6 +286,24 @@ class RequirementsTxtParser:
                 reason=f"{reason}, not a pinned version",
                 source="registry",
                 requirement=spec or None,
+            )
+        )
+
+    def _unreadable(self, text: str, number: int, why: str, warnings: list[str]) -> _Item:
+        """A line pip would not read as one pinned requirement: an unresolved entry named by its
+        leading name (or the line itself), never dropped and never failing the whole file."""
+        match = _LEADING_NAME.match(text)
+        shown = text if len(text) <= 80 else text[:80] + "…"
+        name = match.group(1) if match else shown
+        warnings.append(f"line {number}: {why}")
+        return _Item(
+            unresolved_package(
+                self.ecosystem,
+                name,
+                None,
+                reason=f"line {number}: {why}",
+                source="registry" if match else None,
+                requirement=shown,
             )
         )
 
@@ -314,3 +350,19 @@ class RequirementsTxtParser:
             return None
         warnings.append(f"line {number}: option {option} ignored")
         return None
+
+
+def references(text: str) -> list[tuple[str, str, int]]:
+    """The `-r`/`--requirement` and `-c`/`--constraint` references of a requirements file, as
+    (`"r"` or `"c"`, the file name as written, line), in file order (pure; nothing is read)."""
+    out: list[tuple[str, str, int]] = []
+    for logical in _logical_lines(text):
+        match = _OPTION.match(logical.text) if logical.text.startswith("-") else None
+        if match is None:
+            continue
+        option, value = match.group(1), match.group(2).strip()
+        if value and option in _INCLUDE:
+            out.append(("r", value, logical.line))
+        elif value and option in _CONSTRAINT:
+            out.append(("c", value, logical.line))
+    return out

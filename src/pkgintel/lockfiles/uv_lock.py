@@ -6,8 +6,9 @@ is uv's `Lock` type, not a standard).
 
 - One package per `[[package]]` table.
 - Workspace members (`source = { virtual | editable = ... }`, and `[manifest] members`) are the project
-  itself: unresolved (`workspace` source). Their `dependencies`, `optional-dependencies` and
-  `dev-dependencies` are the direct dependencies.
+  itself: the root project (the member at `.`) is left out with a warning naming it (it is what is
+  audited, not a dependency); other members are unresolved (`workspace` source). Their `dependencies`,
+  `optional-dependencies` and `dev-dependencies` are the direct dependencies.
 - `dev`: from the graph: reachable from a member's `dependencies`/`optional-dependencies` → False; only
   from its `dev-dependencies` (dependency groups) → True; unreachable → None.
 - `git`, `path`, `directory`, `editable` and `url` sources are unresolved.
@@ -160,8 +161,21 @@ class UvLockParser:
         prod = {str(i) for i in walk(prod_roots)}
         dev = {str(i) for i in walk(dev_roots)}
 
-        packages: list[LockedPackage] = []
+        # The project itself (the member at ".") is what is being audited, not one of its
+        # dependencies: it is left out, and a warning says so.
+        roots = {
+            i
+            for i in members
+            if source_kind(rows[i][0]) in _MEMBER_SOURCES and location(rows[i][0]) == "."
+        }
+        warnings = tuple(
+            f"the project's own package {rows[i][2]!r} is left out" for i in sorted(roots)
+        )
+        packages: list[LockedPackage | None] = []
         for index, (table, _, name, version) in enumerate(rows):
+            if index in roots:
+                packages.append(None)
+                continue
             is_member = index in members
             packages.append(
                 self._package(
@@ -175,11 +189,14 @@ class UvLockParser:
                 )
             )
         edges = [
-            (packages[index].key, packages[target].key)
+            (source.key, target_package.key)
             for index in range(len(rows))
+            if (source := packages[index]) is not None
             for target, _ in neighbours_of(index)
+            if (target_package := packages[target]) is not None
         ]
-        return ParsedLockfile(self.kind, self.ecosystem, tuple(packages), dedupe_edges(edges), ())
+        kept = tuple(p for p in packages if p is not None)
+        return ParsedLockfile(self.kind, self.ecosystem, kept, dedupe_edges(edges), warnings)
 
     def _package(
         self,

@@ -98,6 +98,9 @@ def _tokenize(kind: str, text: str, lineno: int) -> list[str]:
     return tokens
 
 
+_BARE_NAME = re.compile(r"^(?:@[A-Za-z0-9._~-]+/)?[A-Za-z0-9._~-]+$")
+
+
 def _word(token: str) -> str:
     return token[1:] if token.startswith("\x00") else token
 
@@ -119,7 +122,11 @@ def _parse_classic_entries(kind: str, text: str) -> list[_Entry]:
             if not tokens or tokens[-1] != ":":
                 raise LockfileError(kind, "entry header must end with ':'", line=lineno)
             specifiers = [_word(t) for t in tokens[:-1] if t != ","]
-            if not specifiers or any("@" not in s[1:] for s in specifiers):
+            # `name@range` descriptors; a bare package name (`balanced-match:`) is read as that
+            # name with no range, as yarn and the peers do.
+            if not specifiers or any(
+                "@" not in s[1:] and not _BARE_NAME.match(s) for s in specifiers
+            ):
                 raise LockfileError(
                     kind, "entry header must list name@range descriptors", line=lineno
                 )

@@ -25,6 +25,7 @@ from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.purl import build_purl
 from pkgintel.domain.versions import is_valid
+from pkgintel.lockfiles import version_problem
 from pkgintel.lockfiles.base import LockedPackage, ParsedLockfile
 from pkgintel.sbom.base import SbomVulnerability, document_from_lockfile
 from pkgintel.sbom.cyclonedx import to_cyclonedx
@@ -71,6 +72,14 @@ def worst_rank(packages: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> i
     return max(ranks)
 
 
+def _unresolved_reason(ecosystem: Ecosystem, text: str, exact: str) -> str:
+    if not text:
+        return "no version given"
+    if exact and not any(c in exact for c in "^~<>*| ,"):
+        return version_problem(ecosystem, exact) or "not one exact version"
+    return "a range, not one exact version"
+
+
 def packages_from_mapping(ecosystem: Ecosystem, packages: dict[str, str]) -> ParsedLockfile:
     """A `ParsedLockfile` from the scan body's `packages` map: an exact version is resolved; a
     range (or anything not a valid version) is unresolved, with the reason."""
@@ -94,10 +103,8 @@ def packages_from_mapping(ecosystem: Ecosystem, packages: dict[str, str]) -> Par
                     None,
                     direct=True,
                     resolved=False,
-                    unresolved_reason="a range, not one exact version"
-                    if text
-                    else "no version given",
-                    requirement=text or None,
+                    unresolved_reason=_unresolved_reason(ecosystem, text, exact),
+                    requirement=(text if len(text) <= 64 else text[:64] + "…") or None,
                 )
             )
     return ParsedLockfile("packages", ecosystem, tuple(out))

@@ -88,7 +88,11 @@ class PinSafeService:
             raise InvalidInput(
                 "min_severity", f"min_severity must be one of {', '.join(THRESHOLDS)}"
             )
-        parsed: Constraint | None = parse_constraint(ecosystem, constraint) if constraint else None
+        parsed: Constraint | None = (
+            parse_constraint(ecosystem, constraint, include_prerelease=include_prerelease)
+            if constraint
+            else None
+        )
         snapshot = await self._packages.get_snapshot(ecosystem, name)
         info = snapshot.info
         skipped = {"yanked": 0, "prerelease": 0, "outside_constraint": 0}

@@ -92,7 +92,11 @@ async def pin_safe(
     ] = "high",
     constraint: Annotated[
         str | None,
-        Query(max_length=128, description="`^X.Y.Z`, `~X.Y.Z`, `>=X` or an exact version."),
+        Query(
+            max_length=128,
+            description="`^X.Y.Z`, `~X.Y.Z`, `>=X`, an exact version, or a range in the "
+            "ecosystem's own syntax (PEP 440 `>=1.0,<2.0`, `~=1.4`; npm `>=4.0.0 <4.17.0`, `1.x || ^2`).",
+        ),
     ] = None,
     limit_checked: Annotated[
         int, Query(ge=1, le=500, description="Versions examined, newest first.")

@@ -20,7 +20,9 @@ from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.lockfiles import ParsedLockfile, parse_lockfile
+from pkgintel.lockfiles import ParsedLockfile, is_empty, parse_lockfile
+from pkgintel.lockfiles.includes import MAX_FILES as MAX_INCLUDE_FILES
+from pkgintel.lockfiles.includes import expand_requirements
 from pkgintel.services.audit import packages_from_mapping, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
 from pkgintel.services.runtime import Runtime
@@ -34,7 +36,27 @@ pure CPU work of up to hundreds of milliseconds that would otherwise stall every
 
 def _parse(body: ScanBody) -> ParsedLockfile:
     with collector_paused():
-        return parse_lockfile(body.lockfile or "", kind=body.lockfile_kind, filename=body.filename)
+        parsed = parse_lockfile(
+            body.lockfile or "", kind=body.lockfile_kind, filename=body.filename
+        )
+        if (
+            body.files
+            and parsed.kind == "requirements.txt"
+            and not is_empty(parsed.kind, body.lockfile or "")
+        ):
+            files = {f.filename: f.content for f in body.files}
+            return expand_requirements(
+                body.lockfile or "", body.filename or "requirements.txt", files
+            )
+        return parsed
+
+
+class ScanFile(BaseModel):
+    """One more file of the project, named as the including file refers to it."""
+
+    model_config = ConfigDict(extra="forbid")
+    filename: str = Field(min_length=1, max_length=256)
+    content: str
 
 
 class ScanBody(BaseModel):
@@ -50,6 +72,8 @@ class ScanBody(BaseModel):
     filename: str | None = Field(None, max_length=256)
     format: Literal["native", "cyclonedx", "spdx"] = "native"
     include_transitive: bool = True
+    files: list[ScanFile] | None = Field(None, max_length=MAX_INCLUDE_FILES)
+    """Other requirements files of the project, so `-r`/`-c` in `lockfile` resolve (docs/api.md)."""
 
 
 class BulkItem(BaseModel):
