@@ -28,8 +28,15 @@ from pkgintel.events.memory import MemoryBus
 from pkgintel.events.redis_bus import RedisBus
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
+from pkgintel.services.alternatives import AlternativesService
 from pkgintel.services.audit import AuditService
+from pkgintel.services.breaking import BreakingService
+from pkgintel.services.bugs import BugService
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.compare import CompareService
+from pkgintel.services.discovery import DiscoveryService
+from pkgintel.services.harvest import HarvestService
+from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
@@ -37,8 +44,11 @@ from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.status import StatusService
+from pkgintel.services.usage import UsageLog
+from pkgintel.sources.github import GitHubClient
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
+from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -111,6 +121,14 @@ def assemble(
     """Wire services from already-open resources (used by `build_runtime` and by tests)."""
     names = NameService(store)
     adapters = overrides.get("adapters") or build_adapters(settings, client)
+    clock = overrides.get("clock") or (lambda: datetime.now(UTC))
+    knowledge_store = SqlKnowledgeStore(store.engine)
+    seen_hooks: list[Any] = [names.record_seen]
+
+    async def on_seen(info: Any, downloads: int | None) -> None:
+        for hook in seen_hooks:
+            await hook(info, downloads)
+
     packages = PackageService(
         adapters,
         cache,
@@ -118,9 +136,8 @@ def assemble(
         ttl_s=settings.cache_ttl_s,
         stale_s=settings.cache_stale_s,
         not_found_ttl_s=settings.not_found_ttl_s,
-        on_seen=names.record_seen,
+        on_seen=on_seen,
     )
-    clock = overrides.get("clock") or (lambda: datetime.now(UTC))
     advisory_store = SqlAdvisoryStore(store.engine)
     bus = overrides.get("bus") or build_bus(settings)
     advisory_service = AdvisoryService(
@@ -133,12 +150,18 @@ def assemble(
         api_ttl_s=settings.cache_ttl_s,
     )
     advisories = overrides.get("advisories") or advisory_service
+    bugs = BugService(knowledge_store)
     reports = ReportService(
         packages,
         names,
         advisories,
         **({"clock": overrides["clock"]} if "clock" in overrides else {}),
+        known_issues=bugs.known_issues,
     )
+    knowledge = build_knowledge(
+        settings, client, knowledge_store, store, packages, reports, bugs, adapters, clock
+    )
+    seen_hooks.append(knowledge.discovery.record_seen)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     return Runtime(
         packages=packages,
@@ -154,6 +177,39 @@ def assemble(
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
+        knowledge=knowledge,
+    )
+
+
+def build_knowledge(
+    settings: Settings,
+    client: httpx.AsyncClient,
+    knowledge_store: SqlKnowledgeStore,
+    store: SqlStore,
+    packages: PackageService,
+    reports: ReportService,
+    bugs: BugService,
+    adapters: dict[Ecosystem, RegistryAdapter],
+    clock: Any,
+) -> Knowledge:
+    """The package-knowledge services (issue 18) on the shared resources."""
+    usage = UsageLog(
+        knowledge_store,
+        clock=clock,
+        flush_interval_s=settings.usage_flush_interval_s,
+        retention_days=settings.usage_retention_days,
+        enabled=settings.usage_log_enabled,
+    )
+    github = GitHubClient(client, settings.upstream_github_api_url, token=settings.github_token)
+    return Knowledge(
+        alternatives=AlternativesService(reports, knowledge_store, adapters),
+        breaking=BreakingService(knowledge_store),
+        bugs=bugs,
+        compare=CompareService(reports),
+        discovery=DiscoveryService(store, knowledge_store, packages, adapters, usage, clock=clock),
+        harvest=HarvestService(packages, github, knowledge_store, clock=clock),
+        usage=usage,
+        store=knowledge_store,
     )
 
 
@@ -167,6 +223,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         runtime = assemble(settings, store, cache, client, **overrides)
         yield runtime
         await runtime.packages.drain()
+        if runtime.knowledge is not None:
+            await runtime.knowledge.usage.close()
         await runtime.feed.close()
     finally:
         await client.aclose()

@@ -30,7 +30,7 @@ _CRAWLER = re.compile(
     r"bot\b|bot/|crawl|spider|slurp|bingpreview|facebookexternalhit|headlesschrome|"
     r"uptime|pingdom|statuscake|monitor|lighthouse|curl-linkcheck|linkchecker|"
     r"ahrefs|semrush|mj12|yandex|baidu|petalbot|gptbot|ccbot|bytespider|amazonbot|"
-    r"pkgintel-healthcheck",
+    r"pkgintel-healthcheck|^pkgintel/",
     re.IGNORECASE,
 )
 _BROWSER = re.compile(r"mozilla/5\.0|applewebkit|gecko/|chrome/|safari/|firefox/", re.IGNORECASE)

@@ -8,6 +8,7 @@ from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
@@ -33,3 +34,4 @@ class Runtime:
     max_lockfile_bytes: int = 5 * 1024 * 1024
     bulk_hint_threshold: int = 10
     public_url: str = "http://127.0.0.1:8000"
+    knowledge: Knowledge | None = None
