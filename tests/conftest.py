@@ -72,6 +72,7 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
         upstream_osv_api_url="http://registry.test/osv-api",
+        upstream_github_api_url="http://registry.test/github",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )

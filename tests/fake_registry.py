@@ -9,6 +9,7 @@ One server stands in for several upstreams, each under its own prefix:
 | `/npm-downloads` | api.npmjs.org | `PKGINTEL_UPSTREAM_NPM_DOWNLOADS_URL=.../npm-downloads` |
 | `/pypi` | pypi.org | `PKGINTEL_UPSTREAM_PYPI_URL=.../pypi` |
 | `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
+| `/github` | api.github.com | `PKGINTEL_UPSTREAM_GITHUB_API_URL=.../github` (bodies added by tests) |
 | `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
@@ -39,6 +40,7 @@ HOST_PREFIX = {
     "pypi.org": "/pypi",
     "pypistats.org": "/pypistats",
     "api.osv.dev": "/osv-api",
+    "api.github.com": "/github",
 }
 FIXTURE_DIRS = ("registry-fixtures/npm", "registry-fixtures/pypi", "registry-fixtures/pypi-live")
 

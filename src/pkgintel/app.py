@@ -14,7 +14,8 @@ from fastapi import FastAPI
 from pkgintel import __version__
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
-from pkgintel.api.routes import advisories, audit, packages, service
+from pkgintel.api.routes import advisories, audit, knowledge, packages, service
+from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.services.runtime import Runtime
@@ -58,7 +59,9 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(packages.router)
     app.include_router(advisories.router)
     app.include_router(audit.router)
+    app.include_router(knowledge.router)
     install_error_handlers(app)
+    app.add_middleware(UsageMiddleware)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]

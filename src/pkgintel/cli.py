@@ -1,5 +1,6 @@
 """
-Command line: `pkgintel serve | check | migrate | ingest names|osv|kev|epss|all`.
+Command line: `pkgintel serve | check | migrate | ingest names|osv|kev|epss|all|knowledge |
+harvest releases|bugs|all|asked`.
 
 A composition root like `app.py`: it reads `Settings` and builds what each command needs.
 Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input.
@@ -20,12 +21,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pkgintel.cli_ingest import ingest_app
+from pkgintel.cli_knowledge import harvest_app, ingest_knowledge
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
 
 app = typer.Typer(help="pkgintel: package intelligence for AI coding agents.", no_args_is_help=True)
 app.add_typer(ingest_app, name="ingest")
+app.add_typer(harvest_app, name="harvest")
+ingest_app.command("knowledge")(ingest_knowledge)
 err = Console(stderr=True)
 
 

@@ -39,7 +39,8 @@ _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^*+#`'\"])\1{2,}\s*$")
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
 _BREAKING_MARK = re.compile(
-    r"\bbreaking\b|backwards?[- ]incompatib|\bnot backwards?[- ]compatible\b|\bincompatible change",
+    r"(?-i:\bBREAKING\b)|\bbreaking[- ]changes?\b|backwards?[- ]incompatib|"
+    r"\bnot backwards?[- ]compatible\b|\bincompatible change",
     re.IGNORECASE,
 )
 _DROPPED = re.compile(
@@ -287,7 +288,7 @@ def parse_changelog(text: str, *, url: str) -> list[ReleaseSection]:
                 body,
                 url=url,
                 origin=ORIGIN_CHANGELOG,
-                published_at=_date_in(title),
+                published_at=_date_in(title) or _date_in(" ".join(body[:3])),
             )
         )
     return out
