@@ -67,7 +67,8 @@ def validation_error(field: str, message: str, value: Any, *, where: str = "path
 def error_response(exc: PkgIntelError, request: Request | None = None) -> Response:
     """Translate a domain error; this is the whole mapping."""
     if isinstance(exc, InvalidInput):
-        where = "query" if exc.field == "version" else "path"
+        in_query = request is not None and exc.field in request.query_params
+        where = "query" if exc.field == "version" or in_query else "path"
         value = (
             request.query_params.get(exc.field)
             if request is not None and where == "query"

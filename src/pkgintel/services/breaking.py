@@ -58,6 +58,19 @@ def _ordered(ecosystem: Ecosystem, versions: list[str]) -> list[str]:
     return sorted(valid, key=lambda v: sort_key(ecosystem, v)) + sorted(invalid)
 
 
+def _bound(ecosystem: Ecosystem, field: str, version: str | None) -> str | None:
+    """A transition bound: a version of the ecosystem's scheme, else `InvalidInput` on `field`."""
+    if version is None:
+        return None
+    try:
+        cleaned = validate_version(ecosystem, version)
+    except InvalidInput as exc:
+        raise InvalidInput(field, exc.message) from exc
+    if not is_valid(ecosystem, cleaned):
+        raise InvalidInput(field, f"{cleaned!r} is not a {ecosystem.value} version")
+    return cleaned
+
+
 def _dedupe(changes: list[BreakingChange]) -> tuple[BreakingChange, ...]:
     seen: set[str] = set()
     out = []
@@ -117,10 +130,8 @@ class BreakingService:
         `from_version`, inclusive of `to_version`). Raises `InvalidInput` for an unparseable version
         or a `to_version` older than `from_version`.
         """
-        if from_version is not None:
-            from_version = validate_version(ecosystem, from_version)
-        if to_version is not None:
-            to_version = validate_version(ecosystem, to_version)
+        from_version = _bound(ecosystem, "from_version", from_version)
+        to_version = _bound(ecosystem, "to_version", to_version)
         if (
             from_version
             and to_version

@@ -152,7 +152,8 @@ class UsageLog:
     ) -> tuple[list[Trend], datetime, datetime]:
         """Most-asked packages of the last `window_days` (with the window before), and the window."""
         await self._flush_quietly()
-        end = self._clock()
+        # Inclusive of this instant: events recorded now belong to this window.
+        end = self._clock() + timedelta(seconds=1)
         mid = end - timedelta(days=window_days)
         start = mid - timedelta(days=window_days)
         now_counts, before = await asyncio.gather(

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, case, delete, func, literal_column, select, text
+from sqlalchemy import Float, and_, case, column, delete, func, literal_column, select, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -353,7 +353,7 @@ class SqlKnowledgeStore:
             stmt = text(
                 "SELECT known_bug.* FROM known_bug_fts JOIN known_bug ON known_bug.id = known_bug_fts.rowid "
                 "WHERE known_bug_fts MATCH :match ORDER BY bm25(known_bug_fts, 4.0, 1.0) LIMIT :limit"
-            )
+            ).columns(*known_bug.columns)
             params = {"match": match, "limit": limit}
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt, params)).all()
@@ -595,7 +595,7 @@ class SqlKnowledgeStore:
                 "JOIN package_name AS p ON p.rowid = package_name_fts.rowid "
                 "WHERE package_name_fts MATCH :match AND p.ecosystem = :eco "
                 "ORDER BY bm25(package_name_fts, 5.0, 1.0) LIMIT :limit"
-            )
+            ).columns(*package_name.columns, column("score", Float))
             params = {"match": match, "eco": ecosystem.value, "limit": limit}
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt, params)).all()
