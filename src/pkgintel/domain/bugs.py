@@ -121,7 +121,8 @@ def parse_github_issues(body: Any, *, bugs_only: bool = True) -> list[BugReport]
         if bugs_only and not any(is_bug_label(lab) for lab in labels):
             continue
         title = str(item.get("title") or "").strip()
-        text = item.get("body") if isinstance(item.get("body"), str) else ""
+        raw_body = item.get("body")
+        text = raw_body if isinstance(raw_body, str) else ""
         out.append(
             BugReport(
                 number=number,

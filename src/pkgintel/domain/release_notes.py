@@ -209,7 +209,8 @@ def parse_github_releases(body: Any, *, package: str | None = None) -> list[Rele
         version = version_from_tag(tag, package) if isinstance(tag, str) else None
         if version is None:
             continue
-        text = item.get("body") if isinstance(item.get("body"), str) else ""
+        raw_body = item.get("body")
+        text = raw_body if isinstance(raw_body, str) else ""
         out.append(
             build_section(
                 version,

@@ -73,5 +73,5 @@ def merge_hits(
                 score[key] = max(score[key], rr) + 0.05
     for key, hit in merged.items():
         score[key] += 0.5 * _popularity(hit) + (1.0 if key == wanted else 0.0)
-    ranked = sorted(merged, key=lambda k: (-score[k], k))
-    return [merged[k] for k in ranked[:limit]]
+    order = sorted(merged, key=lambda k: (-score[k], k))
+    return [merged[k] for k in order[:limit]]

@@ -107,7 +107,7 @@ def _text(entry: dict[str, Any], field: str, where: str) -> str:
 
 def _eco(entry: dict[str, Any], where: str) -> Ecosystem:
     try:
-        return Ecosystem(entry.get("ecosystem"))
+        return Ecosystem(str(entry.get("ecosystem")))
     except ValueError as exc:
         raise CuratedDataError(f"{where}: unknown ecosystem {entry.get('ecosystem')!r}") from exc
 

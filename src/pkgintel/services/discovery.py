@@ -175,13 +175,14 @@ class DiscoveryService:
         )
         exact_task = self._names.get_name(ecosystem, normalise_name(ecosystem, query))
         index_task = self._store.search_names(ecosystem, query, max(limit * 3, 30))
+        reg_hits: list[SearchHit] = []
+        reg_status: SourceStatus | None = None
         if registry_task is not None:
             exact, indexed, (reg_hits, reg_status) = await asyncio.gather(
                 exact_task, index_task, registry_task
             )
         else:
             exact, indexed = await asyncio.gather(exact_task, index_task)
-            reg_hits, reg_status = [], None
         index_hits = ([_entry_hit(exact, 1e9)] if exact else []) + [
             _entry_hit(e, s) for e, s in indexed
         ]

@@ -341,7 +341,7 @@ class SqlKnowledgeStore:
                 literal_column("'english'"), known_bug.c.title + " " + known_bug.c.excerpt
             )
             q = func.to_tsquery(literal_column("'english'"), tsq)
-            stmt = (
+            stmt: Any = (
                 select(known_bug)
                 .where(vec.op("@@")(q))
                 .order_by(func.ts_rank(vec, q).desc(), known_bug.c.id.desc())
@@ -581,7 +581,7 @@ class SqlKnowledgeStore:
             )
             q = func.to_tsquery(literal_column("'simple'"), tsq)
             rank = func.ts_rank(vec, q)
-            stmt = (
+            stmt: Any = (
                 select(package_name, rank.label("score"))
                 .where(package_name.c.ecosystem == ecosystem.value, vec.op("@@")(q))
                 .order_by(rank.desc())
