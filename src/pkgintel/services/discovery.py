@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -33,13 +34,16 @@ from pkgintel.ecosystems.optional import SearchableRegistry
 from pkgintel.services.packages import PackageService
 from pkgintel.services.usage import UsageLog
 from pkgintel.storage.base import NameStore
-from pkgintel.storage.knowledge import SqlKnowledgeStore
+from pkgintel.storage.knowledge import SqlKnowledgeStore, query_tokens
 
 MAX_QUERY = 200
 INDEX_SOURCE = "name_index"
 SEARCH_TTL_S = 3600.0
 SEARCH_ENTRIES = 2000
 REGISTRY_SEARCH_TIMEOUT_S = 5.0
+POOL_SIZE = 20000
+"""Most popular names per ecosystem searched in memory (the database finds the long tail)."""
+POOL_TTL_S = 600.0
 NAME_PAIRS: Mapping[Ecosystem, Ecosystem] = {
     Ecosystem.PYPI: Ecosystem.CONDA,
     Ecosystem.CONDA: Ecosystem.PYPI,
@@ -82,6 +86,45 @@ def repository_key(url: str | None) -> str | None:
     return key if key.startswith("https://") or key.startswith("http://") else None
 
 
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    """The most popular names of one ecosystem (most popular first) as one lower-cased text, one
+    `name summary` line per entry, for substring search without the database."""
+
+    loaded: float
+    entries: list[NameEntry]
+    text: str
+    starts: list[int]
+
+    @classmethod
+    def build(cls, entries: list[NameEntry], loaded: float) -> _Pool:
+        starts, parts, pos = [], [], 0
+        for e in entries:
+            line = f"{e.display_name} {e.summary or ''}".lower().replace("\n", " ")
+            starts.append(pos)
+            parts.append(line)
+            pos += len(line) + 1
+        return cls(loaded, entries, "\n".join(parts), starts)
+
+    def matches(self, tokens: list[str]) -> list[tuple[NameEntry, bool]]:
+        """Entries whose line holds every token, most popular first; with whether the name holds
+        the longest token."""
+        if not tokens or not self.entries:
+            return []
+        key = max(tokens, key=len)
+        out: list[tuple[NameEntry, bool]] = []
+        pos, text = 0, self.text
+        while (i := text.find(key, pos)) >= 0:
+            idx = bisect.bisect_right(self.starts, i) - 1
+            end = self.starts[idx + 1] - 1 if idx + 1 < len(self.starts) else len(text)
+            line = text[self.starts[idx] : end]
+            if all(t in line for t in tokens):
+                entry = self.entries[idx]
+                out.append((entry, key in entry.display_name.lower()))
+            pos = end + 1
+        return out
+
+
 def _entry_hit(entry: NameEntry, relevance: float = 0.0) -> SearchHit:
     return SearchHit(
         entry.display_name,
@@ -113,11 +156,26 @@ class DiscoveryService:
         self._adapters = adapters
         self._usage = usage
         self._clock = clock
+        self._pools: dict[Ecosystem, _Pool] = {}
+        self._pool_locks: dict[Ecosystem, asyncio.Lock] = {}
         self._searches: OrderedDict[
             tuple[Ecosystem, str, int], tuple[float, list[SearchHit], datetime]
         ] = OrderedDict()
 
     # -- search ----------------------------------------------------------------------------
+    async def _pool(self, ecosystem: Ecosystem) -> _Pool:
+        pool = self._pools.get(ecosystem)
+        if pool is not None and time.monotonic() - pool.loaded < POOL_TTL_S:
+            return pool
+        async with self._pool_locks.setdefault(ecosystem, asyncio.Lock()):
+            pool = self._pools.get(ecosystem)
+            if pool is not None and time.monotonic() - pool.loaded < POOL_TTL_S:
+                return pool
+            entries = await self._names.list_popular_names(ecosystem, POOL_SIZE)
+            pool = await asyncio.to_thread(_Pool.build, entries, time.monotonic())
+            self._pools[ecosystem] = pool
+            return pool
+
     async def _registry_search(
         self, adapter: SearchableRegistry, ecosystem: Ecosystem, query: str, limit: int
     ) -> tuple[list[SearchHit], SourceStatus]:
@@ -174,7 +232,11 @@ class DiscoveryService:
             else None
         )
         exact_task = self._names.get_name(ecosystem, normalise_name(ecosystem, query))
-        index_task = self._store.search_names(ecosystem, query, max(limit * 3, 30))
+        index_task = self._store.search_names(ecosystem, query, max(limit * 2, 20))
+        pool = await self._pool(ecosystem)
+        tokens = query_tokens(query)
+        popular = pool.matches(tokens)
+        popular.sort(key=lambda m: not m[1])  # names holding the query first, popularity kept
         reg_hits: list[SearchHit] = []
         reg_status: SourceStatus | None = None
         if registry_task is not None:
@@ -183,9 +245,11 @@ class DiscoveryService:
             )
         else:
             exact, indexed = await asyncio.gather(exact_task, index_task)
-        index_hits = ([_entry_hit(exact, 1e9)] if exact else []) + [
-            _entry_hit(e, s) for e, s in indexed
-        ]
+        index_hits = (
+            ([_entry_hit(exact, 1e9)] if exact else [])
+            + [_entry_hit(e, 1.0 if in_name else 0.5) for e, in_name in popular[: limit * 2]]
+            + [_entry_hit(e, s) for e, s in indexed]
+        )
         ranked: list[tuple[str, list[SearchHit]]] = []
         if reg_status is not None:
             ranked.append((reg_status.name, reg_hits))

@@ -39,6 +39,27 @@ from pkgintel.storage.tables import (
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TOKENS = 8
+NAME_CANDIDATES = 400
+"""Full-text matches considered per name search (bounds its cost; see `search_names`)."""
+
+# The candidate subquery runs first (its LIMIT keeps SQLite from flattening it, and CROSS JOIN fixes
+# the join order): probing the full-text index once per package_name row would take seconds.
+_SQLITE_NAME_SEARCH = (
+    "SELECT p.*, CASE WHEN instr(lower(p.name), :tok) > 0 THEN 1.0 ELSE 0.5 END AS score "
+    "FROM (SELECT rowid AS rid FROM package_name_fts WHERE package_name_fts MATCH :match "
+    "LIMIT :candidates) AS m CROSS JOIN package_name AS p ON p.rowid = m.rid "
+    "WHERE p.ecosystem = :eco ORDER BY (instr(lower(p.name), :tok) = 0), "
+    "(p.popularity_rank IS NULL), p.popularity_rank, (p.monthly_downloads IS NULL), "
+    "p.monthly_downloads DESC LIMIT :limit"
+)
+_PG_NAME_SEARCH = (
+    "SELECT p.*, CASE WHEN strpos(lower(p.name), :tok) > 0 THEN 1.0 ELSE 0.5 END AS score "
+    "FROM (SELECT ecosystem, name FROM package_name WHERE ecosystem = :eco AND "
+    "to_tsvector('simple', name || ' ' || coalesce(summary, '')) @@ to_tsquery('simple', :match) "
+    "LIMIT :candidates) AS m JOIN package_name AS p ON p.ecosystem = m.ecosystem AND p.name = m.name "
+    "ORDER BY (strpos(lower(p.name), :tok) = 0), (p.popularity_rank IS NULL), p.popularity_rank, "
+    "(p.monthly_downloads IS NULL), p.monthly_downloads DESC LIMIT :limit"
+)
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -351,7 +372,7 @@ class SqlKnowledgeStore:
         else:
             match = " ".join(f'"{t}"*' for t in tokens)
             stmt = text(
-                "SELECT known_bug.* FROM known_bug_fts JOIN known_bug ON known_bug.id = known_bug_fts.rowid "
+                "SELECT known_bug.* FROM known_bug_fts CROSS JOIN known_bug ON known_bug.id = known_bug_fts.rowid "
                 "WHERE known_bug_fts MATCH :match ORDER BY bm25(known_bug_fts, 4.0, 1.0) LIMIT :limit"
             ).columns(*known_bug.columns)
             params = {"match": match, "limit": limit}
@@ -564,39 +585,32 @@ class SqlKnowledgeStore:
 
     # -- name search -----------------------------------------------------------------------
     async def search_names(
-        self, ecosystem: Ecosystem, query: str, limit: int
+        self, ecosystem: Ecosystem, query: str, limit: int, *, candidates: int = NAME_CANDIDATES
     ) -> list[tuple[NameEntry, float]]:
         """
-        Name-index entries matching every token of `query` (prefix match on names and summaries),
-        with a relevance (higher is better; names weigh more than summaries). At most `limit`.
+        Name-index entries matching every token of `query` (prefix match on names and summaries): the
+        first `candidates` full-text matches, then names containing the longest token first, then by
+        popularity (download rank, monthly downloads). The cost is bounded by `candidates`, so a
+        common word cannot make the query slow; the most popular matches come from the service's
+        in-memory pool (`DiscoveryService`), this query finds the long tail. Score 1.0 marks a match in
+        the name, 0.5 one in the summary only.
         """
         tokens = query_tokens(query)
         if not tokens:
             return []
+        longest = max(tokens, key=len)
         if self.is_postgres:
-            tsq = " & ".join(f"{t}:*" for t in tokens)
-            vec = func.to_tsvector(
-                literal_column("'simple'"),
-                package_name.c.name + " " + func.coalesce(package_name.c.summary, ""),
-            )
-            q = func.to_tsquery(literal_column("'simple'"), tsq)
-            rank = func.ts_rank(vec, q)
-            stmt: Any = (
-                select(package_name, rank.label("score"))
-                .where(package_name.c.ecosystem == ecosystem.value, vec.op("@@")(q))
-                .order_by(rank.desc())
-                .limit(limit)
-            )
-            params: dict[str, Any] = {}
+            sql, match = _PG_NAME_SEARCH, " & ".join(f"{t}:*" for t in tokens)
         else:
-            match = " ".join(f'"{t}"*' for t in tokens)
-            stmt = text(
-                "SELECT p.*, -bm25(package_name_fts, 5.0, 1.0) AS score FROM package_name_fts "
-                "JOIN package_name AS p ON p.rowid = package_name_fts.rowid "
-                "WHERE package_name_fts MATCH :match AND p.ecosystem = :eco "
-                "ORDER BY bm25(package_name_fts, 5.0, 1.0) LIMIT :limit"
-            ).columns(*package_name.columns, column("score", Float))
-            params = {"match": match, "eco": ecosystem.value, "limit": limit}
+            sql, match = _SQLITE_NAME_SEARCH, " ".join(f'"{t}"*' for t in tokens)
+        stmt = text(sql).columns(*package_name.columns, column("score", Float))
+        params = {
+            "match": match,
+            "eco": ecosystem.value,
+            "tok": longest,
+            "candidates": candidates,
+            "limit": limit,
+        }
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt, params)).all()
         return [
