@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+MAX_TOKENS = 8
+
+
+def query_tokens(query: str) -> list[str]:
+    """Lower-cased word tokens of a free-text query (at most `MAX_TOKENS`)."""
+    return [t.lower() for t in _TOKEN.findall(query)][:MAX_TOKENS]
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from pkgintel.domain.successors import successors_from_message
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.ecosystems.optional import SuccessorAware
 from pkgintel.services.reports import PackageReport, ReportService
-from pkgintel.storage.knowledge import SqlKnowledgeStore
+from pkgintel.storage.base import KnowledgeStore
 
 UNHEALTHY_ACTIONS = frozenset({"find_alternative", "do_not_use"})
 MAX_CANDIDATES = 8
@@ -163,7 +163,7 @@ class AlternativesService:
     def __init__(
         self,
         reports: ReportService,
-        store: SqlKnowledgeStore,
+        store: KnowledgeStore,
         adapters: Mapping[Ecosystem, RegistryAdapter],
     ) -> None:
         self._reports = reports

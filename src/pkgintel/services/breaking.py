@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.knowledge import HarvestState
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.release_notes import (
@@ -23,7 +24,7 @@ from pkgintel.domain.release_notes import (
     mark_major_bumps,
 )
 from pkgintel.domain.versions import is_valid, sort_key, validate_version
-from pkgintel.storage.knowledge import HarvestState, SqlKnowledgeStore
+from pkgintel.storage.base import KnowledgeStore
 
 _ORIGIN_RANK = {ORIGIN_CURATED: 0, "github-release": 1, "changelog": 2}
 
@@ -86,7 +87,7 @@ def _dedupe(changes: list[BreakingChange]) -> tuple[BreakingChange, ...]:
 class BreakingService:
     """See the module docstring."""
 
-    def __init__(self, store: SqlKnowledgeStore) -> None:
+    def __init__(self, store: KnowledgeStore) -> None:
         self._store = store
 
     async def _curated(self, ecosystem: Ecosystem | None, key: str | None) -> list[ReleaseSection]:

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from pkgintel.domain.bugs import KnownIssues, summarise
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.knowledge import HarvestState, StoredBug
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import is_valid, sort_key, validate_version
-from pkgintel.storage.knowledge import HarvestState, SqlKnowledgeStore, StoredBug
+from pkgintel.storage.base import KnowledgeStore
 
 MAX_QUERY = 200
 
@@ -51,7 +52,7 @@ def _before(ecosystem: Ecosystem, a: str, b: str) -> bool | None:
 class BugService:
     """See the module docstring."""
 
-    def __init__(self, store: SqlKnowledgeStore) -> None:
+    def __init__(self, store: KnowledgeStore) -> None:
         self._store = store
 
     async def for_package(

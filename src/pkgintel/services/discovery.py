@@ -27,14 +27,13 @@ from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.names import NameEntry, normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.provenance import SourceState, SourceStatus
-from pkgintel.domain.search import SearchHit, merge_hits
+from pkgintel.domain.search import SearchHit, merge_hits, query_tokens
 from pkgintel.domain.usage import Trend
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.ecosystems.optional import SearchableRegistry
 from pkgintel.services.packages import PackageService
 from pkgintel.services.usage import UsageLog
-from pkgintel.storage.base import NameStore
-from pkgintel.storage.knowledge import SqlKnowledgeStore, query_tokens
+from pkgintel.storage.base import KnowledgeStore, NameStore
 
 MAX_QUERY = 200
 INDEX_SOURCE = "name_index"
@@ -143,7 +142,7 @@ class DiscoveryService:
     def __init__(
         self,
         names: NameStore,
-        store: SqlKnowledgeStore,
+        store: KnowledgeStore,
         packages: PackageService,
         adapters: Mapping[Ecosystem, RegistryAdapter],
         usage: UsageLog,

@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 
 from pkgintel.domain.bugs import link_fixes, parse_github_issues
 from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.knowledge import HarvestState
 from pkgintel.domain.names import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.release_notes import (
@@ -34,7 +35,7 @@ from pkgintel.domain.versions import is_valid, sort_key
 from pkgintel.services.packages import PackageService
 from pkgintel.services.usage import TRENDING_EXCLUDED_CLASSES, TRENDING_EXCLUDED_SOURCES
 from pkgintel.sources.github import GitHubClient, github_repo
-from pkgintel.storage.knowledge import HarvestState, SqlKnowledgeStore
+from pkgintel.storage.base import KnowledgeStore
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class HarvestService:
         self,
         packages: PackageService,
         github: GitHubClient,
-        store: SqlKnowledgeStore,
+        store: KnowledgeStore,
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:

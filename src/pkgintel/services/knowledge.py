@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from pkgintel.domain.knowledge import CuratedRow
 from pkgintel.domain.names import normalise_name
 from pkgintel.knowledge.curated import CuratedKnowledge
 from pkgintel.services.alternatives import AlternativesService
@@ -17,7 +18,7 @@ from pkgintel.services.compare import CompareService
 from pkgintel.services.discovery import DiscoveryService
 from pkgintel.services.harvest import HarvestService
 from pkgintel.services.usage import UsageLog
-from pkgintel.storage.knowledge import CuratedRow, SqlKnowledgeStore
+from pkgintel.storage.base import KnowledgeStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +33,11 @@ class Knowledge:
     discovery: DiscoveryService
     harvest: HarvestService
     usage: UsageLog
-    store: SqlKnowledgeStore
+    store: KnowledgeStore
 
 
 async def ingest_curated(
-    store: SqlKnowledgeStore, curated: CuratedKnowledge, now: datetime
+    store: KnowledgeStore, curated: CuratedKnowledge, now: datetime
 ) -> dict[str, int]:
     """Replace the stored curated entries with `curated`; returns counts per kind."""
     rows: list[CuratedRow] = []

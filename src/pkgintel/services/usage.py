@@ -28,7 +28,7 @@ from pkgintel.domain.errors import InvalidInput, StorageError
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.usage import UA_CLASSES, Trend, UsageEvent, classify_user_agent
-from pkgintel.storage.knowledge import SqlKnowledgeStore
+from pkgintel.storage.base import KnowledgeStore
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class UsageLog:
 
     def __init__(
         self,
-        store: SqlKnowledgeStore,
+        store: KnowledgeStore,
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         batch_size: int = 200,

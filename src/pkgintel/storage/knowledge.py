@@ -9,9 +9,7 @@ turned into prefix-matching token lists here, so user text never reaches the que
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,9 +20,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.domain.bugs import BugReport
 from pkgintel.domain.errors import StorageError
+from pkgintel.domain.knowledge import CuratedRow, HarvestState, StoredBug
 from pkgintel.domain.names import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.release_notes import BreakingChange, ReleaseSection
+from pkgintel.domain.search import query_tokens
 from pkgintel.domain.usage import UsageEvent
 from pkgintel.storage.sql import insert_for
 from pkgintel.storage.tables import (
@@ -37,8 +37,6 @@ from pkgintel.storage.tables import (
     usage_event,
 )
 
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-MAX_TOKENS = 8
 NAME_CANDIDATES = 400
 """Full-text matches considered per name search (bounds its cost; see `search_names`)."""
 
@@ -66,43 +64,6 @@ def _aware(value: datetime | None) -> datetime | None:
     if value is None:
         return None
     return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-def query_tokens(query: str) -> list[str]:
-    """Lower-cased word tokens of a free-text query (at most `MAX_TOKENS`)."""
-    return [t.lower() for t in _TOKEN.findall(query)][:MAX_TOKENS]
-
-
-@dataclass(frozen=True, slots=True)
-class CuratedRow:
-    kind: str
-    ecosystem: Ecosystem
-    package: str
-    target: str
-    payload: dict[str, Any]
-    source: str
-    loaded_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class HarvestState:
-    ecosystem: Ecosystem
-    package: str
-    kind: str
-    repository: str | None
-    status: str
-    """`ok`, `no_repository`, `failed`."""
-    detail: str | None
-    items: int
-    harvested_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class StoredBug:
-    ecosystem: Ecosystem
-    package: str
-    bug: BugReport
-    harvested_at: datetime
 
 
 def _breaking_json(items: Sequence[BreakingChange]) -> str:
