@@ -139,6 +139,13 @@ async def test_generated_migration_is_marked(client: httpx.AsyncClient, loaded: 
     assert r.status_code == 404
     assert (await client.get("/api/migration/npm/axios/axios")).status_code == 422
     assert (await client.get("/api/migration/npm/axios")).status_code == 422
+    # Scoped names, literal or percent-encoded, are one name each.
+    for path in (
+        "/api/migration/npm/@acme/widget/tiny-lib",
+        "/api/migration/npm/%40acme%2Fwidget/tiny-lib",
+    ):
+        scoped = (await client.get(path)).json()
+        assert (scoped["from"]["name"], scoped["to"]["name"]) == ("@acme/widget", "tiny-lib")
 
 
 async def test_breaking_changes_of_gocardless_business(

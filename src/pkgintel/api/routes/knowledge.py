@@ -86,15 +86,25 @@ def split_pair(raw_path: str, ecosystem: Ecosystem) -> tuple[str, str]:
     return segments[0], segments[1]
 
 
-@router.get("/migration/{ecosystem}/{pair:path}", summary="Migration path between two packages")
+@router.get("/migration/{ecosystem}/{from_pkg}", include_in_schema=False)
+async def migration_one_name(ecosystem: Ecosystem, from_pkg: str) -> Response:
+    """A migration needs two names (answered 422 rather than a redirect or a bare 404)."""
+    raise InvalidInput(
+        "to_pkg", "give two package names: /api/migration/{ecosystem}/{from_pkg}/{to_pkg}"
+    )
+
+
+@router.get(
+    "/migration/{ecosystem}/{from_pkg}/{to_pkg:path}", summary="Migration path between two packages"
+)
 async def migration(
-    request: Request, ecosystem: Ecosystem, pair: str, runtime: RuntimeDep
+    request: Request, ecosystem: Ecosystem, from_pkg: str, to_pkg: str, runtime: RuntimeDep
 ) -> Response:
     """Curated path (rationale, steps, before/after code, breaking differences, estimated minutes,
     sources), or a scaffold generated from live data of both packages (`kind: generated`)."""
     raw = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0]
     prefix = f"/api/migration/{ecosystem.value}/"
-    tail = raw[len(prefix) :] if raw.startswith(prefix) else pair
+    tail = raw[len(prefix) :] if raw.startswith(prefix) else f"{from_pkg}/{to_pkg}"
     src, dst = split_pair(tail, ecosystem)
     try:
         ans = await _k(runtime).alternatives.migration(ecosystem, src, dst)
