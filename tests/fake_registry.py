@@ -13,6 +13,7 @@ One server stands in for several upstreams, each under its own prefix:
 | `/packagist-repo`, `/packagist` | repo.packagist.org, packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL`, `PKGINTEL_UPSTREAM_PACKAGIST_URL` |
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
+| `/github` | api.github.com | `PKGINTEL_UPSTREAM_GITHUB_API_URL=.../github` (bodies added by tests) |
 | `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
 | `/crates` | crates.io | `PKGINTEL_UPSTREAM_CRATES_URL=.../crates` |
 | `/crates-index` | index.crates.io | `PKGINTEL_UPSTREAM_CRATES_INDEX_URL=.../crates-index` |
@@ -74,6 +75,7 @@ HOST_PREFIX = {
     "repo.packagist.org": "/packagist-repo",
     "pub.dev": "/pub",
     "hex.pm": "/hex",
+    "api.github.com": "/github",
 }
 FIXTURE_DIRS = (
     "registry-fixtures/npm",

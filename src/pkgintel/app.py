@@ -16,9 +16,19 @@ from pkgintel import __version__
 from pkgintel.api.admin_audit import AdminAuditMiddleware
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
-from pkgintel.api.routes import admin, advisories, audit, badges, discovery, packages, service
+from pkgintel.api.routes import (
+    admin,
+    advisories,
+    audit,
+    badges,
+    discovery,
+    knowledge,
+    packages,
+    service,
+)
 from pkgintel.api.routes import compat as compat_routes
 from pkgintel.api.routes import errors as error_routes
+from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.mcp.http import mount_mcp
@@ -83,7 +93,9 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(badges.router)
     app.include_router(discovery.router)
     app.include_router(admin.router)
+    app.include_router(knowledge.router)
     install_error_handlers(app)
+    app.add_middleware(UsageMiddleware)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]

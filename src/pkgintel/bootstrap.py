@@ -28,10 +28,17 @@ from pkgintel.events.memory import MemoryBus
 from pkgintel.events.redis_bus import RedisBus
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
+from pkgintel.services.alternatives import AlternativesService
 from pkgintel.services.audit import AuditService
+from pkgintel.services.breaking import BreakingService
+from pkgintel.services.bugs import BugService
 from pkgintel.services.bulk import BulkCheckService
+from pkgintel.services.compare import CompareService
 from pkgintel.services.compat import CompatService, NpmConstraintSource
+from pkgintel.services.discovery import DiscoveryService
 from pkgintel.services.errors import ErrorService
+from pkgintel.services.harvest import HarvestService
+from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
@@ -42,10 +49,13 @@ from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
+from pkgintel.services.usage import UsageLog
 from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
+from pkgintel.sources.github import GitHubClient
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.errors import SqlErrorStore
+from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -144,6 +154,14 @@ def assemble(
     """Wire services from already-open resources (used by `build_runtime` and by tests)."""
     names = NameService(store)
     adapters = overrides.get("adapters") or build_adapters(settings, client)
+    clock = overrides.get("clock") or (lambda: datetime.now(UTC))
+    knowledge_store = SqlKnowledgeStore(store.engine)
+    seen_hooks: list[Any] = [names.record_seen]
+
+    async def on_seen(info: Any, downloads: int | None) -> None:
+        for hook in seen_hooks:
+            await hook(info, downloads)
+
     packages = PackageService(
         adapters,
         cache,
@@ -151,9 +169,8 @@ def assemble(
         ttl_s=settings.cache_ttl_s,
         stale_s=settings.cache_stale_s,
         not_found_ttl_s=settings.not_found_ttl_s,
-        on_seen=names.record_seen,
+        on_seen=on_seen,
     )
-    clock = overrides.get("clock") or (lambda: datetime.now(UTC))
     advisory_store = SqlAdvisoryStore(store.engine)
     bus = overrides.get("bus") or build_bus(settings)
     advisory_service = AdvisoryService(
@@ -168,15 +185,21 @@ def assemble(
     )
     advisories = overrides.get("advisories") or advisory_service
     verdicts = VerdictService(advisories)
+    bugs = BugService(knowledge_store)
     reports = ReportService(
         packages,
         names,
         advisories,
         verdicts=verdicts,
         **({"clock": overrides["clock"]} if "clock" in overrides else {}),
+        known_issues=bugs.known_issues,
     )
     bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     compat = build_compat_service(settings, packages, adapters)
+    knowledge = build_knowledge(
+        settings, client, knowledge_store, store, packages, reports, bugs, adapters, clock
+    )
+    seen_hooks.append(knowledge.discovery.record_seen)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     return Runtime(
         packages=packages,
@@ -200,6 +223,7 @@ def assemble(
         public_url=settings.public_url.rstrip("/"),
         errors=build_error_service(settings, store, clock),
         compat=compat,
+        knowledge=knowledge,
         ops=build_ops(
             settings,
             store,
@@ -211,6 +235,7 @@ def assemble(
             advisory_store,
             bus,
             invalidate=advisory_service.invalidate,
+            usage=knowledge.usage if settings.usage_log_enabled else None,
         ),
     )
 
@@ -249,6 +274,38 @@ def build_compat_service(
     )
 
 
+def build_knowledge(
+    settings: Settings,
+    client: httpx.AsyncClient,
+    knowledge_store: SqlKnowledgeStore,
+    store: SqlStore,
+    packages: PackageService,
+    reports: ReportService,
+    bugs: BugService,
+    adapters: dict[Ecosystem, RegistryAdapter],
+    clock: Any,
+) -> Knowledge:
+    """The package-knowledge services (issue 18) on the shared resources."""
+    usage = UsageLog(
+        knowledge_store,
+        clock=clock,
+        flush_interval_s=settings.usage_flush_interval_s,
+        retention_days=settings.usage_retention_days,
+        enabled=settings.usage_log_enabled,
+    )
+    github = GitHubClient(client, settings.upstream_github_api_url, token=settings.github_token)
+    return Knowledge(
+        alternatives=AlternativesService(reports, knowledge_store, adapters),
+        breaking=BreakingService(knowledge_store),
+        bugs=bugs,
+        compare=CompareService(reports),
+        discovery=DiscoveryService(store, knowledge_store, packages, adapters, usage, clock=clock),
+        harvest=HarvestService(packages, github, knowledge_store, clock=clock),
+        usage=usage,
+        store=knowledge_store,
+    )
+
+
 @asynccontextmanager
 async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[Runtime]:
     """Open every resource, yield the `Runtime`, close everything on exit."""
@@ -259,6 +316,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         runtime = assemble(settings, store, cache, client, **overrides)
         yield runtime
         await runtime.packages.drain()
+        if runtime.knowledge is not None:
+            await runtime.knowledge.usage.close()
         await runtime.feed.close()
         if runtime.errors is not None:
             await runtime.errors.close()
@@ -281,11 +340,13 @@ def build_ops(
     bus: EventBus,
     *,
     invalidate: Any = None,
+    usage: Any = None,
 ) -> Ops:
     """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
     from urllib.parse import quote
 
     from pkgintel.knowledge.missions import load_profiles, load_prompts
+    from pkgintel.services.agents_by_range import AgentsByRange
     from pkgintel.services.cron import CronEntry, CronService
     from pkgintel.services.curator import CURATOR_JOB, Curator
     from pkgintel.services.jobs import JobKind, JobQueue
@@ -293,7 +354,6 @@ def build_ops(
     from pkgintel.services.missions import MISSION_JOB, Budget, MissionService, Profile
     from pkgintel.services.ops import INITIAL_INGESTION
     from pkgintel.services.proposals import PROPOSAL_KINDS, ProposalService, RevisionApplier
-    from pkgintel.services.usage import AgentsByRange
     from pkgintel.sources.links import HttpLinkChecker
     from pkgintel.sources.llm import ChatClient
     from pkgintel.storage.ops import SqlOpsStore
@@ -398,7 +458,7 @@ def build_ops(
         missions=missions,
         proposals=proposals,
         curator=curator,
-        agents=AgentsByRange(None),
+        agents=AgentsByRange(usage),
         admin_token=settings.admin_token,
     )
 

@@ -227,23 +227,34 @@ def ingest_epss(
 
 @ingest_app.command("knowledge")
 def ingest_knowledge() -> None:
-    """Load the curated error-to-fix entries shipped in the package into the database (safe to repeat;
-    votes, hits and misses are kept)."""
+    """Load the curated knowledge shipped in the package into the database: error-to-fix entries
+    (votes, hits and misses are kept) and alternatives, migration paths and breaking changes. Safe
+    to repeat."""
     settings = Settings()
 
     async def _run() -> tuple[list[str], list[str]]:
         from pkgintel.bootstrap import build_error_service, prepare_database
+        from pkgintel.knowledge.curated import load_curated
+        from pkgintel.services.knowledge import ingest_curated
+        from pkgintel.storage.knowledge import SqlKnowledgeStore
 
         engine, store = await prepare_database(settings)
         try:
             service = build_error_service(settings, store, lambda: datetime.now(UTC))
-            summary = await service.load_knowledge()
+            try:
+                summary = await service.load_knowledge()
+            finally:
+                await service.close()
+            counts = await ingest_curated(
+                SqlKnowledgeStore(engine), load_curated(), datetime.now(UTC)
+            )
         finally:
             await engine.dispose()
         tools = ", ".join(f"{tool} {n}" for tool, n in sorted(summary.by_tool.items()))
         return [
             f"errors: {summary.total} entries — added {summary.added}, updated {summary.updated}, "
-            f"removed {summary.removed} ({tools})"
+            f"removed {summary.removed} ({tools})",
+            "packages: " + ", ".join(f"{n} {kind}" for kind, n in counts.items()),
         ], []
 
     _report(*asyncio.run(_run()))

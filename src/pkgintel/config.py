@@ -290,6 +290,28 @@ class Settings(BaseSettings):
             raise ValueError(f"invalid cron expressions: {bad}")
         return value
 
+    # -- package knowledge (issue 18) ------------------------------------------------------
+    upstream_github_api_url: str = Field(
+        "https://api.github.com",
+        description="GitHub REST API: release notes, changelog files and bug issues for `pkgintel harvest`.",
+    )
+    github_token: str | None = Field(
+        None,
+        description="GitHub token sent as `Authorization: Bearer` by harvests (unset: 60 requests/hour).",
+    )
+    usage_log_enabled: bool = Field(
+        True,
+        description="Record each API call (source, ecosystem, package, user-agent class, client hash) for trending.",
+    )
+    usage_retention_days: int = Field(
+        90, ge=1, description="Days usage-log rows are kept before they are pruned."
+    )
+    usage_flush_interval_s: float = Field(
+        2.0,
+        gt=0,
+        description="Longest time usage-log rows wait in memory before one batched write, seconds.",
+    )
+
     @field_validator("database_url")
     @classmethod
     def _known_driver(cls, value: str) -> str:

@@ -130,10 +130,16 @@ async def test_cron_run_from_the_api_shows_status_and_log(
     assert warm["last_duration_s"] is not None
 
 
-async def test_agents_by_range_says_there_is_no_call_log(admin: httpx.AsyncClient) -> None:
+async def test_agents_by_range_counts_calls_from_the_usage_log(admin: httpx.AsyncClient) -> None:
+    for agent in ("claude-code/1.0.3", "claude-code/1.0.3", "GitHub-Actions/2.3"):
+        await admin.get("/api/exists/npm/tiny-lib", headers={"User-Agent": agent})
     resp = await admin.get("/api/admin/agents-by-range?bucket=hour")
-    assert resp.status_code == 503
-    assert "no call log" in resp.json()["detail"]
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    totals = {c: sum(b[c] for b in body["buckets"]) for c in body["classes"]}
+    assert totals["ai_agent"] == 2 and totals["ci"] == 1
+    week = (await admin.get("/api/admin/agents-by-range?bucket=week")).json()
+    assert sum(b["ai_agent"] for b in week["buckets"]) == 2
 
 
 @pytest.mark.parametrize(

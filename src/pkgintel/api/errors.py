@@ -198,7 +198,8 @@ def problem_for(exc: PkgIntelError) -> Problem:
 def error_response(exc: PkgIntelError, request: Request | None = None) -> Response:
     """A domain error as an HTTP answer: FastAPI's 422 body for `InvalidInput`, else problem+json."""
     if isinstance(exc, InvalidInput):
-        where = "query" if exc.field == "version" else "path"
+        in_query = request is not None and exc.field in request.query_params
+        where = "query" if exc.field == "version" or in_query else "path"
         value = (
             request.query_params.get(exc.field)
             if request is not None and where == "query"

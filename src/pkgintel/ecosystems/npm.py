@@ -8,6 +8,9 @@ packument (every version's manifest, `time`, `dist-tags`, `maintainers`); a scop
 licences and maintainers, so we ask for the full document. Large packages' packuments run to several
 MB.
 
+Search: `GET /-/v1/search?text=&size=` (at most 250 hits), the optional `SearchableRegistry`
+capability (`ecosystems/optional.py`).
+
 Downloads: https://github.com/npm/registry/blob/main/docs/download-counts.md —
 `GET /downloads/point/last-week/{name}` (scoped names with a literal `/`); 404 for unknown packages.
 """
@@ -26,6 +29,7 @@ import httpx
 from pkgintel.domain.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
+from pkgintel.domain.search import SearchHit
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
 from pkgintel.ecosystems._http import get_json
 from pkgintel.ecosystems._urls import normalise_repository_url
@@ -34,6 +38,7 @@ DEFAULT_BASE_URL: Final = "https://registry.npmjs.org"
 DEFAULT_DOWNLOADS_URL: Final = "https://api.npmjs.org"
 REGISTRY_SOURCE: Final = "registry.npmjs.org"
 DOWNLOADS_SOURCE: Final = "api.npmjs.org"
+SEARCH_SOURCE: Final = "registry.npmjs.org/-/v1/search"
 AVAILABLE_IN_ERRORS: Final = 10
 """How many of the newest versions a `VersionNotFound` lists."""
 
@@ -104,6 +109,19 @@ class NpmAdapter:
         )
         return parse_constraints(data)
 
+    search_source: ClassVar[str] = SEARCH_SOURCE
+
+    async def search(self, query: str, limit: int) -> list[SearchHit]:
+        """The registry's search (`/-/v1/search?text=&size=`); see `ecosystems/optional.py`."""
+        data = await get_json(
+            self._client,
+            f"{self._base_url}/-/v1/search?text={quote(query)}&size={max(1, min(limit, 250))}",
+            ecosystem=self.ecosystem,
+            name=query,
+            source=SEARCH_SOURCE,
+        )
+        return parse_search(data)
+
     async def fetch_weekly_downloads(self, name: str) -> int | None:
         """See `RegistryAdapter.fetch_weekly_downloads`; a package npm does not count gives None."""
         name = unquote(name)
@@ -116,6 +134,43 @@ class NpmAdapter:
             not_found="none",
         )
         return None if data is None else parse_downloads(data)
+
+
+def parse_search(data: Mapping[str, Any]) -> list[SearchHit]:
+    """
+    Hits of a `/-/v1/search` answer (`{"objects": [{"package": {name, version, description},
+    "score": {"final"}, "downloads": {"monthly"}?}]}`), in the registry's order; malformed objects
+    are skipped. Raises `RegistryResponseInvalid` when `objects` is missing.
+    """
+    objects = data.get("objects")
+    if not isinstance(objects, list):
+        raise RegistryResponseInvalid(
+            _ECOSYSTEM.value,
+            "npm search answer has no objects list",
+            reason="invalid_shape",
+            source=SEARCH_SOURCE,
+        )
+    out: list[SearchHit] = []
+    for obj in objects:
+        pkg = obj.get("package") if isinstance(obj, dict) else None
+        if not isinstance(pkg, dict) or not isinstance(pkg.get("name"), str):
+            continue
+        score = obj.get("score") if isinstance(obj.get("score"), dict) else {}
+        downloads = obj.get("downloads") if isinstance(obj.get("downloads"), dict) else {}
+        final = score.get("final") if isinstance(score, dict) else None
+        monthly = downloads.get("monthly") if isinstance(downloads, dict) else None
+        out.append(
+            SearchHit(
+                pkg["name"],
+                _text(pkg.get("description")),
+                _text(pkg.get("version")),
+                monthly if isinstance(monthly, int) else None,
+                None,
+                float(final) if isinstance(final, int | float) else 0.0,
+                (SEARCH_SOURCE,),
+            )
+        )
+    return out
 
 
 def parse_downloads(data: Mapping[str, Any]) -> int | None:

@@ -179,9 +179,8 @@ def redact_url(url: str) -> str:
         return url
     if parts.password is None and parts.username in (None, "git"):
         return url  # nothing secret (`git@host` is the conventional SSH user)
-    netloc = parts.hostname or ""
-    if parts.port is not None:
-        netloc = f"{netloc}:{parts.port}"
+    # The host part as written after the credentials: `.port` would raise on a damaged port.
+    netloc = parts.netloc.rpartition("@")[2]
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 

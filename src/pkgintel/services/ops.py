@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pkgintel.services.agents_by_range import AgentsByRange
 from pkgintel.services.cron import CronService
 from pkgintel.services.curator import Curator
 from pkgintel.services.jobs import JobQueue
 from pkgintel.services.missions import MissionService
 from pkgintel.services.proposals import ProposalService
-from pkgintel.services.usage import AgentsByRange
 from pkgintel.storage.ops_base import OpsStore
 
 INITIAL_INGESTION = "initial-ingestion"

@@ -7,10 +7,11 @@ front door (`/api/check`, `/api/health`, the briefs, MCP), so their scores canno
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from pkgintel.domain.bugs import KnownIssues
 from pkgintel.domain.errors import VersionNotFound
 from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
 from pkgintel.domain.provenance import SourceStatus
@@ -32,6 +33,9 @@ from pkgintel.services.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
 
 RECENT_VERSIONS = 10
+
+KnownIssuesLookup = Callable[[Ecosystem, str, str | None], Awaitable[KnownIssues]]
+"""`(ecosystem, name, version) → known_issues` (the bug service's `known_issues`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,8 @@ class PackageReport:
     typosquat: TyposquatHint
     history: VersionHistory
     generated_at: datetime
+    known_issues: KnownIssues | None = None
+    """Known non-CVE bugs (None when no bug lookup is wired in)."""
 
     @property
     def info(self) -> PackageInfo:
@@ -163,12 +169,14 @@ class ReportService:
         *,
         verdicts: VerdictService | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        known_issues: KnownIssuesLookup | None = None,
     ) -> None:
         self._packages = packages
         self._names = names
         self._advisories = advisories
         self._verdicts = verdicts or VerdictService(advisories)
         self._clock = clock
+        self._known_issues = known_issues
 
     @property
     def packages(self) -> PackageService:
@@ -207,6 +215,11 @@ class ReportService:
             if version is not None and version != info.latest_version
             else None
         )
+        bugs_task = (
+            self._known_issues(ecosystem, info.name, version)
+            if self._known_issues is not None
+            else None
+        )
         results = await asyncio.gather(
             latest_task,
             self._advisories.malicious(ecosystem, info.name, evaluated),
@@ -218,7 +231,9 @@ class ReportService:
                 first_release_days=_first_release_days(info, self._clock()),
             ),
             *([scoped_task] if scoped_task is not None else []),
+            *([bugs_task] if bugs_task is not None else []),
         )
+        known_issues: KnownIssues | None = results[-1] if bugs_task is not None else None
         latest_vulns: VulnerabilityReport = results[0]
         malicious: MaliciousAnswer = results[1]
         typosquat: TyposquatHint = results[2]
@@ -246,6 +261,7 @@ class ReportService:
             typosquat=typosquat,
             history=summarise_history(info.releases, now),
             generated_at=now,
+            known_issues=known_issues,
         )
 
     @staticmethod

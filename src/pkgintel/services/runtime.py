@@ -10,6 +10,7 @@ from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import CompatService
 from pkgintel.services.errors import ErrorService
+from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
@@ -49,3 +50,4 @@ class Runtime:
     """Stack compatibility (set by `bootstrap.assemble`)."""
     ops: Ops | None = None
     """Jobs, cron, missions, proposals, curator (None when not wired)."""
+    knowledge: Knowledge | None = None

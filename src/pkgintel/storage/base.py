@@ -7,10 +7,14 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from pkgintel.domain.bugs import BugReport
 from pkgintel.domain.error_knowledge import ErrorEntry, ErrorMiss, KnowledgeLoad, VoteOutcome
 from pkgintel.domain.feeds import EpssFact, FeedEvent, KevFact, RecordRow, SourceRun, StoredRecord
+from pkgintel.domain.knowledge import CuratedRow, HarvestState, StoredBug
 from pkgintel.domain.names import NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.release_notes import ReleaseSection
+from pkgintel.domain.usage import UsageEvent
 
 
 class NameStore(Protocol):
@@ -227,4 +231,110 @@ class ErrorStore(Protocol):
         self, error_hash: str, client: str, value: int, *, now: datetime
     ) -> VoteOutcome | None:
         """One vote per (entry, client), +1 or -1; None for an unknown entry."""
+
+
+class KnowledgeStore(Protocol):
+    """Curated entries, release notes, known bugs, harvest states, package repositories, the usage
+    log and full-text name search (`SqlKnowledgeStore`)."""
+
+    async def replace_curated(self, rows: Sequence[CuratedRow]) -> int:
+        """Replace every curated entry with `rows` in one transaction."""
+        ...
+
+    async def curated(
+        self,
+        kind: str,
+        ecosystem: Ecosystem | None = None,
+        package: str | None = None,
+        target: str | None = None,
+        limit: int | None = None,
+    ) -> list[CuratedRow]: ...
+
+    async def curated_count(self) -> int: ...
+
+    async def replace_sections(
+        self,
+        ecosystem: Ecosystem,
+        package: str,
+        origin: str,
+        sections: Sequence[ReleaseSection],
+        now: datetime,
+    ) -> int:
+        """Replace the package's sections of one origin (the newest harvest wins)."""
+        ...
+
+    async def sections(self, ecosystem: Ecosystem, package: str) -> list[ReleaseSection]: ...
+
+    async def recent_breaking_sections(
+        self, limit: int
+    ) -> list[tuple[Ecosystem, str, ReleaseSection]]:
+        """Harvested sections with breaking entries, newest publication first."""
+        ...
+
+    async def replace_bugs(
+        self, ecosystem: Ecosystem, package: str, bugs: Sequence[BugReport], now: datetime
+    ) -> int: ...
+
+    async def bugs(self, ecosystem: Ecosystem, package: str) -> list[StoredBug]: ...
+
+    async def search_bugs(self, query: str, limit: int) -> list[StoredBug]:
+        """Bugs whose title or excerpt match every token of `query` (prefix match), best first."""
+        ...
+
+    async def bug_counts(self, limit: int) -> list[tuple[Ecosystem, str, int, int]]:
+        """(ecosystem, package, bugs, open bugs) for the packages with the most recorded bugs."""
+        ...
+
+    async def save_harvest(self, state: HarvestState) -> None: ...
+
+    async def harvest_states(
+        self, ecosystem: Ecosystem, package: str
+    ) -> dict[str, HarvestState]: ...
+
+    async def upsert_repository(
+        self, ecosystem: Ecosystem, name: str, display_name: str, repository: str, now: datetime
+    ) -> None: ...
+
+    async def repository_of(self, ecosystem: Ecosystem, name: str) -> str | None: ...
+
+    async def packages_with_repository(
+        self, repository: str
+    ) -> list[tuple[Ecosystem, str, datetime]]: ...
+
+    async def write_usage(self, events: Sequence[UsageEvent]) -> int: ...
+
+    async def prune_usage(self, before: datetime) -> int: ...
+
+    async def usage_for_client(self, client: str) -> list[UsageEvent]: ...
+
+    async def package_counts(
+        self,
+        start: datetime,
+        end: datetime,
+        *,
+        ecosystem: str | None,
+        exclude_classes: Sequence[str],
+        exclude_sources: Sequence[str],
+        limit: int | None = None,
+    ) -> dict[tuple[str, str], tuple[int, int]]:
+        """(ecosystem, package) → (calls, distinct clients) in [start, end)."""
+        ...
+
+    async def usage_by_class(
+        self, start: datetime, end: datetime, bucket: str
+    ) -> list[tuple[datetime, str, int, int]]:
+        """(bucket start, ua_class, calls, distinct clients) per `bucket` (`hour` or `day`)."""
+        ...
+
+    async def search_names(
+        self, ecosystem: Ecosystem, query: str, limit: int, *, candidates: int = ...
+    ) -> list[tuple[NameEntry, float]]:
+        """
+        Name-index entries matching every token of `query` (prefix match on names and summaries): the
+        first `candidates` full-text matches, then names containing the longest token first, then by
+        popularity (download rank, monthly downloads). The cost is bounded by `candidates`, so a
+        common word cannot make the query slow; the most popular matches come from the service's
+        in-memory pool (`DiscoveryService`), this query finds the long tail. Score 1.0 marks a match in
+        the name, 0.5 one in the summary only.
+        """
         ...

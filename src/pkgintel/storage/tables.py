@@ -303,3 +303,108 @@ ops_setting = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 """Runtime switches changed through the admin API (curator on/off and interval, mission flags)."""
+# -- package knowledge (migration 0005) --------------------------------------------------------
+
+knowledge_entry = Table(
+    "knowledge_entry",
+    metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("ecosystem", String(16), primary_key=True),
+    Column("package", String(256), primary_key=True),
+    Column("target", String(256), primary_key=True),
+    Column("payload", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("origin", String(16), nullable=False),
+    Column("loaded_at", DateTime(timezone=True), nullable=False),
+)
+"""Curated entries (`kind` alternatives | migration | breaking), `package` normalised, `target` the
+migration's destination or the breaking version ("" for alternatives); `payload` is JSON."""
+
+release_section = Table(
+    "release_section",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("package", String(256), primary_key=True),
+    Column("origin", String(16), primary_key=True),
+    Column("version", String(128), primary_key=True),
+    Column("title", Text, nullable=False),
+    Column("url", Text, nullable=False),
+    Column("published_at", DateTime(timezone=True)),
+    Column("prerelease", Boolean, nullable=False),
+    Column("entries", Text, nullable=False),
+    Column("breaking", Text, nullable=False),
+    Column("harvested_at", DateTime(timezone=True), nullable=False),
+)
+"""Harvested release notes per version and origin (github-release | changelog); JSON lists."""
+Index("ix_release_section_published", release_section.c.published_at)
+
+known_bug = Table(
+    "known_bug",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ecosystem", String(16), nullable=False),
+    Column("package", String(256), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("title", Text, nullable=False),
+    Column("state", String(8), nullable=False),
+    Column("severity", String(16), nullable=False),
+    Column("labels", Text, nullable=False),
+    Column("versions", Text, nullable=False),
+    Column("fixed_in", String(128)),
+    Column("url", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True)),
+    Column("closed_at", DateTime(timezone=True)),
+    Column("excerpt", Text, nullable=False),
+    Column("comments", Integer, nullable=False),
+    Column("harvested_at", DateTime(timezone=True), nullable=False),
+)
+"""Bugs from issue trackers; full-text indexed (SQLite FTS5 `known_bug_fts`, PostgreSQL GIN)."""
+Index(
+    "ix_known_bug_package",
+    known_bug.c.ecosystem,
+    known_bug.c.package,
+    known_bug.c.number,
+    unique=True,
+)
+
+harvest_state = Table(
+    "harvest_state",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("package", String(256), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("repository", Text),
+    Column("status", String(16), nullable=False),
+    Column("detail", Text),
+    Column("items", Integer, nullable=False),
+    Column("harvested_at", DateTime(timezone=True), nullable=False),
+)
+"""Last harvest per package and kind (releases | bugs): tells "no data found" from "never looked"."""
+
+package_repository = Table(
+    "package_repository",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("name", String(256), primary_key=True),
+    Column("display_name", String(256), nullable=False),
+    Column("repository", String(512), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+)
+"""Normalised source-repository URL of each package a live report has seen (same-as lookups)."""
+Index("ix_package_repository_repo", package_repository.c.repository)
+
+usage_event = Table(
+    "usage_event",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("source", String(128), nullable=False),
+    Column("ecosystem", String(16)),
+    Column("package", String(256)),
+    Column("ua_class", String(16), nullable=False),
+    Column("client", String(32), nullable=False),
+)
+"""Our own query log: one row per API call / MCP tool call (client = keyed hash, never an IP)."""
+Index("ix_usage_event_at", usage_event.c.at)
+Index("ix_usage_event_package", usage_event.c.ecosystem, usage_event.c.package, usage_event.c.at)
+Index("ix_usage_event_client", usage_event.c.client)

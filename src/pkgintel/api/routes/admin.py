@@ -24,11 +24,11 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from pkgintel.api.errors import problem
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.domain.ops import AdminAccessDenied, Job, OpsNotFound, OpsUnavailable
+from pkgintel.services.agents_by_range import BUCKETS, MAX_BUCKETS
 from pkgintel.services.missions import mission_wire
 from pkgintel.services.ops import Ops
 from pkgintel.services.proposals import proposal_wire
 from pkgintel.services.runtime import Runtime
-from pkgintel.services.usage import BUCKETS, MAX_BUCKETS
 
 _PROBLEM: dict[str, Any] = {"content": {"application/problem+json": {}}}
 RESPONSES: dict[int | str, dict[str, Any]] = {

@@ -24,6 +24,28 @@ PHILOSOPHY = (
 )
 
 
+def known_issues_wire(report: PackageReport) -> dict[str, Any]:
+    """The report's `known_issues` block (from the bug service when wired in)."""
+    ki = report.known_issues
+    if ki is None:
+        return {
+            "bugs_count": 0,
+            "bugs_severity": {},
+            "status_breakdown": {},
+            "link": None,
+            "scope": "unavailable: no known-bug database is loaded, so 0 means not checked",
+            "available": False,
+        }
+    return {
+        "bugs_count": ki.bugs_count,
+        "bugs_severity": dict(ki.bugs_severity),
+        "status_breakdown": dict(ki.status_breakdown),
+        "link": ki.link,
+        "scope": ki.scope,
+        "available": ki.available,
+    }
+
+
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value else None
 
@@ -264,14 +286,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         "github_stats": None,
         "bundle": None,
         "typescript": typescript,
-        "known_issues": {
-            "bugs_count": 0,
-            "bugs_severity": {},
-            "status_breakdown": {},
-            "link": None,
-            "scope": "unavailable: no known-bug database is loaded, so 0 means not checked",
-            "available": False,
-        },
+        "known_issues": known_issues_wire(report),
         "historical_compromise": historical_compromise_wire(mal),
         "recommendation": recommendation_wire(report.recommendation),
         "upgrade": upgrade_wire(report.upgrade),

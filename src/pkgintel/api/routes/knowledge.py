@@ -1,0 +1,291 @@
+"""
+Package-knowledge endpoints: alternatives, migration, breaking changes, known bugs, compare, search,
+popular, trending, same-as. Thin: validate, call one service, shape the answer (`schemas/knowledge.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import unquote
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
+from pkgintel.api.http import cached_json
+from pkgintel.api.schemas.knowledge import (
+    alternatives_wire,
+    breaking_wire,
+    bug_wire,
+    compare_wire,
+    migration_wire,
+    package_bugs_wire,
+    sameas_wire,
+    search_wire,
+    trend_wire,
+    version_wire,
+)
+from pkgintel.api.schemas.wire import _iso
+from pkgintel.domain.errors import InvalidInput, PackageNotFound
+from pkgintel.domain.names import validate_name
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.services.knowledge import Knowledge
+from pkgintel.services.runtime import Runtime
+
+router = APIRouter(prefix="/api", tags=["knowledge"])
+
+KNOWLEDGE_CACHE = "public, max-age=3600, stale-while-revalidate=86400"
+LIVE_CACHE = "public, max-age=300, stale-while-revalidate=600"
+DB_CACHE = "public, max-age=600, stale-while-revalidate=3600"
+
+
+def _k(runtime: Runtime) -> Knowledge:
+    if runtime.knowledge is None:  # pragma: no cover - bootstrap always wires it
+        raise RuntimeError("knowledge services are not wired into this runtime")
+    return runtime.knowledge
+
+
+async def _with_suggestions(runtime: Runtime, ecosystem: Ecosystem, exc: PackageNotFound) -> None:
+    if not exc.did_you_mean:
+        exc.did_you_mean = await runtime.names.suggest(ecosystem, exc.name)
+
+
+@router.get("/alternatives/{ecosystem}/{package:path}", summary="Replacements for a package")
+async def alternatives(
+    request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
+) -> Response:
+    """Maintained replacements for a deprecated or unhealthy package, each with its current health
+    score, why it is suggested and a source; an empty list for a healthy package."""
+    try:
+        ans = await _k(runtime).alternatives.alternatives(ecosystem, package)
+    except PackageNotFound as exc:
+        await _with_suggestions(runtime, ecosystem, exc)
+        raise
+    return cached_json(request, alternatives_wire(ans), cache_control=LIVE_CACHE)
+
+
+def split_pair(raw_path: str, ecosystem: Ecosystem) -> tuple[str, str]:
+    """`from/to` from the raw (still percent-encoded) path tail: `%2F` stays inside a name; a literal
+    `@scope/name` is one name on npm and JSR. Raises `InvalidInput` unless exactly two names result."""
+    segments = [unquote(s) for s in raw_path.split("/") if s]
+    if ecosystem in (Ecosystem.NPM, Ecosystem.JSR):
+        merged: list[str] = []
+        i = 0
+        while i < len(segments):
+            if segments[i].startswith("@") and "/" not in segments[i] and i + 1 < len(segments):
+                merged.append(f"{segments[i]}/{segments[i + 1]}")
+                i += 2
+            else:
+                merged.append(segments[i])
+                i += 1
+        segments = merged
+    if len(segments) != 2:
+        raise InvalidInput(
+            "to_pkg", "give two package names: /api/migration/{ecosystem}/{from_pkg}/{to_pkg}"
+        )
+    return segments[0], segments[1]
+
+
+@router.get("/migration/{ecosystem}/{from_pkg}", include_in_schema=False)
+async def migration_one_name(ecosystem: Ecosystem, from_pkg: str) -> Response:
+    """A migration needs two names (answered 422 rather than a redirect or a bare 404)."""
+    raise InvalidInput(
+        "to_pkg", "give two package names: /api/migration/{ecosystem}/{from_pkg}/{to_pkg}"
+    )
+
+
+@router.get(
+    "/migration/{ecosystem}/{from_pkg}/{to_pkg:path}", summary="Migration path between two packages"
+)
+async def migration(
+    request: Request, ecosystem: Ecosystem, from_pkg: str, to_pkg: str, runtime: RuntimeDep
+) -> Response:
+    """Curated path (rationale, steps, before/after code, breaking differences, estimated minutes,
+    sources), or a scaffold generated from live data of both packages (`kind: generated`)."""
+    raw = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0]
+    prefix = f"/api/migration/{ecosystem.value}/"
+    tail = raw[len(prefix) :] if raw.startswith(prefix) else f"{from_pkg}/{to_pkg}"
+    src, dst = split_pair(tail, ecosystem)
+    try:
+        ans = await _k(runtime).alternatives.migration(ecosystem, src, dst)
+    except PackageNotFound as exc:
+        await _with_suggestions(runtime, ecosystem, exc)
+        raise
+    return cached_json(request, migration_wire(ans), cache_control=LIVE_CACHE)
+
+
+VersionParam = Annotated[str | None, Query(min_length=1, max_length=128)]
+
+
+@router.get("/breaking", summary="Recent breaking changes")
+async def breaking_recent(
+    request: Request, runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=100)] = 12
+) -> Response:
+    """A sample of recent breaking changes: curated entries first, then harvested ones."""
+    items = await _k(runtime).breaking.recent(limit)
+    body = {
+        "items": [
+            {"ecosystem": eco.value, "package": pkg, **version_wire(v)} for eco, pkg, v in items
+        ],
+        "count": len(items),
+    }
+    return cached_json(request, body, cache_control=DB_CACHE)
+
+
+@router.get("/breaking/{ecosystem}/{package:path}", summary="Breaking changes of a package")
+async def breaking(
+    request: Request,
+    ecosystem: Ecosystem,
+    package: PackagePath,
+    runtime: RuntimeDep,
+    from_version: VersionParam = None,
+    to_version: VersionParam = None,
+) -> Response:
+    """Breaking changes per version (from GitHub releases and changelog files, curated on top); with
+    `from_version`/`to_version`, every breaking change of that transition in order."""
+    name = validate_name(ecosystem, package)
+    ans = await _k(runtime).breaking.breaking(ecosystem, name, from_version, to_version)
+    return cached_json(request, breaking_wire(ans), cache_control=DB_CACHE)
+
+
+@router.get("/bugs/search", summary="Full-text search of known bugs")
+async def bugs_search(
+    request: Request,
+    runtime: RuntimeDep,
+    q: Annotated[str, Query(min_length=1, max_length=200)],
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> Response:
+    """Known bugs whose title or text match every word of `q` (prefix match), best first."""
+    found = await _k(runtime).bugs.search(q, limit)
+    body = {
+        "query": q,
+        "results": [
+            {"ecosystem": s.ecosystem.value, "package": s.package, **bug_wire(s.bug)} for s in found
+        ],
+        "count": len(found),
+    }
+    return cached_json(request, body, cache_control=DB_CACHE)
+
+
+@router.get("/bugs/popular", summary="Packages with the most recorded bugs")
+async def bugs_popular(
+    request: Request, runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
+) -> Response:
+    """Packages by number of recorded bugs (open count beside it)."""
+    rows = await _k(runtime).bugs.popular(limit)
+    body = {
+        "packages": [
+            {
+                "ecosystem": eco.value,
+                "package": pkg,
+                "bugs_count": n,
+                "open": o,
+                "bugs": f"/api/bugs/{eco.value}/{pkg}",
+            }
+            for eco, pkg, n, o in rows
+        ]
+    }
+    return cached_json(request, body, cache_control=DB_CACHE)
+
+
+@router.get("/bugs/{ecosystem}/{package:path}", summary="Known non-CVE bugs of a package")
+async def bugs(
+    request: Request,
+    ecosystem: Ecosystem,
+    package: PackagePath,
+    runtime: RuntimeDep,
+    version: VersionQuery = None,
+) -> Response:
+    """Bugs from the package's issue tracker; with `version`, bugs fixed before it are left out."""
+    name = validate_name(ecosystem, package)
+    ans = await _k(runtime).bugs.for_package(ecosystem, name, version)
+    return cached_json(request, package_bugs_wire(ans), cache_control=DB_CACHE)
+
+
+@router.get("/compare/{ecosystem}/{packages_csv:path}", summary="Compare 2 to 10 packages")
+async def compare(
+    request: Request, ecosystem: Ecosystem, packages_csv: str, runtime: RuntimeDep
+) -> Response:
+    """Side by side: health and breakdown, vulnerabilities of the latest version, downloads, last
+    release, licence, deprecation, maintainers, caveats, and a verdict naming the best fit."""
+    if len(packages_csv) > 3000:
+        raise InvalidInput("packages_csv", "the package list is too long")
+    result = await _k(runtime).compare.compare(ecosystem, packages_csv)
+    return cached_json(request, compare_wire(result), cache_control=LIVE_CACHE)
+
+
+@router.get("/search/{ecosystem}", summary="Search packages")
+async def search(
+    request: Request,
+    ecosystem: Ecosystem,
+    runtime: RuntimeDep,
+    q: Annotated[str, Query(max_length=200)] = "",
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> Response:
+    """The registry's own search (where it has one) merged with our name index, by relevance and
+    popularity; index-only where the registry has no search API."""
+    ans = await _k(runtime).discovery.search(ecosystem, q, limit)
+    return cached_json(request, search_wire(ans), cache_control=LIVE_CACHE)
+
+
+@router.get("/popular", summary="Most downloaded packages")
+async def popular(
+    request: Request,
+    runtime: RuntimeDep,
+    ecosystem: Ecosystem | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 20,
+) -> Response:
+    """Top packages by downloads (or download rank) from the loaded name indexes."""
+    groups = await _k(runtime).discovery.popular(ecosystem, limit)
+    body = {
+        "ecosystems": [
+            {
+                "ecosystem": eco.value,
+                "index_loaded_at": _iso(loaded),
+                "packages": [
+                    {
+                        "name": e.display_name,
+                        "latest_version": e.latest_version,
+                        "monthly_downloads": e.monthly_downloads,
+                        "popularity_rank": e.popularity_rank,
+                        "summary": e.summary,
+                    }
+                    for e in entries
+                ],
+            }
+            for eco, entries, loaded in groups
+        ],
+        "note": None if groups else "no name index is loaded (pkgintel ingest names)",
+    }
+    return cached_json(request, body, cache_control=DB_CACHE)
+
+
+@router.get("/trending", summary="Packages agents asked about most this week")
+async def trending(
+    request: Request,
+    runtime: RuntimeDep,
+    ecosystem: Ecosystem | None = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> Response:
+    """From our own query log: the last 7 days against the 7 before; crawlers and health checks excluded."""
+    trends, start, end = await _k(runtime).discovery.trending(ecosystem, limit)
+    body = {
+        "window": {"start": _iso(start), "end": _iso(end)},
+        "packages": [trend_wire(t) for t in trends],
+        "excludes": "crawlers, uptime probes, our own health checks",
+    }
+    return cached_json(request, body, cache_control="public, max-age=300")
+
+
+@router.get("/sameas/{ecosystem}/{package:path}", summary="The same project elsewhere")
+async def sameas(
+    request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
+) -> Response:
+    """Packages published from the same source repository (any ecosystem), registry-stated
+    relocations, and same-name entries of the paired ecosystem (PyPI/conda, npm/JSR)."""
+    try:
+        ans = await _k(runtime).discovery.sameas(ecosystem, package)
+    except PackageNotFound as exc:
+        await _with_suggestions(runtime, ecosystem, exc)
+        raise
+    return cached_json(request, sameas_wire(ans), cache_control=DB_CACHE)

@@ -1,0 +1,212 @@
+"""
+Curated knowledge files (`curated/*.yaml`, shipped in the package): alternatives, migration paths and
+breaking changes, each entry with a source URL. Parsed and validated here (pure); `pkgintel ingest
+knowledge` stores them, and the services fall back to these files when nothing was ingested.
+
+A file that breaks the rules (missing field, a source that is not an http(s) URL, an unknown
+ecosystem) raises `CuratedDataError` naming the entry: a bad entry is never served.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from pkgintel.domain.names import normalise_name
+from pkgintel.domain.packages import Ecosystem
+
+_DATA_PACKAGE = "pkgintel.knowledge"
+_FOLDER = "curated"
+
+
+class CuratedDataError(ValueError):
+    """A curated file or entry is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class AlternativeChoice:
+    name: str
+    why: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CuratedAlternatives:
+    ecosystem: Ecosystem
+    package: str
+    reason: str
+    source: str
+    alternatives: tuple[AlternativeChoice, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CuratedMigration:
+    ecosystem: Ecosystem
+    from_package: str
+    to_package: str
+    rationale: str
+    estimated_minutes: int
+    steps: tuple[str, ...]
+    before: str
+    after: str
+    differences: tuple[str, ...]
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CuratedBreaking:
+    ecosystem: Ecosystem
+    package: str
+    version: str
+    source: str
+    changes: tuple[tuple[str, str | None], ...]
+    """(text, migration hint)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CuratedKnowledge:
+    alternatives: tuple[CuratedAlternatives, ...]
+    migrations: tuple[CuratedMigration, ...]
+    breaking: tuple[CuratedBreaking, ...]
+
+    def alternatives_for(self, ecosystem: Ecosystem, name: str) -> CuratedAlternatives | None:
+        key = normalise_name(ecosystem, name)
+        for entry in self.alternatives:
+            if entry.ecosystem is ecosystem and normalise_name(ecosystem, entry.package) == key:
+                return entry
+        return None
+
+    def migration(self, ecosystem: Ecosystem, src: str, dst: str) -> CuratedMigration | None:
+        a, b = normalise_name(ecosystem, src), normalise_name(ecosystem, dst)
+        for m in self.migrations:
+            if (
+                m.ecosystem is ecosystem
+                and normalise_name(ecosystem, m.from_package) == a
+                and normalise_name(ecosystem, m.to_package) == b
+            ):
+                return m
+        return None
+
+
+def _url(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.startswith(("https://", "http://")):
+        raise CuratedDataError(f"{where}: source must be an http(s) URL, got {value!r}")
+    return value
+
+
+def _text(entry: dict[str, Any], field: str, where: str) -> str:
+    value = entry.get(field)
+    if not isinstance(value, str) or not value.strip():
+        raise CuratedDataError(f"{where}: field {field!r} is required text")
+    return value.strip()
+
+
+def _eco(entry: dict[str, Any], where: str) -> Ecosystem:
+    try:
+        return Ecosystem(str(entry.get("ecosystem")))
+    except ValueError as exc:
+        raise CuratedDataError(f"{where}: unknown ecosystem {entry.get('ecosystem')!r}") from exc
+
+
+def _list(entry: dict[str, Any], field: str, where: str) -> list[Any]:
+    value = entry.get(field, [])
+    if not isinstance(value, list):
+        raise CuratedDataError(f"{where}: {field!r} must be a list")
+    return value
+
+
+def parse_alternatives(data: Any) -> tuple[CuratedAlternatives, ...]:
+    out = []
+    for i, e in enumerate(data or []):
+        where = f"alternatives[{i}]"
+        choices = tuple(
+            AlternativeChoice(
+                _text(c, "name", f"{where}.alternatives[{j}]"),
+                _text(c, "why", f"{where}.alternatives[{j}]"),
+                _url(c.get("source", e.get("source")), f"{where}.alternatives[{j}]"),
+            )
+            for j, c in enumerate(_list(e, "alternatives", where))
+        )
+        if not choices:
+            raise CuratedDataError(f"{where}: at least one alternative is required")
+        out.append(
+            CuratedAlternatives(
+                _eco(e, where),
+                _text(e, "package", where),
+                _text(e, "reason", where),
+                _url(e.get("source"), where),
+                choices,
+            )
+        )
+    return tuple(out)
+
+
+def parse_migrations(data: Any) -> tuple[CuratedMigration, ...]:
+    out = []
+    for i, e in enumerate(data or []):
+        where = f"migrations[{i}]"
+        minutes = e.get("estimated_minutes")
+        if not isinstance(minutes, int) or minutes <= 0:
+            raise CuratedDataError(f"{where}: estimated_minutes must be a positive integer")
+        sources = tuple(_url(s, where) for s in _list(e, "sources", where))
+        if not sources:
+            raise CuratedDataError(f"{where}: at least one source is required")
+        out.append(
+            CuratedMigration(
+                _eco(e, where),
+                _text(e, "from", where),
+                _text(e, "to", where),
+                _text(e, "rationale", where),
+                minutes,
+                tuple(str(s) for s in _list(e, "steps", where)),
+                _text(e, "before", where),
+                _text(e, "after", where),
+                tuple(str(d) for d in _list(e, "differences", where)),
+                sources,
+            )
+        )
+    return tuple(out)
+
+
+def parse_breaking(data: Any) -> tuple[CuratedBreaking, ...]:
+    out = []
+    for i, e in enumerate(data or []):
+        where = f"breaking[{i}]"
+        version = e.get("version")
+        if not isinstance(version, str) or not version:
+            raise CuratedDataError(f"{where}: version must be a quoted string")
+        changes = tuple(
+            (_text(c, "text", f"{where}.changes[{j}]"), c.get("hint"))
+            for j, c in enumerate(_list(e, "changes", where))
+        )
+        if not changes:
+            raise CuratedDataError(f"{where}: at least one change is required")
+        out.append(
+            CuratedBreaking(
+                _eco(e, where),
+                _text(e, "package", where),
+                version,
+                _url(e.get("source"), where),
+                changes,
+            )
+        )
+    return tuple(out)
+
+
+def _read(name: str) -> Any:
+    text = resources.files(_DATA_PACKAGE).joinpath(_FOLDER, name).read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+@functools.cache
+def load_curated() -> CuratedKnowledge:
+    """The shipped curated files, parsed once per process."""
+    return CuratedKnowledge(
+        parse_alternatives(_read("alternatives.yaml")),
+        parse_migrations(_read("migrations.yaml")),
+        parse_breaking(_read("breaking.yaml")),
+    )
