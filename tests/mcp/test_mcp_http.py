@@ -19,6 +19,7 @@ import jsonschema
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from sqlalchemy import select
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
@@ -27,6 +28,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.mcp.args import ECOSYSTEM_IDS
 from pkgintel.mcp.tools import TOOLS
 from pkgintel.services.runtime import Runtime
+from pkgintel.storage.tables import usage_event
 from tests.osv_records import ingest_records, malicious, record
 
 VOLATILE = ("_response_ms", "_cache")
@@ -297,6 +299,18 @@ async def test_calls_are_counted_as_mcp_tool(http: httpx.AsyncClient, loaded: Ru
     async with connect(http) as mcp_client:
         await mcp_client.call_tool("package_exists", {"ecosystem": "npm", "package": "tiny-lib"})
         assert loaded.status.stats.requests["mcp:package_exists"] == 1
+    # ... and in the usage log (trending, agents-by-range), with the tool's package and a client hash.
+    assert loaded.knowledge is not None
+    await loaded.knowledge.usage.flush()
+    async with loaded.packages._store.engine.connect() as conn:  # type: ignore[attr-defined]
+        rows = (
+            await conn.execute(
+                select(usage_event.c.source, usage_event.c.package, usage_event.c.client)
+            )
+        ).all()
+    mcp_rows = [r for r in rows if r.source == "mcp:package_exists"]
+    assert len(mcp_rows) == 1 and mcp_rows[0].package == "tiny-lib"
+    assert mcp_rows[0].client not in ("stdio", "", None)
 
 
 async def test_get_mcp_describes_the_server(http: httpx.AsyncClient) -> None:

@@ -11,12 +11,14 @@ problem body (with `did_you_mean`, `available_versions`, ...).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 from collections.abc import Callable
 from typing import Annotated, Any
 
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 
@@ -52,13 +54,40 @@ down); do not retry an unknown package with the same name.
 """
 
 
-def record_call(runtime: Runtime, source: str) -> None:
+def record_call(
+    runtime: Runtime,
+    source: str,
+    arguments: dict[str, Any] | None = None,
+    ctx: Context[Any, Any] | None = None,
+) -> None:
     """
-    The one place MCP calls are recorded, tagged `source` (`mcp:<tool>`). Today the service layer keeps
-    only per-process request counters (`/api/status` → `stats.requests`); a usage log, when one exists,
-    is called from here with the same tag.
+    The one place MCP calls are recorded, tagged `source` (`mcp:<tool>`): the per-process counters
+    (`/api/status` → `stats.requests`) and the usage log (trending, agents-by-range) with the tool's
+    ecosystem and package arguments, the caller's User-Agent and keyed address hash when the call came
+    over HTTP (over stdio: `stdio`). Never raises.
     """
     runtime.status.stats.count(source)
+    knowledge = getattr(runtime, "knowledge", None)
+    if knowledge is None:
+        return
+    args = arguments or {}
+    eco = args.get("ecosystem")
+    package = args.get("package")
+    user_agent: str | None = None
+    client = "stdio"
+    with contextlib.suppress(Exception):  # no request context (stdio, tests calling tools directly)
+        request = ctx.request_context.request if ctx is not None else None
+        if request is not None:
+            user_agent = request.headers.get("user-agent")
+            identity = getattr(request.app.state, "identity", None)
+            client = identity.key(request) if identity is not None else "http"
+    knowledge.usage.record(
+        source,
+        ecosystem=getattr(eco, "value", eco) if eco is not None else None,
+        package=package if isinstance(package, str) else None,
+        user_agent=user_agent,
+        client=client,
+    )
 
 
 def _error(exc: PkgIntelError) -> CallToolResult:
@@ -68,6 +97,10 @@ def _error(exc: PkgIntelError) -> CallToolResult:
         structured_content=p.body(),
         is_error=True,
     )
+
+
+CONTEXT_PARAM = "mcp_context"
+"""Name of the parameter the SDK fills with its request context (never part of a tool's schema)."""
 
 
 def _invalid(message: str) -> CallToolResult:
@@ -84,7 +117,8 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
 
     async def call(**arguments: Any) -> CallToolResult:
         runtime = runtime_of()
-        record_call(runtime, source)
+        ctx = arguments.pop(CONTEXT_PARAM, None)
+        record_call(runtime, source, arguments, ctx)
         try:
             result = await tool.fn(runtime, **arguments)
         except PkgIntelError as exc:
@@ -102,7 +136,12 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
         )
 
     signature = inspect.signature(tool.fn, eval_str=True)
-    params = list(signature.parameters.values())[1:]
+    # The SDK injects its request context into a parameter annotated `Context` (and leaves it out
+    # of the input schema): it carries the HTTP request, for recording the caller.
+    params = [
+        *list(signature.parameters.values())[1:],
+        inspect.Parameter(CONTEXT_PARAM, inspect.Parameter.KEYWORD_ONLY, annotation=Context),
+    ]
     call.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=params, return_annotation=Annotated[CallToolResult, tool.output]
     )
