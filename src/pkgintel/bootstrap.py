@@ -236,6 +236,7 @@ def assemble(
             bus,
             invalidate=advisory_service.invalidate,
             usage=knowledge.usage if settings.usage_log_enabled else None,
+            knowledge=knowledge,
         ),
     )
 
@@ -341,6 +342,7 @@ def build_ops(
     *,
     invalidate: Any = None,
     usage: Any = None,
+    knowledge: Any = None,
 ) -> Ops:
     """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
     from urllib.parse import quote
@@ -377,6 +379,7 @@ def build_ops(
         warm_top=settings.warm_cache_top,
         popular=popular,
         invalidate=invalidate or (lambda: None),
+        knowledge=knowledge,
     )
     kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
     kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)

@@ -238,6 +238,9 @@ class Settings(BaseSettings):
             "ingest-kev-epss": "47 4 * * *",
             "ingest-names": "23 2 * * 0",
             "warm-cache": "*/30 * * * *",
+            "harvest-changelogs": "37 5 * * *",
+            "harvest-bugs": "7 6 * * *",
+            "usage-retention": "53 1 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
     )

@@ -3,8 +3,8 @@ Cron tasks and the first-start ingestion: the work behind each whitelisted cron 
 
 `TASKS` maps a slug to the function that builds its handler. **A slug is registered by adding one
 line here** (and a default schedule in `Settings.cron_schedules`); `services/cron.CRON_SLUGS` is the
-whitelist it must belong to. Slugs whose work is not in this build (`health-snapshots`,
-`usage-retention`, `harvest-changelogs`, `harvest-bugs`) are left out until it is.
+whitelist it must belong to. `health-snapshots` (issue 16's history) is left out until its work
+exists.
 
 A composition-level module like `bootstrap.py`: it joins sources (files, URLs) to services.
 """
@@ -52,6 +52,9 @@ class TaskDeps:
     popular: Callable[[Ecosystem, int], Awaitable[list[str]]]
     invalidate: Callable[[], None]
     """Drops this process's cached advisory coverage after an ingestion."""
+    knowledge: Any = None
+    """`services.knowledge.Knowledge` (harvests, usage log), when wired."""
+    harvest_top: int = 20
 
 
 def _feed(location: str) -> str:
@@ -221,6 +224,41 @@ async def initial_ingestion(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     return out
 
 
+async def _harvest(deps: TaskDeps, ctx: JobContext, kind: str) -> dict[str, Any]:
+    if deps.knowledge is None:
+        raise PkgIntelError("package knowledge is not wired in this installation")
+    results = await deps.knowledge.harvest.harvest_asked(
+        limit=deps.harvest_top, days=7, kinds=(kind,)
+    )
+    done = 0
+    for r in results:
+        state = r.outcomes.get(kind)
+        status = getattr(state, "status", None) or "unknown"
+        done += status == "ok"
+        await ctx.log(f"{r.ecosystem.value} {r.package}: {kind} {status}")
+    await ctx.log(f"{kind}: {done} of {len(results)} most-asked packages harvested")
+    return {"packages": len(results), "harvested": done}
+
+
+async def harvest_changelogs(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Release notes (GitHub releases, changelog files) of the packages asked about most this week."""
+    return await _harvest(deps, ctx, "releases")
+
+
+async def harvest_bugs(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Bug reports (GitHub issues labelled as bugs) of the packages asked about most this week."""
+    return await _harvest(deps, ctx, "bugs")
+
+
+async def usage_retention(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Delete usage-log rows older than `PKGINTEL_USAGE_RETENTION_DAYS`."""
+    if deps.knowledge is None:
+        raise PkgIntelError("the usage log is not wired in this installation")
+    removed = await deps.knowledge.usage.prune()
+    await ctx.log(f"usage log: {removed} rows past retention removed")
+    return {"removed": removed}
+
+
 TaskFn = Callable[[TaskDeps, JobContext], Any]
 
 TASKS: dict[str, TaskFn] = {
@@ -228,6 +266,9 @@ TASKS: dict[str, TaskFn] = {
     "ingest-kev-epss": ingest_kev_epss,
     "ingest-names": ingest_names,
     "warm-cache": warm_cache,
+    "harvest-changelogs": harvest_changelogs,
+    "harvest-bugs": harvest_bugs,
+    "usage-retention": usage_retention,
 }
 """Registered cron slugs → their work. One line per slug."""
 
@@ -236,6 +277,9 @@ DESCRIPTIONS = {
     "ingest-kev-epss": "CISA KEV catalog and FIRST EPSS scores",
     "ingest-names": "registry name lists (PKGINTEL_NAME_LISTS)",
     "warm-cache": "name pools and package data of the most popular names",
+    "harvest-changelogs": "release notes of the packages asked about most this week",
+    "harvest-bugs": "bug reports of the packages asked about most this week",
+    "usage-retention": "usage-log rows past PKGINTEL_USAGE_RETENTION_DAYS removed",
 }
 
 

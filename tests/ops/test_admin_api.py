@@ -90,7 +90,7 @@ async def test_bad_input_is_422_never_500(admin: httpx.AsyncClient) -> None:
 async def test_unknown_cron_slug_is_404_and_unregistered_whitelisted_slug_too(
     admin: httpx.AsyncClient,
 ) -> None:
-    for slug in ("rm-rf", "harvest-bugs"):  # the second is whitelisted, but its work is not built
+    for slug in ("rm-rf", "health-snapshots"):  # the second is whitelisted, its work is not built
         for method, path in (
             ("POST", f"/api/admin/cron/run/{slug}"),
             ("GET", f"/api/admin/cron/log/{slug}"),
@@ -109,6 +109,9 @@ async def test_cron_run_from_the_api_shows_status_and_log(
         "ingest-kev-epss",
         "ingest-names",
         "warm-cache",
+        "harvest-changelogs",
+        "harvest-bugs",
+        "usage-retention",
     ]
     assert all(j["next_run"] and j["last_run"] is None for j in listed)
     started = await admin.post("/api/admin/cron/run/warm-cache")
@@ -158,3 +161,18 @@ def test_user_agent_classes(agent: str | None, expected: str) -> None:
     from pkgintel.domain.ops import classify_user_agent
 
     assert classify_user_agent(agent) == expected
+
+
+async def test_knowledge_cron_jobs_run_on_the_usage_log(
+    admin: httpx.AsyncClient, worker: Worker
+) -> None:
+    """harvest-changelogs works from the packages asked about (none here: nothing to harvest), and
+    usage-retention prunes the usage log; both report what they did."""
+    await admin.get("/api/exists/npm/tiny-lib")
+    for slug, key in (("harvest-changelogs", "packages"), ("usage-retention", "removed")):
+        started = await admin.post(f"/api/admin/cron/run/{slug}")
+        assert started.status_code == 202
+        done = await worker.run_one()
+        assert done is not None and done.id == started.json()["job_id"]
+        assert done.status.value == "succeeded", done.error
+        assert key in (done.result or {})
