@@ -176,7 +176,7 @@ def build_server(
             annotations=ToolAnnotations(
                 title=tool.title,
                 read_only_hint=tool.read_only,
-                destructive_hint=False if tool.read_only else None,
+                destructive_hint=tool.destructive,
                 idempotent_hint=tool.idempotent,
                 open_world_hint=tool.open_world,
             ),
