@@ -7,8 +7,9 @@ of the HTTP endpoint for the same input.
 
 from __future__ import annotations
 
+import gzip
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -29,16 +30,38 @@ from pkgintel.mcp.args import ECOSYSTEM_IDS
 from pkgintel.mcp.tools import TOOLS
 from pkgintel.services.runtime import Runtime
 from pkgintel.storage.tables import usage_event
+from tests.fake_registry import ReplayRegistry
 from tests.osv_records import ingest_records, malicious, record
+from tests.shared import SHARED_DATA, read_shared_bytes
 
 VOLATILE = ("_response_ms", "_cache")
 """Per-call fields: server time and cache marker (a second call is a cache hit)."""
 
 REQUIREMENTS = "demo-pkg==1.0.0\n"
+PIP_DISTUTILS = """Traceback (most recent call last):
+  File "/tmp/pip-install-abc123/legacy-lib_1f2e/setup.py", line 2, in <module>
+    from distutils.core import setup
+ModuleNotFoundError: No module named 'distutils'
+"""
+REACT = Path(__file__).resolve().parents[1] / "recordings" / "npm" / "react.json.gz"
 
 
 def stable(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if k not in VOLATILE}
+
+
+@pytest.fixture
+def registry(registry: ReplayRegistry) -> ReplayRegistry:
+    """React (tests/recordings) and react-dom (the shared npm-live capture) for the compat case."""
+    registry.add("https://registry.npmjs.org/react", gzip.decompress(REACT.read_bytes()))
+    if SHARED_DATA.is_dir():
+        registry.add(
+            "https://registry.npmjs.org/react-dom",
+            read_shared_bytes(
+                "registry-fixtures", "npm-live", "registry.npmjs.org_react-dom.json.gz"
+            ),
+        )
+    return registry
 
 
 @pytest.fixture
@@ -70,6 +93,8 @@ async def loaded(runtime: Runtime, tmp_path: Path) -> Runtime:
         [NameEntry(Ecosystem.NPM, "tiny-lib", "tiny-lib", monthly_downloads=1_000_000)],
         source="test",
     )
+    assert runtime.errors is not None
+    await runtime.errors.load_knowledge()
     return runtime
 
 
@@ -158,7 +183,31 @@ CASES: dict[str, tuple[dict[str, Any], tuple[str, str, dict[str, Any] | None]]] 
         {"lockfile": REQUIREMENTS, "filename": "requirements.txt"},
         ("POST", "/api/scan", {"lockfile": REQUIREMENTS, "filename": "requirements.txt"}),
     ),
+    "resolve_error": (
+        {"error": PIP_DISTUTILS, "limit": 3},
+        ("POST", "/api/error/resolve", {"error": PIP_DISTUTILS, "limit": 3}),
+    ),
+    "check_compatibility": (
+        {"packages": {"react": "18.2.0", "react-dom": "17.0.2"}},
+        ("POST", "/api/compat", {"packages": {"react": "18.2.0", "react-dom": "17.0.2"}}),
+    ),
 }
+NEEDS_SHARED = {"check_compatibility"}
+"""Cases whose registry bodies come from ../shared/data (skipped when it is absent)."""
+
+
+def _one_more_hit(answer: dict[str, Any]) -> dict[str, Any]:
+    """A resolution as the next call sees it: the best match was counted once more."""
+    solutions = [dict(s) for s in answer["solutions"]]
+    solutions[0]["hits"] += 1
+    return {**answer, "solutions": solutions}
+
+
+SECOND_CALL: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "resolve_error": _one_more_hit
+}
+"""Tools that write (counters): how their answer changes by the tool call itself, which the HTTP
+call made after it sees."""
 
 
 async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncClient) -> None:
@@ -172,7 +221,9 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
             assert tool.output_schema is not None and tool.output_schema["type"] == "object"
             jsonschema.Draft202012Validator.check_schema(tool.output_schema)
             ann = tool.annotations
-            assert ann is not None and ann.read_only_hint is True and ann.idempotent_hint is True
+            assert ann is not None and ann.destructive_hint is False
+            if tool.name != "resolve_error":
+                assert ann.read_only_hint is True and ann.idempotent_hint is True
             props = tool.input_schema["properties"]
             if "ecosystem" in props:
                 eco = props["ecosystem"]
@@ -187,6 +238,22 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
         assert (items["minItems"], items["maxItems"]) == (1, 100)
         limit = listed["pin_safe"].input_schema["properties"]["limit_checked"]
         assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 500, 50)
+        resolve = listed["resolve_error"]
+        ann = resolve.annotations
+        assert ann is not None and (ann.read_only_hint, ann.idempotent_hint) == (False, False)
+        assert ann.open_world_hint is False  # the error database only; it records misses
+        error = resolve.input_schema["properties"]["error"]
+        assert (error["minLength"], error["maxLength"]) == (1, 200_000)
+        assert resolve.input_schema["required"] == ["error"]
+        limit = resolve.input_schema["properties"]["limit"]
+        assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 20, 5)
+        compat = listed["check_compatibility"]
+        assert compat.annotations.read_only_hint is True  # type: ignore[union-attr]
+        assert compat.annotations.open_world_hint is True  # type: ignore[union-attr]
+        props = compat.input_schema["properties"]
+        assert set(props) == {"packages", "stack", "ecosystem", "python", "node"}
+        assert (props["packages"]["anyOf"][0]["maxProperties"]) == 100
+        assert "required" not in compat.input_schema
 
 
 @pytest.mark.parametrize("tool", list(CASES))
@@ -194,13 +261,16 @@ async def test_tool_answers_what_the_http_endpoint_answers(
     tool: str, http: httpx.AsyncClient
 ) -> None:
     async with connect(http) as mcp_client:
+        if tool in NEEDS_SHARED and not SHARED_DATA.is_dir():
+            pytest.skip(f"shared data not found at {SHARED_DATA}")
         arguments, (method, path, body) = CASES[tool]
         result = await mcp_client.call_tool(tool, arguments)
         assert not result.is_error, result.content
         resp = await http.request(method, path, json=body)
         assert resp.status_code == 200, resp.text
         expected = resp.json()
-        assert stable(result.structured_content or {}) == stable(expected)
+        got = SECOND_CALL.get(tool, lambda d: d)(result.structured_content or {})
+        assert stable(got) == stable(expected)
         assert result.content and result.content[0].type == "text" and result.content[0].text
         listed = {t.name: t for t in (await mcp_client.list_tools()).tools}
         jsonschema.validate(
@@ -365,3 +435,54 @@ async def test_mcp_url_setting_is_used(settings: Settings, loaded: Runtime) -> N
     ) as c:
         manifest = (await c.get("/.well-known/mcp.json")).json()
     assert manifest["transport"]["url"] == "https://mcp.example.org/mcp"
+
+
+async def test_resolve_error_records_a_miss_like_the_http_endpoint(http: httpx.AsyncClient) -> None:
+    unknown = "zork: the frobnicator 0x7ffee3 refused to quux at /opt/x/y.c:12"
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool("resolve_error", {"error": unknown})
+        assert not result.is_error
+        got = result.structured_content or {}
+        assert got["status"] == "no_match" and got["solutions"] == []
+        assert got["miss"] == {"recorded": True, "count": 1}
+        assert "no_match" in result.content[0].text  # type: ignore[union-attr]
+        again = (await http.post("/api/error/resolve", json={"error": unknown})).json()
+        assert again["miss"] == {"recorded": True, "count": 2}  # the tool call was counted
+
+
+async def test_check_compatibility_takes_a_stack_string_and_runtimes(
+    http: httpx.AsyncClient,
+) -> None:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA}")
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool(
+            "check_compatibility", {"stack": "react@18.2.0,react-dom@17.0.2", "node": "18.17.0"}
+        )
+        expected = (
+            await http.get(
+                "/api/compat", params={"stack": "react@18.2.0,react-dom@17.0.2,node@18.17.0"}
+            )
+        ).json()
+        assert stable(result.structured_content or {}) == stable(expected)
+        assert expected["compatible"] is False and expected["runtimes"] == {"node": "18.17.0"}
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert "conflict: react-dom@17.0.2 needs react 17.0.2, found 18.2.0 (peer)" in text
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {},
+        {"packages": {"react": "18.2.0"}, "stack": "react@18.2.0"},
+        {"stack": "react"},
+        {"packages": {"node": "18.17.0"}},
+    ],
+)
+async def test_check_compatibility_bad_input_is_a_tool_error(
+    arguments: dict[str, Any], http: httpx.AsyncClient
+) -> None:
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool("check_compatibility", arguments)
+        assert result.is_error and result.content[0].text  # type: ignore[union-attr]
+        assert (result.structured_content or {}).get("status") == 422

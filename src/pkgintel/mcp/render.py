@@ -157,3 +157,44 @@ def scan(data: dict[str, Any]) -> str:
         *flagged[:20],
         f"... and {len(flagged) - 20} more" if len(flagged) > 20 else None,
     )
+
+
+def resolution(data: dict[str, Any]) -> str:
+    solutions = data.get("solutions") or []
+    lines: list[str | None] = [f"{data.get('status')}: {data.get('message')}"]
+    for s in solutions:
+        lines.append(
+            f"- {s.get('title')} ({s.get('match')}, confidence {s.get('confidence')}): "
+            f"{s.get('cause')}"
+        )
+        lines.extend(f"  fix: {step}" for step in s.get("fix") or [])
+        if s.get("sources"):
+            lines.append("  sources: " + ", ".join(s["sources"]))
+    if not solutions:
+        pattern = (data.get("normalised") or {}).get("pattern")
+        lines.append(f"pattern: {pattern}" if pattern else None)
+    return _lines(*lines)
+
+
+def compat(data: dict[str, Any]) -> str:
+    stack = ", ".join(f"{n}@{v}" for n, v in (data.get("packages") or {}).items())
+    runtimes = ", ".join(f"{n} {v}" for n, v in (data.get("runtimes") or {}).items())
+    return _lines(
+        f"{data.get('ecosystem')}: {stack}" + (f" ({runtimes})" if runtimes else ""),
+        str(data.get("verdict")),
+        *(
+            f"conflict: {c.get('package')}@{c.get('version')} needs {c.get('requires')} "
+            f"{c.get('constraint')}, found {c.get('found_version')} ({c.get('kind')})"
+            for c in data.get("conflicts") or []
+        ),
+        *(
+            f"unavailable: {u.get('package')}@{u.get('version')}: {u.get('message')}"
+            for u in data.get("unavailable") or []
+        ),
+        *(f"warning: {w.get('package')}: {w.get('message')}" for w in data.get("warnings") or []),
+        *(
+            f"suggest (keep {s.get('keep') or 'none'}): "
+            + ", ".join(f"{n}@{v}" for n, v in (s.get("changes") or {}).items())
+            for s in (data.get("suggested_versions") or [])[:3]
+        ),
+    )

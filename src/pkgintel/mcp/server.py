@@ -45,9 +45,12 @@ checked, never "safe". Call a tool at these moments:
   pin_safe (highest version without known advisories at a severity), install_command (exact commands).
 - When a package looks suspicious or a security alert names it: check_malicious, get_vulnerabilities.
 - After a lockfile change, before a commit or in review: scan_project with the lockfile content.
+- Before writing several versions into a manifest or bumping one package of a stack (react with
+  react-dom, next, ...): check_compatibility with the exact versions (and node/python when known).
 - To put a package summary into your own context: get_package_prompt (about 500 tokens of text).
-- On an install or import error: package_exists (is the name right? it suggests near names; the import
-  name often differs from the package name) and get_latest_version or install_command (does the
+- On an install, import or build error: resolve_error with the error or the whole log (known fixes with
+  sources) before guessing a fix; then package_exists (is the name right? it suggests near names; the
+  import name often differs from the package name) and get_latest_version or install_command (does the
   version you asked for exist?).
 A tool error's text says what went wrong (unknown package with suggestions, unknown version, registry
 down); do not retry an unknown package with the same name.
@@ -176,7 +179,7 @@ def build_server(
             annotations=ToolAnnotations(
                 title=tool.title,
                 read_only_hint=tool.read_only,
-                destructive_hint=False if tool.read_only else None,
+                destructive_hint=tool.destructive,
                 idempotent_hint=tool.idempotent,
                 open_world_hint=tool.open_world,
             ),

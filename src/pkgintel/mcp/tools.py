@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from pkgintel.api.routes.advisories import malicious_answer, pin_safe_answer, vulns_answer
 from pkgintel.api.routes.audit import (
@@ -30,6 +30,8 @@ from pkgintel.api.routes.audit import (
     check_bulk_answer,
     scan_answer,
 )
+from pkgintel.api.routes.compat import compat_answer, with_runtimes
+from pkgintel.api.routes.errors import resolve_error_answer
 from pkgintel.api.routes.packages import (
     check_answer,
     exists_answer,
@@ -46,6 +48,8 @@ from pkgintel.api.schemas.answers import (
     ScanOut,
     VulnsOut,
 )
+from pkgintel.api.schemas.compat import CompatOut
+from pkgintel.api.schemas.errors import ErrorResolutionOut
 from pkgintel.api.schemas.packages import (
     ExistsOut,
     InstallOut,
@@ -54,9 +58,18 @@ from pkgintel.api.schemas.packages import (
     PackageReportOut,
 )
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.packages import Ecosystem
 from pkgintel.mcp import render
-from pkgintel.mcp.args import EcosystemArg, OptionalEcosystemArg, PackageArg, VersionArg
+from pkgintel.mcp.args import (
+    ECOSYSTEM_IDS,
+    EcosystemArg,
+    OptionalEcosystemArg,
+    PackageArg,
+    VersionArg,
+)
 from pkgintel.services.bulk import MAX_ITEMS
+from pkgintel.services.compat import parse_stack
+from pkgintel.services.errors import MAX_ERROR_CHARS
 from pkgintel.services.runtime import Runtime
 
 
@@ -77,7 +90,8 @@ class Tool:
     One published tool. `output` is the wire model of the HTTP answer (the output schema);
     `text` renders the structured content for clients that read text only. Hints: `read_only`
     (changes nothing), `idempotent` (repeating it has no further effect), `open_world` (may reach
-    an upstream registry; False = answered from our database only).
+    an upstream registry; False = answered from our database only), `destructive` (a write that
+    deletes or overwrites; only meaningful when not `read_only`).
     """
 
     fn: ToolFn
@@ -87,6 +101,7 @@ class Tool:
     read_only: bool = True
     idempotent: bool = True
     open_world: bool = True
+    destructive: bool = False
 
     @property
     def name(self) -> str:
@@ -309,6 +324,86 @@ async def scan_project(
     return await scan_answer(rt, body)
 
 
+async def resolve_error(
+    rt: Runtime,
+    error: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=MAX_ERROR_CHARS,
+            description="The error message or the whole log / stack trace, as printed.",
+        ),
+    ],
+    limit: Annotated[int, Field(ge=1, le=20, description="At most this many solutions.")] = 5,
+) -> dict[str, Any]:
+    """
+    Known fixes for an install, import or build error (pip, npm, yarn, pnpm, cargo, go, maven,
+    gradle, composer, bundler, ...): paste the error or the whole log. Each solution has the cause,
+    the fix steps, its sources, a confidence (0-1) and why it matched. Call it as soon as an install,
+    import or build fails, before guessing a fix. An unknown error is recorded (a miss counter) so it
+    can be curated. Database only. Same answer as POST /api/error/resolve.
+    """
+    return (await resolve_error_answer(rt, error, limit)).wire()
+
+
+async def check_compatibility(
+    rt: Runtime,
+    packages: Annotated[
+        dict[
+            Annotated[str, Field(min_length=1, max_length=214)],
+            Annotated[str, Field(min_length=1, max_length=128)],
+        ]
+        | None,
+        Field(
+            min_length=1,
+            max_length=100,
+            description="Package name → exact version, e.g. {'react': '18.2.0', 'react-dom': '17.0.2'}; "
+            "or send `stack`.",
+        ),
+    ] = None,
+    stack: Annotated[
+        str | None,
+        Field(
+            min_length=1,
+            max_length=4000,
+            description="Comma-separated `name@version` items, e.g. `react@18.2.0,react-dom@17.0.2`; "
+            "`node@18.17.0`, `python@3.9` are runtimes.",
+        ),
+    ] = None,
+    ecosystem: Annotated[
+        Ecosystem | None,
+        WithJsonSchema(
+            {
+                "anyOf": [{"type": "string", "enum": ECOSYSTEM_IDS}, {"type": "null"}],
+                "description": "Ecosystem (npm and pypi have constraint data); detected from the "
+                "names and registries when omitted.",
+            }
+        ),
+    ] = None,
+    python: Annotated[
+        str | None, Field(min_length=1, max_length=32, description="Python version, e.g. 3.9.")
+    ] = None,
+    node: Annotated[
+        str | None, Field(min_length=1, max_length=32, description="Node.js version, e.g. 18.17.0.")
+    ] = None,
+) -> dict[str, Any]:
+    """
+    Whether exact versions work together: declared peer dependencies, requirements and engines
+    (Node.js, Python) among them, plus curated known breakages; conflicts name the constraint and
+    where it is written, and `suggested_versions` gives whole published sets that satisfy them.
+    Call it before writing versions into a manifest or bumping one package of a stack (react with
+    react-dom, next, ...). `compatible: null` means some metadata was unavailable (not "yes").
+    Same answer as GET/POST /api/compat.
+    """
+    if (packages is None) == (stack is None):
+        raise InvalidInput(
+            "packages", "give either `packages` (name → version) or `stack` (name@version,...)"
+        )
+    asked = packages if packages is not None else parse_stack(stack or "")
+    merged = with_runtimes(asked, python=python, node=node)
+    return (await compat_answer(rt, merged, ecosystem)).wire()
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool(check_package, "Check a package", PackageReportOut, render.report),
     Tool(get_package_prompt, "Package brief for a prompt", PromptOut),
@@ -321,5 +416,15 @@ TOOLS: tuple[Tool, ...] = (
     Tool(check_malicious, "Malware check", MaliciousOut, render.malicious),
     Tool(get_vulnerabilities, "Known vulnerabilities", VulnsOut, render.vulns),
     Tool(scan_project, "Audit a lockfile", ScanOut, render.scan, open_world=False),
+    Tool(
+        resolve_error,
+        "Fix an install or build error",
+        ErrorResolutionOut,
+        render.resolution,
+        read_only=False,  # an unmatched error is recorded as a miss (a counter; safe to repeat)
+        idempotent=False,
+        open_world=False,
+    ),
+    Tool(check_compatibility, "Check version compatibility", CompatOut, render.compat),
 )
 """Every published tool, in the order `tools/list` shows them."""

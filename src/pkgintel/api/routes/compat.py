@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
@@ -10,8 +11,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from pkgintel.api.deps import RuntimeDep
-from pkgintel.api.http import cached_json
-from pkgintel.api.schemas.compat import compat_wire
+from pkgintel.api.http import Answer, cached_json
+from pkgintel.api.schemas.compat import CompatOut, compat_wire
 from pkgintel.domain.errors import EcosystemNotSupported, InvalidInput
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.compat import CompatService, parse_stack
@@ -47,7 +48,7 @@ def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
 
 
-@router.get("/compat", summary="Are these exact versions compatible?")
+@router.get("/compat", response_model=CompatOut, summary="Are these exact versions compatible?")
 async def compat_get(
     request: Request,
     runtime: RuntimeDep,
@@ -61,29 +62,51 @@ async def compat_get(
     packages: Annotated[str | None, Query(max_length=4000, description="Alias of `stack`.")] = None,
     ecosystem: Annotated[Ecosystem | None, Query(description="Detected when omitted.")] = None,
 ) -> Response:
-    started = time.perf_counter()
     text = stack if stack is not None else packages
     if not text:
         raise InvalidInput("stack", "give `stack` (or `packages`) as name@version,name@version")
-    report = await _service(runtime).check(parse_stack(text), ecosystem=ecosystem)
-    body: dict[str, Any] = compat_wire(report, public_url=runtime.public_url)
+    answer = await compat_answer(runtime, parse_stack(text), ecosystem)
     return cached_json(
-        request, body, cache_control=COMPAT_CACHE, volatile={"_response_ms": _ms(started)}
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
     )
 
 
-@router.post("/compat", summary="Are these exact versions compatible? (JSON body)")
+@router.post(
+    "/compat",
+    response_model=CompatOut,
+    summary="Are these exact versions compatible? (JSON body)",
+)
 async def compat_post(
     request: Request, runtime: RuntimeDep, body: Annotated[CompatIn, Body()]
 ) -> Response:
-    started = time.perf_counter()
-    packages = dict(body.packages)
-    if body.python:
-        packages["python"] = body.python
-    if body.node:
-        packages["node"] = body.node
-    report = await _service(runtime).check(packages, ecosystem=body.ecosystem)
-    payload = compat_wire(report, public_url=runtime.public_url)
+    packages = with_runtimes(body.packages, python=body.python, node=body.node)
+    answer = await compat_answer(runtime, packages, body.ecosystem)
     return cached_json(
-        request, payload, cache_control=COMPAT_CACHE, volatile={"_response_ms": _ms(started)}
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
     )
+
+
+def with_runtimes(
+    packages: Mapping[str, str], *, python: str | None = None, node: str | None = None
+) -> dict[str, str]:
+    """`packages` plus the `python` / `node` runtime entries when given (they win over entries)."""
+    merged = dict(packages)
+    if python:
+        merged["python"] = python
+    if node:
+        merged["node"] = node
+    return merged
+
+
+async def compat_answer(
+    runtime: Runtime, packages: Mapping[str, str], ecosystem: Ecosystem | None = None
+) -> Answer:
+    """
+    The `/api/compat` answer (GET and POST; shared with the MCP tool `check_compatibility`) for
+    `packages` ({name: exact version}; `node` / `python` entries are runtimes). Raises
+    `InvalidInput` (empty, oversized or undetectable stack) and `EcosystemNotSupported`.
+    """
+    started = time.perf_counter()
+    report = await _service(runtime).check(packages, ecosystem=ecosystem)
+    body: dict[str, Any] = compat_wire(report, public_url=runtime.public_url)
+    return Answer(body, COMPAT_CACHE, {"_response_ms": _ms(started)})

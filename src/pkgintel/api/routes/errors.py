@@ -10,8 +10,9 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from pkgintel.api.deps import IdentityDep, RuntimeDep
-from pkgintel.api.http import NO_STORE, cached_json, plain_json
+from pkgintel.api.http import NO_STORE, Answer, cached_json, plain_json
 from pkgintel.api.schemas.errors import (
+    ErrorResolutionOut,
     entry_wire,
     match_wire,
     normalised_wire,
@@ -85,14 +86,28 @@ async def search_errors(
     )
 
 
-@router.post("/resolve", summary="Known fixes for an error or stack trace")
+@router.post(
+    "/resolve",
+    response_model=ErrorResolutionOut,
+    summary="Known fixes for an error or stack trace",
+)
 async def resolve_error(body: Annotated[ResolveIn, Body()], runtime: RuntimeDep) -> Response:
     """Matched entries with confidence and why; with no match the pattern is recorded as a miss."""
+    answer = await resolve_error_answer(runtime, body.error, body.limit)
+    return plain_json(answer.wire(), cache_control=answer.cache_control)
+
+
+async def resolve_error_answer(runtime: Runtime, error: str, limit: int = 5) -> Answer:
+    """
+    The `POST /api/error/resolve` answer (shared with the MCP tool `resolve_error`): known fixes
+    for `error`, best first; with none, the miss is recorded (so the answer is never cached).
+    Raises `InvalidInput` for empty or overlong text, `EcosystemNotSupported` when the error
+    database is not configured.
+    """
     started = time.perf_counter()
-    resolution = await _service(runtime).resolve(body.error, limit=body.limit)
-    payload = {**resolution_wire(resolution), "_meta": _meta("/api/error/resolve", runtime)}
-    payload["_response_ms"] = _ms(started)
-    return plain_json(payload, cache_control=NO_STORE)
+    resolution = await _service(runtime).resolve(error, limit=limit)
+    body = {**resolution_wire(resolution), "_meta": _meta("/api/error/resolve", runtime)}
+    return Answer(body, NO_STORE, {"_response_ms": _ms(started)})
 
 
 @router.get("/popular", summary="Top error patterns by votes and hits")

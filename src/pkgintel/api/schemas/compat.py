@@ -1,8 +1,15 @@
-"""Wire shape of a compatibility answer."""
+"""
+Wire shape of a compatibility answer: `compat_wire` builds the plain dict the routes send; `CompatOut`
+documents it for `/openapi.json` and is the MCP tool `check_compatibility`'s output schema. Open
+(`extra="allow"`): a new field is not a breaking change.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from pkgintel.domain.compat import Conflict
 from pkgintel.services.compat import CompatReport
@@ -71,3 +78,75 @@ def compat_wire(r: CompatReport, *, public_url: str) -> dict[str, Any]:
             ],
         },
     }
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class ConflictOut(_Open):
+    package: str = Field(description="the package whose declared constraint is broken")
+    version: str
+    requires: str = Field(description="the package or runtime (node, python) it constrains")
+    constraint: str = Field(description="the range as the ecosystem writes it")
+    found_version: str = Field(description="the version in the stack that breaks it")
+    kind: str = Field(description="peer, peer_optional, requires, engine or curated")
+    origin: str = Field(description="declared (registry metadata) or curated (our knowledge)")
+    source: str = Field(description="where the constraint is written (metadata field or a URL)")
+    message: str
+
+
+class CompatWarningOut(_Open):
+    package: str
+    kind: str = Field(description="missing_peer, duplicate_copy, unevaluable or runtime_unstated")
+    message: str
+    requires: str | None
+    constraint: str | None
+
+
+class CompatUnavailableOut(_Open):
+    package: str
+    version: str
+    reason: str = Field(
+        description="not_found, version_not_found, upstream_unavailable or unsupported"
+    )
+    message: str
+
+
+class CompatSuggestionOut(_Open):
+    keep: str | None = Field(description="the package kept at its asked version (null: all move)")
+    versions: dict[str, str] = Field(description="a whole compatible set of published versions")
+    changes: dict[str, str] = Field(description="only the versions that differ from the asked ones")
+
+
+class CompatSourceOut(_Open):
+    name: str
+    package: str
+    version: str
+    status: str = Field(description="ok, stale or unavailable")
+    fetched_at: datetime | None
+
+
+class CompatMetaOut(_Open):
+    endpoint: str
+    docs: str
+    sources: list[CompatSourceOut]
+
+
+class CompatOut(_Open):
+    """`/api/compat` (GET and POST): whether exact versions satisfy each other's constraints."""
+
+    ecosystem: str
+    ecosystem_detected: bool
+    detection: str = Field(description="how the ecosystem was chosen")
+    packages: dict[str, str]
+    runtimes: dict[str, str] = Field(description="node / python versions given")
+    python_assumed: str | None = Field(description="the Python version assumed when none is given")
+    compatible: bool | None = Field(description="null: metadata of some packages is unavailable")
+    verdict: str
+    conflicts: list[ConflictOut]
+    warnings: list[CompatWarningOut]
+    unavailable: list[CompatUnavailableOut]
+    suggested_versions: list[CompatSuggestionOut]
+    meta: CompatMetaOut = Field(alias="_meta")
+    response_ms: float = Field(alias="_response_ms")

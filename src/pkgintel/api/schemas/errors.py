@@ -1,8 +1,14 @@
-"""Wire shapes of the error-to-fix endpoints (plain dicts, built from domain values)."""
+"""
+Wire shapes of the error-to-fix endpoints: plain dicts built from domain values by the `*_wire`
+functions, and `ErrorResolutionOut`, which documents the `/api/error/resolve` answer for
+`/openapi.json` and is the MCP tool `resolve_error`'s output schema (open: new fields are allowed).
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from pkgintel.domain.error_knowledge import ErrorEntry, ErrorMatch, ErrorResolution, VoteOutcome
 from pkgintel.domain.error_patterns import NormalisedError
@@ -78,3 +84,78 @@ def vote_wire(v: VoteOutcome) -> dict[str, Any]:
         "status": v.status,
         "votes": {"up": v.votes_up, "down": v.votes_down, "score": v.votes_up - v.votes_down},
     }
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class InvolvedPackageOut(_Open):
+    name: str
+    ecosystem: str
+    versions: str | None = Field(description="the range concerned; null: every version")
+
+
+class VotesOut(_Open):
+    up: int
+    down: int
+    score: int
+
+
+class ErrorSolutionOut(_Open):
+    """One known error entry matched to the input."""
+
+    error_hash: str
+    pattern: str
+    form: str
+    ecosystem: str
+    tool: str
+    title: str
+    cause: str
+    fix: list[str] = Field(description="the steps, in order")
+    packages: list[InvolvedPackageOut]
+    sources: list[str] = Field(description="where the fix is documented (URLs)")
+    votes: VotesOut
+    hits: int
+    origin: str
+    confidence: float = Field(ge=0, le=1)
+    match: str = Field(description="exact, fulltext or fuzzy")
+    why: str
+    matched_line: str | None
+
+
+class DecisiveLineOut(_Open):
+    line: int = Field(description="1-based line number in the input")
+    family: str
+    pattern: str
+    generic: str
+
+
+class NormalisedOut(_Open):
+    pattern: str = Field(description='the primary pattern; "" when no line is decisive')
+    error_hash: str | None
+    tool: str | None
+    decisive_lines: list[DecisiveLineOut]
+
+
+class MissOut(_Open):
+    recorded: bool
+    count: int | None
+
+
+class ErrorMetaOut(_Open):
+    endpoint: str
+    docs: str
+    sources: list[dict[str, Any]]
+
+
+class ErrorResolutionOut(_Open):
+    """`POST /api/error/resolve`: known fixes for an error or log, best first."""
+
+    status: str = Field(description="match or no_match")
+    message: str
+    normalised: NormalisedOut
+    solutions: list[ErrorSolutionOut]
+    miss: MissOut | None = Field(description="with no match: whether the miss was recorded")
+    meta: ErrorMetaOut = Field(alias="_meta")
+    response_ms: float = Field(alias="_response_ms")
