@@ -5,8 +5,9 @@ NuGet version ranges, with the semantics of `NuGet.Versioning`'s `VersionRange.P
 Grammar: one interval — `[1.0,2.0)`, `(,1.0]`, `[1.0,)`, `(1.0,)`, `[1.0]` (exactly 1.0) — or a
 bare version, which in NuGet means *at least* that version (`1.0` = `[1.0,)`; unlike Maven, it
 is a real minimum). Bounds may carry pre-release labels and build metadata (ignored); an empty
-bound is unbounded. A lower bound above the upper one, equal bounds that are not both
-inclusive, `(1.0)` and unions are `RangeSyntaxError`. Floating versions (`1.*`, `1.0.0-*`),
+bound is unbounded; blanks anywhere are ignored, as NuGet ignores them. A lower bound above the
+upper one, two empty bounds (`(,)`) and unions are `RangeSyntaxError`; `(1.0)` and `[1.0)` are
+valid and empty, as in NuGet. Floating versions (`1.*`, `1.0.0-*`),
 which NuGet resolves to the highest match at restore time, are not evaluated here (also
 `RangeSyntaxError`): their membership in NuGet (`Satisfies`) is just their lower bound, which
 would overstate what restore picks.
@@ -42,29 +43,27 @@ class NuGetGrammar:
             raise RangeSyntaxError(self.name, raw[:40] + "…", "too long")
         if "*" in raw:
             raise RangeSyntaxError(self.name, raw, "floating versions are not evaluated")
-        if not raw.startswith(("[", "(")):
-            self._check(raw, raw)
-            group: tuple[Comparator, ...] = (comparator(_ECO, ">=", raw),)
-            return ComparatorRange(raw, _ECO, (group,), include_prerelease or is_prerelease(_ECO, raw))
-        if not raw.endswith(("]", ")")) or len(raw) < 3:
+        spec = "".join(raw.split())  # NuGet drops every blank (`[ 1 .2 , 2 .3 ]` is `[1.2,2.3]`)
+        if not spec.startswith(("[", "(")):
+            self._check(spec, raw)
+            group: tuple[Comparator, ...] = (comparator(_ECO, ">=", spec),)
+            allow = include_prerelease or is_prerelease(_ECO, spec)
+            return ComparatorRange(raw, _ECO, (group,), allow)
+        if not spec.endswith(("]", ")")) or len(spec) < 3:
             raise RangeSyntaxError(self.name, raw, "an interval ends with ] or )")
-        lower_inclusive, upper_inclusive = raw.startswith("["), raw.endswith("]")
-        inner = raw[1:-1]
-        if "," not in inner:
-            if not (lower_inclusive and upper_inclusive):
-                raise RangeSyntaxError(self.name, raw, "a single version must be in []")
-            exact = inner.strip()
-            self._check(exact, raw)
-            return ComparatorRange(
-                raw,
-                _ECO,
-                ((comparator(_ECO, "==", exact),),),
-                include_prerelease or is_prerelease(_ECO, exact),
-            )
-        parts = [p.strip() for p in inner.split(",")]
-        if len(parts) != 2:
-            raise RangeSyntaxError(self.name, raw, "an interval has two bounds")
-        low, high = parts
+        lower_inclusive, upper_inclusive = spec.startswith("["), spec.endswith("]")
+        inner = spec[1:-1]
+        if "," in inner:
+            parts = inner.split(",")
+            if len(parts) != 2:
+                raise RangeSyntaxError(self.name, raw, "an interval has two bounds")
+            low, high = parts
+            if not low and not high:
+                raise RangeSyntaxError(self.name, raw, "an interval needs a bound")
+        else:
+            # `[1.0]` is exactly 1.0; NuGet also reads `(1.0)` and `[1.0)` as the (empty)
+            # interval with both bounds 1.0.
+            low = high = inner
         for bound in (low, high):
             if bound:
                 self._check(bound, raw)
@@ -73,12 +72,8 @@ class NuGetGrammar:
             bounds.append(comparator(_ECO, ">=" if lower_inclusive else ">", low))
         if high:
             bounds.append(comparator(_ECO, "<=" if upper_inclusive else "<", high))
-        if low and high:
-            lo, hi = sort_key(_ECO, low), sort_key(_ECO, high)
-            if hi < lo:
-                raise RangeSyntaxError(self.name, raw, "the lower bound is above the upper")
-            if lo == hi and not (lower_inclusive and upper_inclusive):
-                raise RangeSyntaxError(self.name, raw, "identical bounds must both be inclusive")
+        if low and high and sort_key(_ECO, high) < sort_key(_ECO, low):
+            raise RangeSyntaxError(self.name, raw, "the lower bound is above the upper")
         names_pre = any(is_prerelease(_ECO, b) for b in (low, high) if b)
         return ComparatorRange(raw, _ECO, (tuple(bounds),), include_prerelease or names_pre)
 
