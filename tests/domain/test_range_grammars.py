@@ -134,3 +134,37 @@ def test_never_raises_but_syntax_errors(ecosystem: Ecosystem, text: str, version
         return
     assert rng.contains(version) in (True, False)
     assert rng.contains("9" * 5000) is False
+
+
+DEFAULT_RULES = [
+    # ecosystem, range, version, include_prerelease, expected — each tool's pre-release rule
+    (Ecosystem.RUBYGEMS, ">= 1.0", "1.5.0.rc1", False, False),  # gem install / Bundler
+    (Ecosystem.RUBYGEMS, ">= 1.0", "1.5.0.rc1", True, True),  # Gem::Requirement#satisfied_by?
+    (Ecosystem.RUBYGEMS, ">= 1.0.rc1", "1.5.0.rc1", False, True),  # the requirement names one
+    (Ecosystem.NUGET, "[1.0,2.0)", "1.5.0-beta", False, False),  # restore: no pre-release bound
+    (Ecosystem.NUGET, "[1.0,2.0)", "1.5.0-beta", True, True),  # VersionRange.Satisfies
+    (Ecosystem.COMPOSER, "^1.0", "1.5.0-beta", False, False),  # minimum-stability stable
+    (Ecosystem.COMPOSER, "^1.0@beta", "1.5.0-beta", False, True),  # flag lowers it
+    (Ecosystem.COMPOSER, "^1.0@beta", "1.5.0-alpha", False, False),  # ... to beta, not alpha
+    (Ecosystem.COMPOSER, ">=1.0.0-RC1", "1.5.0-RC2", False, True),  # named stability RC
+    (Ecosystem.COMPOSER, ">=1.0.0-RC1", "1.5.0-beta", False, False),
+    (Ecosystem.PUB, "^1.0.0", "1.5.0-dev", False, False),
+    (Ecosystem.PUB, "^1.0.0", "1.5.0-dev", True, True),  # VersionConstraint.allows
+    (Ecosystem.PUB, "^1.0.0", "2.0.0-dev", True, False),  # <2.0.0 excludes 2.0.0's pre-releases
+    (Ecosystem.PUB, ">=1.0.0-dev <2.0.0", "1.5.0-dev", False, True),
+    (Ecosystem.HEX, "~> 1.3", "1.4.0-rc.0", False, False),  # Hex resolver
+    (Ecosystem.HEX, "~> 1.3", "1.4.0-rc.0", True, True),  # Version.match? allow_pre: true
+    (Ecosystem.HEX, "~> 1.4.0-rc.0", "1.4.0-rc.1", False, True),
+    (Ecosystem.HEX, "~> 1.4.0-rc.0 or ~> 2.0", "2.1.0-rc.1", False, False),  # per branch
+    (Ecosystem.MAVEN, "[1.0,2.0)", "1.5-SNAPSHOT", False, True),  # no rule of its own
+    (Ecosystem.MAVEN, "[1.0,2.0)", "2.0-SNAPSHOT", False, True),  # sorts below 2.0
+    (Ecosystem.CARGO, ">=1.0.0", "1.5.0-beta", True, True),  # option lifts Cargo's rule
+    (Ecosystem.CARGO, ">=1.0.0", "1.5.0-beta", False, False),
+]
+
+
+@pytest.mark.parametrize(("ecosystem", "text", "version", "include", "expected"), DEFAULT_RULES)
+def test_each_tools_prerelease_rule(
+    ecosystem: Ecosystem, text: str, version: str, include: bool, expected: bool
+) -> None:
+    assert parse_range(ecosystem, text, include_prerelease=include).contains(version) is expected

@@ -17,6 +17,7 @@ pre-release); with it, `Version.match?`'s default decides.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import ClassVar
 
 from pkgintel.domain.packages import Ecosystem
@@ -33,17 +34,15 @@ _CLAUSE = re.compile(
 )
 
 
-class HexRange(ComparatorRange):
-    """`or` branches, each an `and` of comparators; pre-releases per branch."""
+@dataclass(frozen=True, slots=True)
+class HexRange:
+    """`or` branches, each an `and` of comparators with its own pre-release allowance."""
 
-    __slots__ = ()
+    text: str
+    branches: tuple[ComparatorRange, ...]
 
     def contains(self, version: str) -> bool:
-        if self.allow_prerelease or not is_prerelease(_ECO, version):
-            return super().contains(version)
-        # Without allow_pre: only branches that name a pre-release may admit one.
-        branches = tuple(g for g in self.groups if any(is_prerelease(_ECO, c.bound) for c in g))
-        return ComparatorRange(self.text, _ECO, branches, True).contains(version)
+        return any(branch.contains(version) for branch in self.branches)
 
 
 class HexGrammar:
@@ -57,15 +56,20 @@ class HexGrammar:
             raise RangeSyntaxError(self.name, raw, "empty requirement")
         if len(raw) > 4 * MAX_VERSION_LENGTH:
             raise RangeSyntaxError(self.name, raw[:40] + "…", "too long")
-        groups: list[tuple[Comparator, ...]] = []
+        branches: list[ComparatorRange] = []
         for branch in re.split(r"\s+or\s+", raw):
             group: list[Comparator] = []
+            names_pre = False
             for clause in re.split(r"\s+and\s+", branch.strip()):
-                group.extend(self._clause(clause.strip(), raw))
-            groups.append(tuple(group))
-        return HexRange(raw, _ECO, tuple(groups), include_prerelease)
+                comparators, operand = self._clause(clause.strip(), raw)
+                group.extend(comparators)
+                names_pre = names_pre or is_prerelease(_ECO, operand)
+            allow = include_prerelease or names_pre
+            branches.append(ComparatorRange(raw, _ECO, (tuple(group),), allow))
+        return HexRange(raw, tuple(branches))
 
-    def _clause(self, clause: str, raw: str) -> list[Comparator]:
+    def _clause(self, clause: str, raw: str) -> tuple[list[Comparator], str]:
+        """The comparators of one clause and the version it names."""
         m = _CLAUSE.match(clause)
         if not m:
             raise RangeSyntaxError(self.name, raw, f"{clause!r} is not `[op] version`")
@@ -75,7 +79,8 @@ class HexGrammar:
                 lower, upper = f"{major}.{minor}.0", f"{major + 1}.0.0-0"
             else:
                 lower, upper = f"{major}.{minor}.{patch}{pre}", f"{major}.{minor + 1}.0-0"
-            return [comparator(_ECO, ">=", lower), comparator(_ECO, "<", upper)]
+            return [comparator(_ECO, ">=", lower), comparator(_ECO, "<", upper)], lower
         if patch is None:
             raise RangeSyntaxError(self.name, raw, f"{clause!r} needs MAJOR.MINOR.PATCH")
-        return [comparator(_ECO, op, f"{major}.{minor}.{patch}{pre}")]
+        operand = f"{major}.{minor}.{patch}{pre}"
+        return [comparator(_ECO, op, operand)], operand
