@@ -130,11 +130,7 @@ class _Comparator:
         return pre >= self.pre
 
     def names_prerelease_of(self, v: tuple[int, int, int]) -> bool:
-        return (
-            self.pre != _RELEASE
-            and (self.major, self.minor, self.patch) == v
-            and self.op != "*"
-        )
+        return self.pre != _RELEASE and (self.major, self.minor, self.patch) == v and self.op != "*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +178,7 @@ class CargoGrammar:
         comparators = tuple(self._comparator(p, raw) for p in parts)
         if len(parts) > 1 and any(c.op == "*" and c.major < 0 for c in comparators):
             raise RangeSyntaxError(self.name, raw, "a wildcard `*` must be the only comparator")
-        return CargoRange(
-            raw, tuple(c for c in comparators if c.major >= 0), include_prerelease
-        )
+        return CargoRange(raw, tuple(c for c in comparators if c.major >= 0), include_prerelease)
 
     def _comparator(self, part: str, raw: str) -> _Comparator:
         m = _COMPARATOR.match(part)
@@ -195,7 +189,9 @@ class CargoGrammar:
         wild = [f is not None and f in "*xX" for f in fields]
         if any(wild):
             first = wild.index(True)
-            if any(f is not None and not w for f, w in zip(fields[first:], wild[first:])):
+            if any(
+                f is not None and not w for f, w in zip(fields[first:], wild[first:], strict=True)
+            ):
                 raise RangeSyntaxError(self.name, raw, "nothing but wildcards after a wildcard")
             if pre is not None or build is not None:
                 raise RangeSyntaxError(self.name, raw, "a wildcard takes no pre-release")
@@ -203,7 +199,9 @@ class CargoGrammar:
                 if op is not None:
                     raise RangeSyntaxError(self.name, raw, "`*` takes no operator")
                 return _Comparator("*", -1, None, None, _RELEASE)  # matches every release
-        if pre is not None and any(p.isdigit() and len(p) > 1 and p[0] == "0" for p in pre.split(".")):
+        if pre is not None and any(
+            p.isdigit() and len(p) > 1 and p[0] == "0" for p in pre.split(".")
+        ):
             raise RangeSyntaxError(self.name, raw, "leading zero in a numeric pre-release")
         if pre is not None and patch is None:
             raise RangeSyntaxError(self.name, raw, "a pre-release needs MAJOR.MINOR.PATCH")

@@ -33,9 +33,7 @@ from pkgintel.domain.ranges.comparators import Comparator, ComparatorRange, Key,
 from pkgintel.domain.versions import MAX_VERSION_LENGTH, composer_normalize
 
 _ECO = Ecosystem.COMPOSER
-_MODIFIER = (
-    r"[._-]?(?:(?:stable|beta|b|RC|alpha|a|patch|pl|p)(?:[.-]?\d+)*)?(?:[.-]?dev)?"
-)
+_MODIFIER = r"[._-]?(?:(?:stable|beta|b|RC|alpha|a|patch|pl|p)(?:[.-]?\d+)*)?(?:[.-]?dev)?"
 _VERSION = rf"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?({_MODIFIER})(?:\+\S+)?"
 _TILDE = re.compile(rf"^~(>?){_VERSION}$", re.IGNORECASE)
 _CARET = re.compile(rf"^\^{_VERSION}$", re.IGNORECASE)
@@ -166,8 +164,12 @@ class ComposerGrammar:
                 upper = comparator(_ECO, "<=", _normalize(to, raw))
             else:
                 _normalize(to, raw)
-                upper = comparator(_ECO, "<", _bump(to_nums, 1 if to_nums[1] is None else 2, 1) + "-dev")
-            named = max(_RANK[_stability(low)] if m[6] else 0, _RANK[_stability(_normalize(to, raw))])
+                upper = comparator(
+                    _ECO, "<", _bump(to_nums, 1 if to_nums[1] is None else 2, 1) + "-dev"
+                )
+            named = max(
+                _RANK[_stability(low)] if m[6] else 0, _RANK[_stability(_normalize(to, raw))]
+            )
             return [comparator(_ECO, ">=", low), upper], max(rank, named)
         m = _BASIC.match(part)
         assert m is not None  # the pattern matches every string

@@ -29,9 +29,7 @@ _ECO = Ecosystem.HEX
 _NUM = r"(?:0|[1-9]\d*)"
 _IDENT = r"[0-9A-Za-z-]+"
 _PRE = rf"(?:-{_IDENT}(?:\.{_IDENT})*)?(?:\+{_IDENT}(?:\.{_IDENT})*)?"
-_CLAUSE = re.compile(
-    rf"^(==|!=|>=|>|<=|<|~>)?\s*({_NUM})\.({_NUM})(?:\.({_NUM})({_PRE}))?$"
-)
+_CLAUSE = re.compile(rf"^(==|!=|>=|>|<=|<|~>)?\s*({_NUM})\.({_NUM})(?:\.({_NUM})({_PRE}))?$")
 
 
 @dataclass(frozen=True, slots=True)

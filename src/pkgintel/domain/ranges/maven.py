@@ -74,7 +74,9 @@ class MavenGrammar:
     def _version_ok(self, version: str) -> bool:
         return bool(version) and not any(c in version for c in "[](),") and is_valid(_ECO, version)
 
-    def _interval(self, spec: str, raw: str) -> tuple[tuple[Comparator, ...], str | None, str | None]:
+    def _interval(
+        self, spec: str, raw: str
+    ) -> tuple[tuple[Comparator, ...], str | None, str | None]:
         lower_inclusive, upper_inclusive = spec.startswith("["), spec.endswith("]")
         inner = spec[1:-1].strip()
         if "," not in inner:

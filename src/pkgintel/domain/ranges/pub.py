@@ -29,7 +29,9 @@ from pkgintel.domain.ranges.comparators import Comparator, ComparatorRange, Key,
 from pkgintel.domain.versions import MAX_VERSION_LENGTH, is_prerelease, is_valid
 
 _ECO = Ecosystem.PUB
-_VERSION = r"\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+_VERSION = (
+    r"\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+)
 _TOKEN = re.compile(rf"\s*(<=|>=|<|>)?\s*({_VERSION})")
 _CARET = re.compile(rf"^\^({_VERSION})$")
 _CORE = re.compile(r"^(\d+)\.(\d+)\.(\d+)")
@@ -70,7 +72,10 @@ class PubGrammar:
         if caret:
             version = caret[1]
             self._check(version, raw)
-            clauses = [comparator(_ECO, ">=", version), comparator(_ECO, "<", _next_breaking(version))]
+            clauses = [
+                comparator(_ECO, ">=", version),
+                comparator(_ECO, "<", _next_breaking(version)),
+            ]
         else:
             pos = 0
             while pos < len(raw):
@@ -85,9 +90,7 @@ class PubGrammar:
                     raise RangeSyntaxError(self.name, raw, f"unexpected text at {raw[pos:]!r}")
                 while pos < len(raw) and raw[pos].isspace():
                     pos += 1
-        maxima = tuple(
-            c.bound for c in clauses if c.op == "<" and not is_prerelease(_ECO, c.bound)
-        )
+        maxima = tuple(c.bound for c in clauses if c.op == "<" and not is_prerelease(_ECO, c.bound))
         names_pre = any(is_prerelease(_ECO, c.bound) for c in clauses)
         return ComparatorRange(
             raw,
