@@ -36,7 +36,9 @@ def test_ranges_per_ecosystem() -> None:
     assert satisfies(Ecosystem.NPM, "1.0.0", "github:user/repo") is None
     assert satisfies(Ecosystem.PYPI, "3.9", ">=3.8,<4") is True
     assert satisfies(Ecosystem.PYPI, "2.0.0", "<2") is False
-    assert satisfies(Ecosystem.CARGO, "1.0.0", "^1") is None
+    assert satisfies(Ecosystem.CARGO, "1.0.0", "^1") is True
+    assert satisfies(Ecosystem.CARGO, "2.0.0", "1.2") is False  # caret by default
+    assert satisfies(Ecosystem.GO, "v1.0.0", "v1.0.0") is None  # Go has no range grammar
 
 
 def test_markers_are_evaluated_for_the_stated_python() -> None:

@@ -12,6 +12,13 @@ ecosystem's grammar (operator `native`); text that is neither is `InvalidInput`.
 - `>=X`: at least X.
 - anything else: an exact version, equal under the ecosystem's ordering (PEP 440 `3.0` = `3.0.0`).
 
+The four forms keep their specification meaning in every ecosystem, even where the ecosystem's
+own grammar reads the same spelling more widely: a bare `1.2` is the exact version (Cargo reads it
+as `^1.2`, NuGet as `>= 1.2`, Maven as "prefer 1.2"), Composer's `~1.2` is `<2.0` but here the
+same major.minor, Pub's `^0.0.3` is `<0.1.0` but here exactly 0.0.3. The specification's reading
+is the narrower one in each case, so an answer still satisfies the native meaning. A text with
+range punctuation (`[](),|<>*=` or a space) is never read as a version.
+
 "At least" uses the ecosystem's ordering; "same major/minor" compares the leading numeric release
 components, so `^3.0.0` never admits `4.0.0rc1` even though it sorts below `4.0.0`. Epochs
 are part of "same major": on PyPI `^1.0` and `~1.0` never admit `1!1.0` (nor `>=1!1.0` `1.5`).
@@ -29,6 +36,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges import RangeSyntaxError, VersionRange, grammar_for
 from pkgintel.domain.versions import MAX_VERSION_LENGTH, is_valid, sort_key
 
+_RANGE_PUNCTUATION = frozenset("[](),|<>*= \t")
 _LEADING = re.compile(r"^\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 
 
@@ -116,7 +124,15 @@ def parse_constraint(
     else:
         op, base = "==", raw.removeprefix("==").strip()
     grammar = grammar_for(ecosystem)
-    if base and is_valid(ecosystem, base) and (op not in ("^", "~") or release_numbers(base)):
+    # Maven's ordering reads almost any text as a version (`[20,23)` too): range punctuation
+    # sends the text to the ecosystem's grammar rather than to the four forms.
+    ranged = grammar is not None and any(c in _RANGE_PUNCTUATION for c in base)
+    if (
+        base
+        and not ranged
+        and is_valid(ecosystem, base)
+        and (op not in ("^", "~") or release_numbers(base))
+    ):
         if op == "==" and ecosystem is Ecosystem.PYPI and grammar is not None:
             # PEP 440 `==`: a local label on the candidate is ignored (`==1.0` admits `1.0+abc`).
             exact = grammar.parse(f"=={base}", include_prerelease=True)

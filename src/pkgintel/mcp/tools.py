@@ -220,7 +220,8 @@ async def pin_safe(
         Field(
             min_length=1,
             max_length=128,
-            description="Stay within `^X.Y.Z`, `~X.Y.Z`, `>=X` or an exact version.",
+            description="Stay within `^X.Y.Z`, `~X.Y.Z`, `>=X`, an exact version, or a range in "
+            "the ecosystem's own syntax (e.g. `>=1.0,<2.0`, `~> 1.2`, `[2.0,3.0)`).",
         ),
     ] = None,
     limit_checked: Annotated[

@@ -95,7 +95,9 @@ async def pin_safe(
         Query(
             max_length=128,
             description="`^X.Y.Z`, `~X.Y.Z`, `>=X`, an exact version, or a range in the "
-            "ecosystem's own syntax (PEP 440 `>=1.0,<2.0`, `~=1.4`; npm `>=4.0.0 <4.17.0`, `1.x || ^2`).",
+            "ecosystem's own syntax (PEP 440 `>=1.0,<2.0`, `~=1.4`; npm `>=4.0.0 <4.17.0`, `1.x || ^2`; "
+            "Cargo `>=0.1, <0.2`; RubyGems `~> 1.12.0`; Maven/NuGet `[2.0,3.0)`; Composer `^2.3 || ^1.0`; "
+            "Pub `>=7.0.0 <8.0.0`; Hex `~> 1.3.0`).",
         ),
     ] = None,
     limit_checked: Annotated[

@@ -7,6 +7,16 @@ grammar, and `GRAMMARS` below is the literal registry by ecosystem.
 |---|---|---|
 | PyPI | `pep440.Pep440Grammar` | `packaging.specifiers.SpecifierSet` (pip's) |
 | npm | `npm.NpmGrammar` | node-semver 7 `Range` (desugaring and pre-release rule) |
+| Cargo | `cargo.CargoGrammar` | the `semver` crate's `VersionReq` (caret by default) |
+| RubyGems | `rubygems.RubyGemsGrammar` | `Gem::Requirement` (`~>` pessimistic) |
+| Maven | `maven.MavenGrammar` | maven-artifact `VersionRange` (intervals, soft requirement) |
+| NuGet | `nuget.NuGetGrammar` | NuGet.Versioning `VersionRange` (bare version = minimum) |
+| Composer | `composer.ComposerGrammar` | composer/semver `VersionParser::parseConstraints` |
+| Pub | `pub.PubGrammar` | pub_semver `VersionConstraint.parse` |
+| Hex | `hex.HexGrammar` | Elixir `Version` requirements (`~>`, `and`/`or`) |
+
+Go has no range grammar: the go command uses minimal version selection over exact `require`
+versions, so there is nothing to evaluate (see docs/versions.md).
 
 Adding a scheme: write `<scheme>.py` with a class satisfying `RangeGrammar` (its `parse`
 raises `RangeSyntaxError`; its range's `contains` never raises and uses the ecosystem's own
@@ -23,8 +33,15 @@ from typing import Final
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges.base import RangeGrammar, RangeSyntaxError, VersionRange
+from pkgintel.domain.ranges.cargo import CargoGrammar
+from pkgintel.domain.ranges.composer import ComposerGrammar
+from pkgintel.domain.ranges.hex import HexGrammar
+from pkgintel.domain.ranges.maven import MavenGrammar
 from pkgintel.domain.ranges.npm import NpmGrammar
+from pkgintel.domain.ranges.nuget import NuGetGrammar
 from pkgintel.domain.ranges.pep440 import Pep440Grammar
+from pkgintel.domain.ranges.pub import PubGrammar
+from pkgintel.domain.ranges.rubygems import RubyGemsGrammar
 from pkgintel.domain.versions import is_valid
 
 __all__ = [
@@ -43,6 +60,13 @@ GRAMMARS: Final[Mapping[Ecosystem, RangeGrammar]] = MappingProxyType(
     {
         Ecosystem.PYPI: Pep440Grammar(),
         Ecosystem.NPM: NpmGrammar(),
+        Ecosystem.CARGO: CargoGrammar(),
+        Ecosystem.RUBYGEMS: RubyGemsGrammar(),
+        Ecosystem.MAVEN: MavenGrammar(),
+        Ecosystem.NUGET: NuGetGrammar(),
+        Ecosystem.COMPOSER: ComposerGrammar(),
+        Ecosystem.PUB: PubGrammar(),
+        Ecosystem.HEX: HexGrammar(),
     }
 )
 """Every ecosystem whose native range syntax we evaluate → its grammar."""
@@ -79,6 +103,7 @@ def satisfies(
 _NPM_UNEVALUABLE = re.compile(
     r"^(npm:|workspace:|file:|link:|git|github:|https?:|[\w.-]+/[\w.-]+(#.*)?$)"
 )
+_MATCHING_PRERELEASE_RULE = frozenset({Ecosystem.NPM, Ecosystem.CARGO})
 _NPM_TAG = re.compile(r"^[A-Za-z][\w.-]*$")
 
 
@@ -88,8 +113,10 @@ def requirement_met(ecosystem: Ecosystem, version: str, requirement: str) -> boo
     admits `version`: True/False, or None when it cannot be told — the ecosystem has no grammar
     here, the requirement is not a range (npm aliases, git/file/URL specs, dist-tags) or either side
     does not parse. An empty requirement, `*`, `x` and `latest` admit everything. npm pre-releases
-    follow npm's default (excluded unless the range names one); PEP 440 requirements admit
-    pre-releases (pip checks a chosen version against them that way).
+    follow npm's default (excluded unless the range names one), Cargo's likewise; the other
+    grammars admit pre-releases here (pip, `Gem::Requirement#satisfied_by?`, NuGet `Satisfies`,
+    Composer `Semver::satisfies`, pub `allows` and Elixir `Version.match?` check a chosen version
+    that way).
     """
     req = requirement.strip()
     if ecosystem is Ecosystem.NPM:
@@ -103,7 +130,9 @@ def requirement_met(ecosystem: Ecosystem, version: str, requirement: str) -> boo
     if grammar is None:
         return None
     try:
-        rng = grammar.parse(req, include_prerelease=ecosystem is Ecosystem.PYPI)
+        # npm and Cargo's pre-release rules are part of matching; the other tools' rules only
+        # steer which version an installer picks, so a stated version is checked without them.
+        rng = grammar.parse(req, include_prerelease=ecosystem not in _MATCHING_PRERELEASE_RULE)
     except RangeSyntaxError:
         return None
     if not is_valid(ecosystem, version):
