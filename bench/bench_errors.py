@@ -140,6 +140,38 @@ RECALL = [
         "PackagesNotFoundError: The following packages are not available from current channels:\n\n  - cudatoolkit=12.1",
         "conda PackagesNotFoundError",
     ),
+    (
+        "Run pnpm install --frozen-lockfile\n ERR_PNPM_LOCKFILE_BREAKING_CHANGE  Lockfile /home/runner/work/app/pnpm-lock.yaml not compatible with current pnpm",
+        "ERR_PNPM_LOCKFILE_BREAKING_CHANGE",
+    ),
+    (
+        "Running self-installer...\n   ERR_PNPM_UNSUPPORTED_ENGINE  Unsupported environment (bad pnpm and/or Node.js version)\n  Expected version: >=18.12\n  Got: v16.20.2",
+        "ERR_PNPM_UNSUPPORTED_ENGINE",
+    ),
+    (
+        "CondaVerificationError: The package for boost-cpp located at /home/k/miniconda3/pkgs/boost-cpp-1.73.0-h6c875cf_0\nappears to be corrupted. The path 'lib/libboost_wave.so.1.73'",
+        "conda CondaVerificationError",
+    ),
+    (
+        "FAILURE: Build failed with an exception.\n\n* What went wrong:\nCould not initialize class org.codehaus.groovy.runtime.InvokerHelper\n\nBUILD FAILED in 680ms",
+        "Could not initialize class org.codehaus.groovy.runtime.InvokerHelper",
+    ),
+    (
+        "go: errors parsing go.mod:\n/build/source/go.mod:3: invalid go version '1.21.0': must match format 1.23",
+        "<path>:<line>: invalid go version '<version>': must match format <version>",
+    ),
+    (
+        "Installing dependencies from lock file\nVerifying lock file contents can be installed on current platform.\nYour lock file does not contain a compatible set of packages. Please run composer update.\n\n  Problem 1\n    - Root composer.json requires composer < 2.3, found composer[2.3.7] but it does not match the constraint.",
+        "Your lock file does not contain a compatible set of packages. Please run composer update.",
+    ),
+    (
+        "/Users/b/.gem/ruby/3.0.1/gems/psych-4.0.0/lib/psych/class_loader.rb:99:in `find'\nPsych::DisallowedClass: Tried to load unspecified class: Symbol",
+        "Psych::DisallowedClass: Tried to load unspecified class: Symbol",
+    ),
+    (
+        "remote: bundler-1.15.2/lib/bundler/lockfile_parser.rb:108:in `warn_for_outdated_bundler_version'\nYou must use Bundler 2 or greater with this lockfile.",
+        "You must use Bundler 2 or greater with this lockfile.",
+    ),
 ]
 
 

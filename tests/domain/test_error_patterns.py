@@ -133,6 +133,38 @@ CASES = [
         "PackagesNotFoundError: The following packages are not available from current channels:",
         "conda",
     ),
+    (
+        "ruby (Module::Class exception)",
+        "rake aborted!\nPsych::DisallowedClass: Tried to load unspecified class: Symbol\n"
+        "/home/y/app/config.rb:17:in `config'",
+        "Psych::DisallowedClass: Tried to load unspecified class: Symbol",
+        "ruby",
+    ),
+    (
+        "composer (PHP error-log timestamp)",
+        "[10-Jul-2023 01:06:43 UTC] PHP Fatal error:  Composer detected issues in your platform: "
+        'Your Composer dependencies require a PHP version ">= 8.1.0". You are running 8.0.29. in '
+        "/home/p/vendor/composer/platform_check.php on line 24",
+        "PHP Fatal error: Composer detected issues in your platform: Your Composer dependencies "
+        'require a PHP version ">= <version>". You are running <version>. in <path> on line <n>',
+        "composer",
+    ),
+    (
+        "bundler (locked Bundler missing)",
+        "/usr/share/rvm/rubies/ruby-2.6.2/lib/ruby/2.6.0/rubygems.rb:283:in `find_spec_for_exe': "
+        "Could not find 'bundler' (2.0.1) required by your /home/g/Gemfile.lock. "
+        "(Gem::GemNotFoundException)",
+        "<path>:<line>:in `find_spec_for_exe': Could not find 'bundler' (<version>) required by "
+        "your <path> (Gem::GemNotFoundException)",
+        "bundler",
+    ),
+    (
+        "go (go.mod parse error line)",
+        "go: errors parsing go.mod:\n/pgp2ssh/go.mod:3: invalid go version '1.21.8': must match "
+        "format 1.23",
+        "go: errors parsing go.mod:",
+        "go",
+    ),
 ]
 
 
@@ -215,3 +247,18 @@ def test_hash_helpers() -> None:
 def test_search_terms_skip_placeholders_and_stop_words() -> None:
     terms = search_terms(normalise_error("ModuleNotFoundError: No module named 'distutils'"))
     assert terms == ["modulenotfounderror", "module", "named", "distutils"]
+
+
+def test_jvm_module_ids_and_go_mod_lines_are_volatile() -> None:
+    a = normalise_error(
+        "> Unable to make field private final java.lang.String java.io.File.path accessible: "
+        'module java.base does not "opens java.io" to unnamed module @7da5a539'
+    )
+    b = normalise_error(
+        "> Unable to make field private final java.lang.String java.io.File.path accessible: "
+        'module java.base does not "opens java.io" to unnamed module @4b4f3f8f'
+    )
+    assert a.error_hash == b.error_hash
+    assert a.pattern.endswith("to unnamed module @<hex>")
+    got = normalise_error("go: errors parsing go.mod:\n/src/go.mod:3: invalid go version '1.22.0'")
+    assert "<path>:<line>: invalid go version '<version>'" in [x.specific for x in got.lines]

@@ -128,7 +128,7 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         "go",
         80,
         re.compile(
-            r"^(go: |go mod |go build |verifying |\S+\.go:\d+:\d+: |package \S+ is not in (GOROOT|std)|build constraints exclude|missing go\.sum entry|cannot find package|cannot use |undefined: |imported and not used|found packages |main module |module \S+ found|panic: )"
+            r"^(go: |go mod |go build |verifying |\S+\.go:\d+:\d+: |package \S+ is not in (GOROOT|std)|build constraints exclude|missing go\.sum entry|cannot find package|cannot use |undefined: |imported and not used|found packages |main module |module \S+ found|panic: |\S*go\.mod:\d+: |module declares its path as: )"
         ),
     ),
     (
@@ -136,15 +136,16 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         "bundler",
         80,
         re.compile(
-            r"^(Bundler could not find|Could not find (gem|compatible)|Your (Ruby|bundle|lockfile)|An error occurred while installing|Bundler::|Gem::|Could not locate Gemfile|You (have already activated|must use Bundler|are trying to install)|Failed to build gem native extension|ERROR:\s+Error installing|ERROR:\s+While executing gem|bundler: |The gemspecs? for|Unable to resolve dependency|Fetching source index|Installing \S+ with native extensions.*failed|/usr/bin/ld: cannot find -l|Downloading \S+ revealed dependencies)"
+            r"^(Bundler could not find|Could not find (gem|compatible)|Your (Ruby|bundle|lockfile)|An error occurred while installing|Bundler::|Gem::|Could not locate Gemfile|You (have already activated|must use Bundler|are trying to install)|Failed to build gem native extension|ERROR:\s+Error installing|ERROR:\s+While executing gem|bundler: |The gemspecs? for|Unable to resolve dependency|Fetching source index|Installing \S+ with native extensions.*failed|/usr/bin/ld: cannot find -l|Downloading \S+ revealed dependencies|.*Could not find \'bundler\' \()"
         ),
     ),
+    ("ruby-exc", "ruby", 78, re.compile(r"^(?:[A-Z]\w*::)+[A-Z]\w*: \S")),
     (
         "composer",
         "composer",
         80,
         re.compile(
-            r"^(Your requirements could not be resolved|(- )?(Root composer\.json requires|\S+/\S+(\[\S+\])? requires |\S+ is locked to|Installation request for|Conclusion: )|Your lock file does not contain|The lock file is not up to date|\[[A-Z][\w\\]*Exception\]|PHP Fatal error|Fatal error: |Allowed memory size|composer\.json (is not valid|does not contain)|Could not find (a )?(matching version of )?package|Could not open input file|The requested (PHP extension|package)|Package \S+ is abandoned|.* -> it is missing from your system|.* -> your php version)"
+            r"^(Your requirements could not be resolved|(- )?(Root composer\.json requires|\S+/\S+(\[\S+\])? requires |\S+ is locked to|Installation request for|Conclusion: )|Your lock file does not contain|The lock file is not up to date|\[[A-Z][\w\\]*Exception\]|PHP Fatal error|Fatal error: |Allowed memory size|composer\.json (is not valid|does not contain)|Could not find (a )?(matching version of )?package|Could not open input file|The requested (PHP extension|package)|Package \S+ is abandoned|.* -> it is missing from your system|.* -> your php version|Composer detected issues in your platform|\S+/\S+ v?\d\S* requires \S+ .* -> found \S+ but it does not match)"
         ),
     ),
     (
@@ -161,7 +162,7 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         "gradle",
         75,
         re.compile(
-            r"^(> |\s*> )?(Could not (resolve|find|determine|get|download|create|initialize|open|compile|apply)|Execution failed for task|Unsupported class file major version|Plugin \[id:|A problem occurred (configuring|evaluating)|Failed to apply plugin|Dependency verification failed|Duplicate class |Minimum supported Gradle version|Gradle \S+ requires Java|Could not target platform|Unable to make field|No matching variant|Cannot (lock|resolve|add)|Incompatible because|Build file .* line:|Android Gradle plugin requires|The project uses Gradle|SDK location not found|Failed to install the following|Unsupported Java|Direct local \.aar|Manifest merger failed|More than one file was found|Namespace not specified|Cause: )"
+            r"^(> |\s*> )?(Could not (resolve|find|determine|get|download|create|initialize|open|compile|apply)|Execution failed for task|Unsupported class file major version|Plugin \[id:|A problem occurred (configuring|evaluating)|Failed to apply plugin|Dependency verification failed|Duplicate class |Minimum supported Gradle version|Gradle \S+ requires Java|Could not target platform|Unable to make field|No matching variant|Cannot (lock|resolve|add)|Incompatible because|Build file .* line:|Android Gradle plugin requires|The project uses Gradle|SDK location not found|Failed to install the following|Unsupported Java|Direct local \.aar|Manifest merger failed|More than one file was found|Namespace not specified|Configuration with name |Cause: )"
         ),
     ),
     (
@@ -227,7 +228,7 @@ _TRACEBACK_TAIL: Final = {"python-exc"}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 _PREFIX_TIME = re.compile(
     r"^\s*(\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?|"
-    r"\[?\d{2}:\d{2}:\d{2}(?:\.\d+)?\]?)\s+"
+    r"\[?\d{2}:\d{2}:\d{2}(?:\.\d+)?\]?|\[\d{2}-[A-Z][a-z]{2}-\d{4} \d{2}:\d{2}:\d{2}(?: [\w/+-]+)?\])\s+"
 )
 _BOX = re.compile(r"^[\s│|➤›>×╰─┬╭├└┌·•*+-]*(?=\S)")
 _NPM_PREFIX = re.compile(r"^npm (ERR!|error)\s+")
@@ -254,6 +255,7 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"\bline \d+\b"), "line <n>"),
     (re.compile(r"\bon project [\w.-]+"), "on project <name>"),
     (re.compile(r"\b0x[0-9A-Fa-f]+\b"), "<hex>"),
+    (re.compile(r"(?<=unnamed module @)[0-9a-f]{4,16}\b"), "<hex>"),
     (re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{12,}\b"), "<hash>"),
     (
         re.compile(
