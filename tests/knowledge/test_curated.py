@@ -114,6 +114,24 @@ def test_lookups_follow_name_rules() -> None:
             "source",
         ),
         (
+            parse_migrations,
+            [
+                {
+                    "ecosystem": "npm",
+                    "from": "a",
+                    "to": "b",
+                    "rationale": "r",
+                    "estimated_minutes": 5,
+                    "before": "b",
+                    "after": "a",
+                    # an unquoted YAML item with ": " inside is read as a mapping
+                    "differences": ["ok", {"request needed `json": "true`."}],
+                    "sources": ["https://x"],
+                }
+            ],
+            r"differences\[1\]: must be text",
+        ),
+        (
             parse_breaking,
             [
                 {

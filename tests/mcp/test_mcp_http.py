@@ -26,11 +26,15 @@ from pkgintel.app import create_app
 from pkgintel.config import Settings
 from pkgintel.domain.names import NameEntry
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.knowledge.curated import load_curated
 from pkgintel.mcp.args import ECOSYSTEM_IDS
 from pkgintel.mcp.tools import TOOLS
+from pkgintel.services.knowledge import ingest_curated
 from pkgintel.services.runtime import Runtime
 from pkgintel.storage.tables import usage_event
+from tests.conftest import NOW
 from tests.fake_registry import ReplayRegistry
+from tests.knowledge_data import add_github_business, add_npm_live
 from tests.osv_records import ingest_records, malicious, record
 from tests.shared import SHARED_DATA, read_shared_bytes
 
@@ -191,9 +195,70 @@ CASES: dict[str, tuple[dict[str, Any], tuple[str, str, dict[str, Any] | None]]] 
         {"packages": {"react": "18.2.0", "react-dom": "17.0.2"}},
         ("POST", "/api/compat", {"packages": {"react": "18.2.0", "react-dom": "17.0.2"}}),
     ),
+    # -- package knowledge (issue 18); data loaded by `load_knowledge`
+    "find_alternatives": (
+        {"ecosystem": "npm", "package": "request"},
+        ("GET", "/api/alternatives/npm/request", None),
+    ),
+    "get_migration_path": (
+        {"ecosystem": "npm", "from_package": "request", "to_package": "axios"},
+        ("GET", "/api/migration/npm/request/axios", None),
+    ),
+    "get_breaking_changes": (
+        {
+            "ecosystem": "rubygems",
+            "package": "business",
+            "from_version": "1.17.0",
+            "to_version": "2.3.0",
+        },
+        ("GET", "/api/breaking/rubygems/business?from_version=1.17.0&to_version=2.3.0", None),
+    ),
+    "get_known_bugs": (
+        {"ecosystem": "rubygems", "package": "business", "version": "2.3.0"},
+        ("GET", "/api/bugs/rubygems/business?version=2.3.0", None),
+    ),
+    "compare_packages": (
+        {"ecosystem": "npm", "packages": ["axios", "request", "no-such-pkg-zz"]},
+        ("GET", "/api/compare/npm/axios,request,no-such-pkg-zz", None),
+    ),
+    "get_trending": (
+        {"ecosystem": "npm", "limit": 5},
+        ("GET", "/api/trending?ecosystem=npm&limit=5", None),
+    ),
 }
 NEEDS_SHARED = {"check_compatibility"}
 """Cases whose registry bodies come from ../shared/data (skipped when it is absent)."""
+
+KNOWLEDGE_TOOLS = (
+    "find_alternatives",
+    "get_migration_path",
+    "get_breaking_changes",
+    "get_known_bugs",
+    "compare_packages",
+    "get_trending",
+)
+
+
+async def load_knowledge(
+    tool: str, runtime: Runtime, registry: ReplayRegistry, http: httpx.AsyncClient
+) -> None:
+    """What the knowledge tools answer from, as in tests/api/test_knowledge_api.py: the curated
+    knowledge, the npm mirror packuments, gocardless/business harvested from its recorded GitHub
+    bodies, and a week of agent queries in the usage log."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA} (set PKGINTEL_SHARED_DATA)")
+    assert runtime.knowledge is not None
+    add_npm_live(registry)
+    add_github_business(registry)
+    await ingest_curated(runtime.knowledge.store, load_curated(), NOW)
+    if tool in ("get_breaking_changes", "get_known_bugs"):
+        await runtime.knowledge.harvest.harvest(
+            Ecosystem.RUBYGEMS, "business", repository="gocardless/business"
+        )
+    if tool == "get_trending":
+        agent = {"User-Agent": "claude-code/1.0"}
+        for path in ["/api/exists/npm/tiny-lib"] * 3 + ["/api/exists/npm/left-pad"]:
+            assert (await http.get(path, headers=agent)).status_code == 200
 
 
 def _one_more_hit(answer: dict[str, Any]) -> dict[str, Any]:
@@ -238,6 +303,16 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
         assert (items["minItems"], items["maxItems"]) == (1, 100)
         limit = listed["pin_safe"].input_schema["properties"]["limit_checked"]
         assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 500, 50)
+        compared = listed["compare_packages"].input_schema["properties"]["packages"]
+        assert (compared["minItems"], compared["maxItems"]) == (2, 10)
+        assert (compared["items"]["minLength"], compared["items"]["maxLength"]) == (1, 214)
+        trend = listed["get_trending"].input_schema["properties"]
+        assert (trend["limit"]["minimum"], trend["limit"]["maximum"]) == (1, 100)
+        assert trend["ecosystem"]["anyOf"][0]["enum"] == ECOSYSTEM_IDS
+        for name in ("get_trending", "get_breaking_changes", "get_known_bugs"):
+            assert listed[name].annotations.open_world_hint is False  # type: ignore[union-attr]
+        for name in ("find_alternatives", "get_migration_path", "compare_packages"):
+            assert listed[name].annotations.open_world_hint is True  # type: ignore[union-attr]
         resolve = listed["resolve_error"]
         ann = resolve.annotations
         assert ann is not None and (ann.read_only_hint, ann.idempotent_hint) == (False, False)
@@ -258,8 +333,10 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
 
 @pytest.mark.parametrize("tool", list(CASES))
 async def test_tool_answers_what_the_http_endpoint_answers(
-    tool: str, http: httpx.AsyncClient
+    tool: str, http: httpx.AsyncClient, loaded: Runtime, registry: ReplayRegistry
 ) -> None:
+    if tool in KNOWLEDGE_TOOLS:
+        await load_knowledge(tool, loaded, registry, http)
     async with connect(http) as mcp_client:
         if tool in NEEDS_SHARED and not SHARED_DATA.is_dir():
             pytest.skip(f"shared data not found at {SHARED_DATA}")
@@ -276,6 +353,74 @@ async def test_tool_answers_what_the_http_endpoint_answers(
         jsonschema.validate(
             expected, listed[tool].output_schema
         )  # the HTTP JSON fits the schema too
+
+
+@pytest.mark.parametrize("tool", KNOWLEDGE_TOOLS)
+async def test_knowledge_tools_answer_from_the_loaded_knowledge(
+    tool: str, http: httpx.AsyncClient, loaded: Runtime, registry: ReplayRegistry
+) -> None:
+    """Not only the same JSON as HTTP: the answer carries the loaded facts, and the text says them."""
+    await load_knowledge(tool, loaded, registry, http)
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool(tool, CASES[tool][0])
+    data, text = result.structured_content or {}, result.content[0].text  # type: ignore[union-attr]
+
+    if tool == "find_alternatives":
+        assert data["needs_replacement"] is True
+        assert "axios" in [a["name"] for a in data["alternatives"]]
+        assert text.startswith("npm/request: needs replacement") and "- axios " in text
+    elif tool == "get_migration_path":
+        assert data["kind"] == "curated" and data["estimated_minutes"] > 0
+        assert text.startswith("npm: request → axios (curated, about ")
+    elif tool == "get_breaking_changes":
+        assert [v["version"] for v in data["versions"]] == ["1.18.0", "2.0.0", "2.3.0"]
+        assert text.startswith(
+            f"rubygems/business 1.17.0 → 2.3.0: {data['breaking_count']} breaking changes"
+        )
+        assert "2.0.0: " in text
+    elif tool == "get_known_bugs":
+        assert [b["number"] for b in data["bugs"]] == [121, 120]
+        assert text.startswith("rubygems/business@2.3.0: 2 known bugs (open 2)")
+        assert "#121 [open, " in text
+    elif tool == "compare_packages":
+        rows = {p["name"]: p for p in data["packages"]}
+        assert rows["no-such-pkg-zz"]["status"] == "not_found"
+        assert data["best_fit"] in ("axios", "request") and data["best_fit"] in data["verdict"]
+        assert "- no-such-pkg-zz: not_found" in text
+    else:
+        assert [(p["package"], p["queries_this_week"]) for p in data["packages"]] == [
+            ("tiny-lib", 3),
+            ("left-pad", 1),
+        ]
+        assert "- npm/tiny-lib: 3 queries (0 the week before), 1 clients" in text
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("compare_packages", {"ecosystem": "npm", "packages": ["axios"]}),
+        ("compare_packages", {"ecosystem": "npm", "packages": [f"p{i}" for i in range(11)]}),
+        ("compare_packages", {"ecosystem": "npm", "packages": ["axios", "a,b"]}),
+        ("compare_packages", {"ecosystem": "npm", "packages": ["axios", "AXIOS BAD"]}),
+        (
+            "get_migration_path",
+            {"ecosystem": "npm", "from_package": "axios", "to_package": "axios"},
+        ),
+        (
+            "get_breaking_changes",
+            {"ecosystem": "npm", "package": "x", "from_version": "2.0.0", "to_version": "1.0.0"},
+        ),
+        ("get_known_bugs", {"ecosystem": "npm", "package": "x", "version": "%%%"}),
+        ("get_trending", {"limit": 101}),
+        ("get_trending", {"ecosystem": "cobol"}),
+    ],
+)
+async def test_knowledge_tools_refuse_bad_input(
+    tool: str, arguments: dict[str, Any], http: httpx.AsyncClient
+) -> None:
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool(tool, arguments)
+    assert result.is_error and result.content[0].text  # type: ignore[union-attr]
 
 
 async def test_prompt_tool_returns_the_brief_text(http: httpx.AsyncClient) -> None:

@@ -119,6 +119,17 @@ def _list(entry: dict[str, Any], field: str, where: str) -> list[Any]:
     return value
 
 
+def _texts(entry: dict[str, Any], field: str, where: str) -> tuple[str, ...]:
+    """A list of text items; anything else (a YAML `key: value` read as a mapping) is refused."""
+    items = _list(entry, field, where)
+    for j, item in enumerate(items):
+        if not isinstance(item, str) or not item.strip():
+            raise CuratedDataError(
+                f"{where}.{field}[{j}]: must be text (quote an item containing ': '), got {item!r}"
+            )
+    return tuple(items)
+
+
 def parse_alternatives(data: Any) -> tuple[CuratedAlternatives, ...]:
     out = []
     for i, e in enumerate(data or []):
@@ -162,10 +173,10 @@ def parse_migrations(data: Any) -> tuple[CuratedMigration, ...]:
                 _text(e, "to", where),
                 _text(e, "rationale", where),
                 minutes,
-                tuple(str(s) for s in _list(e, "steps", where)),
+                _texts(e, "steps", where),
                 _text(e, "before", where),
                 _text(e, "after", where),
-                tuple(str(d) for d in _list(e, "differences", where)),
+                _texts(e, "differences", where),
                 sources,
             )
         )

@@ -49,3 +49,14 @@ VersionArg = Annotated[
         description="Answer for this version (default: the latest).",
     ),
 ]
+
+EcosystemFilterArg = Annotated[
+    Ecosystem | None,
+    WithJsonSchema(
+        {
+            "anyOf": [{"type": "string", "enum": ECOSYSTEM_IDS}, {"type": "null"}],
+            "description": "Only this ecosystem (default: every ecosystem).",
+        }
+    ),
+]
+"""An optional ecosystem filter (trending), the identifiers inlined as an enum."""

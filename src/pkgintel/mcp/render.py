@@ -198,3 +198,114 @@ def compat(data: dict[str, Any]) -> str:
             for s in (data.get("suggested_versions") or [])[:3]
         ),
     )
+
+
+# -- package knowledge (issue 18) -----------------------------------------------------------------
+
+
+def _alternative_row(a: dict[str, Any]) -> str:
+    name = str(a.get("name")) + (f" {a['latest_version']}" if a.get("latest_version") else "")
+    if a.get("health_score") is None:
+        verdict = f"not scored ({a.get('status')})"
+    else:
+        verdict = f"health {a['health_score']}/100, {a.get('action')}"
+    return f"- {name}: {verdict} — {a.get('why')}"
+
+
+def alternatives(data: dict[str, Any]) -> str:
+    cur = data.get("current") or {}
+    head = (
+        f"{data.get('ecosystem')}/{data.get('package')}: "
+        + ("needs replacement" if data.get("needs_replacement") else "no replacement needed")
+        + f" (health {cur.get('health_score')}/100, {cur.get('action')})"
+    )
+    return _lines(
+        head,
+        data.get("reason"),
+        *(_alternative_row(a) for a in data.get("alternatives") or []),
+        "sources: " + ", ".join(data["sources"]) if data.get("sources") else None,
+    )
+
+
+def migration(data: dict[str, Any]) -> str:
+    fr, to = data.get("from") or {}, data.get("to") or {}
+    minutes = data.get("estimated_minutes")
+    return _lines(
+        f"{data.get('ecosystem')}: {fr.get('name')} → {to.get('name')} ({data.get('kind')}"
+        + (f", about {minutes} min" if minutes else "")
+        + ")",
+        data.get("rationale"),
+        *(f"{i}. {s}" for i, s in enumerate(data.get("steps") or [], 1)),
+        *(f"difference: {d}" for d in (data.get("breaking_differences") or [])[:10]),
+        *(f"note: {n}" for n in data.get("notes") or []),
+        "sources: " + ", ".join(data["sources"]) if data.get("sources") else None,
+    )
+
+
+def breaking(data: dict[str, Any]) -> str:
+    span = ""
+    if data.get("from_version") or data.get("to_version"):
+        span = f" {data.get('from_version') or '…'} → {data.get('to_version') or '…'}"
+    lines = [
+        f"{v.get('version')}: {c.get('text')}"
+        + (f" (hint: {c['migration_hint']})" if c.get("migration_hint") else "")
+        for v in data.get("versions") or []
+        for c in v.get("changes") or []
+    ]
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')}{span}: {data.get('breaking_count')} "
+        f"breaking changes (release notes {data.get('status')})",
+        *lines[:30],
+        f"... and {len(lines) - 30} more" if len(lines) > 30 else None,
+    )
+
+
+def bugs(data: dict[str, Any]) -> str:
+    ki = data.get("known_issues") or {}
+    target = str(data.get("package")) + (f"@{data['version']}" if data.get("version") else "")
+    head = (
+        f"{data.get('ecosystem')}/{target}: {ki.get('bugs_count')} known bugs "
+        f"({', '.join(f'{k} {v}' for k, v in (ki.get('status_breakdown') or {}).items()) or 'none'})"
+        if ki.get("available")
+        else f"{data.get('ecosystem')}/{target}: bugs not checked ({data.get('status')})"
+    )
+    return _lines(
+        head,
+        *(
+            f"#{b.get('number')} [{b.get('state')}, {b.get('severity')}] {b.get('title')}"
+            + (f" (fixed in {b['fixed_in']})" if b.get("fixed_in") else "")
+            for b in (data.get("bugs") or [])[:15]
+        ),
+        f"tracker: {ki['link']}" if ki.get("link") else None,
+    )
+
+
+def _compare_row(p: dict[str, Any]) -> str:
+    if p.get("status") != "ok":
+        facts = [str(p.get("status")) + (f" ({p['detail']})" if p.get("detail") else "")]
+    else:
+        facts = [f"health {p.get('health_score')}/100, {p.get('action')}"]
+        if p.get("downloads_weekly") is not None:
+            facts.append(f"{p['downloads_weekly']:,} weekly downloads")
+        if p.get("license"):
+            facts.append(f"licence {p['license']}")
+    return f"- {p.get('name')}: " + "; ".join(facts + list(p.get("caveats") or []))
+
+
+def compare(data: dict[str, Any]) -> str:
+    rows = [_compare_row(p) for p in data.get("packages") or []]
+    return _lines(f"{data.get('ecosystem')}: {data.get('verdict')}", *rows)
+
+
+def trending(data: dict[str, Any]) -> str:
+    window = data.get("window") or {}
+    rows = [
+        f"- {p.get('ecosystem')}/{p.get('package')}: {p.get('queries_this_week')} queries "
+        f"({p.get('queries_previous_week')} the week before), {p.get('distinct_clients')} clients"
+        for p in data.get("packages") or []
+    ]
+    return _lines(
+        f"trending {window.get('start')} to {window.get('end')}: "
+        + (f"{len(rows)} packages" if rows else "nothing asked yet"),
+        *rows,
+    )

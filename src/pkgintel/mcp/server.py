@@ -44,6 +44,14 @@ checked, never "safe". Call a tool at these moments:
 - Before writing a version into a manifest or upgrading: get_latest_version (never guess a version),
   pin_safe (highest version without known advisories at a severity), install_command (exact commands).
 - When a package looks suspicious or a security alert names it: check_malicious, get_vulnerabilities.
+- When a package is deprecated, abandoned or unhealthy (check_package says find_alternative or
+  do_not_use): find_alternatives (scored replacements with sources), then get_migration_path from it to
+  the one you pick (steps, before/after code when curated).
+- Before a major version bump: get_breaking_changes with from_version and to_version.
+- When one version misbehaves (crash, regression): get_known_bugs with that version, before debugging
+  your own code.
+- When choosing between candidate libraries: compare_packages (2 to 10 names, with a verdict).
+  get_trending shows what other agents asked about this week.
 - After a lockfile change, before a commit or in review: scan_project with the lockfile content.
 - Before writing several versions into a manifest or bumping one package of a stack (react with
   react-dom, next, ...): check_compatibility with the exact versions (and node/python when known).

@@ -32,6 +32,14 @@ from pkgintel.api.routes.audit import (
 )
 from pkgintel.api.routes.compat import compat_answer, with_runtimes
 from pkgintel.api.routes.errors import resolve_error_answer
+from pkgintel.api.routes.knowledge import (
+    alternatives_answer,
+    breaking_answer,
+    bugs_answer,
+    compare_answer,
+    migration_answer,
+    trending_answer,
+)
 from pkgintel.api.routes.packages import (
     check_answer,
     exists_answer,
@@ -50,6 +58,14 @@ from pkgintel.api.schemas.answers import (
 )
 from pkgintel.api.schemas.compat import CompatOut
 from pkgintel.api.schemas.errors import ErrorResolutionOut
+from pkgintel.api.schemas.knowledge_out import (
+    AlternativesOut,
+    BreakingOut,
+    BugsOut,
+    CompareOut,
+    MigrationOut,
+    TrendingOut,
+)
 from pkgintel.api.schemas.packages import (
     ExistsOut,
     InstallOut,
@@ -63,11 +79,13 @@ from pkgintel.mcp import render
 from pkgintel.mcp.args import (
     ECOSYSTEM_IDS,
     EcosystemArg,
+    EcosystemFilterArg,
     OptionalEcosystemArg,
     PackageArg,
     VersionArg,
 )
 from pkgintel.services.bulk import MAX_ITEMS
+from pkgintel.services.compare import MAX_PACKAGES, MIN_PACKAGES
 from pkgintel.services.compat import parse_stack
 from pkgintel.services.errors import MAX_ERROR_CHARS
 from pkgintel.services.runtime import Runtime
@@ -405,6 +423,114 @@ async def check_compatibility(
     return (await compat_answer(rt, merged, ecosystem)).wire()
 
 
+# -- package knowledge (issue 18): alternatives, migration, breaking changes, bugs, compare, trending
+
+
+async def find_alternatives(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg
+) -> dict[str, Any]:
+    """
+    Maintained replacements for a deprecated, abandoned or unhealthy package, each with its current
+    health score, verdict, why it is suggested and a source (curated knowledge, the registry's own
+    deprecation message). Call it when check_package says find_alternative/do_not_use or the package
+    is deprecated; `needs_replacement: false` with an empty list means keep it. Only packages seen in
+    the registry are suggested. Same answer as GET /api/alternatives/{ecosystem}/{package}.
+    """
+    return (await alternatives_answer(rt, ecosystem, package)).wire()
+
+
+async def get_migration_path(
+    rt: Runtime,
+    ecosystem: EcosystemArg,
+    from_package: Annotated[
+        str, Field(min_length=1, max_length=214, description="The package to leave.")
+    ],
+    to_package: Annotated[
+        str, Field(min_length=1, max_length=214, description="The package to move to.")
+    ],
+) -> dict[str, Any]:
+    """
+    How to move from one package to another: rationale, steps, before/after code, breaking
+    differences and estimated minutes with sources when curated (`kind: curated`); otherwise a
+    scaffold from both packages' live data (`kind: generated`: install/uninstall commands and facts,
+    no code). Call it after find_alternatives picked a replacement. Same answer as
+    GET /api/migration/{ecosystem}/{from_package}/{to_package}.
+    """
+    return (await migration_answer(rt, ecosystem, from_package, to_package)).wire()
+
+
+async def get_breaking_changes(
+    rt: Runtime,
+    ecosystem: EcosystemArg,
+    package: PackageArg,
+    from_version: Annotated[
+        str | None,
+        Field(min_length=1, max_length=128, description="The version you are on (exclusive)."),
+    ] = None,
+    to_version: Annotated[
+        str | None,
+        Field(min_length=1, max_length=128, description="The version you move to (inclusive)."),
+    ] = None,
+) -> dict[str, Any]:
+    """
+    Breaking changes per version from GitHub releases and changelog files (curated entries on top),
+    each with its source and a migration hint; with from_version/to_version only those of that
+    upgrade, oldest first. Call it before a major version bump. `status: not_harvested` means the
+    release notes were not read yet (unknown, not "no breaking changes"). Same answer as
+    GET /api/breaking/{ecosystem}/{package}.
+    """
+    return (await breaking_answer(rt, ecosystem, package, from_version, to_version)).wire()
+
+
+async def get_known_bugs(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg, version: VersionArg = None
+) -> dict[str, Any]:
+    """
+    Known non-CVE bugs from the package's issue tracker (title, state, severity, versions named, the
+    version that fixed it, link); with `version`, bugs fixed before it are left out. Call it when a
+    specific version misbehaves (crash, regression, wrong output) before debugging your own code.
+    `known_issues.available: false` means the tracker was not harvested (unknown, not "no bugs").
+    Same answer as GET /api/bugs/{ecosystem}/{package}.
+    """
+    return (await bugs_answer(rt, ecosystem, package, version)).wire()
+
+
+async def compare_packages(
+    rt: Runtime,
+    ecosystem: EcosystemArg,
+    packages: Annotated[
+        list[PackageArg],
+        Field(
+            min_length=MIN_PACKAGES,
+            max_length=MAX_PACKAGES,
+            description="2 to 10 distinct package names of that ecosystem.",
+        ),
+    ],
+) -> dict[str, Any]:
+    """
+    Candidates side by side: health score and breakdown, vulnerabilities of the latest version,
+    weekly downloads, last release, licence, deprecation, maintainers, caveats, and a verdict naming
+    the best fit (null when none is a safe pick). Call it when choosing between libraries for the
+    same job. Same answer as GET /api/compare/{ecosystem}/{packages, comma-separated}.
+    """
+    if any("," in name for name in packages):
+        raise InvalidInput("packages", "a package name cannot contain a comma")
+    return (await compare_answer(rt, ecosystem, ",".join(packages))).wire()
+
+
+async def get_trending(
+    rt: Runtime,
+    ecosystem: EcosystemFilterArg = None,
+    limit: Annotated[int, Field(ge=1, le=100, description="Packages returned.")] = 20,
+) -> dict[str, Any]:
+    """
+    The packages AI agents asked pkgintel about most in the last 7 days, against the 7 days before
+    (our own query log; crawlers and health checks excluded). Useful to see what others are adopting
+    or investigating; not a popularity ranking of the registry. Same answer as GET /api/trending.
+    """
+    return (await trending_answer(rt, ecosystem, limit)).wire()
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool(check_package, "Check a package", PackageReportOut, render.report),
     Tool(get_package_prompt, "Package brief for a prompt", PromptOut),
@@ -427,5 +553,12 @@ TOOLS: tuple[Tool, ...] = (
         open_world=False,
     ),
     Tool(check_compatibility, "Check version compatibility", CompatOut, render.compat),
+    # -- package knowledge (issue 18)
+    Tool(find_alternatives, "Find alternatives", AlternativesOut, render.alternatives),
+    Tool(get_migration_path, "Migration path", MigrationOut, render.migration),
+    Tool(get_breaking_changes, "Breaking changes", BreakingOut, render.breaking, open_world=False),
+    Tool(get_known_bugs, "Known bugs", BugsOut, render.bugs, open_world=False),
+    Tool(compare_packages, "Compare packages", CompareOut, render.compare),
+    Tool(get_trending, "Trending packages", TrendingOut, render.trending, open_world=False),
 )
 """Every published tool, in the order `tools/list` shows them."""

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
-from pkgintel.api.http import cached_json
+from pkgintel.api.http import Answer, cached_json
 from pkgintel.api.schemas.knowledge import (
     alternatives_wire,
     breaking_wire,
@@ -50,18 +50,30 @@ async def _with_suggestions(runtime: Runtime, ecosystem: Ecosystem, exc: Package
         exc.did_you_mean = await runtime.names.suggest(ecosystem, exc.name)
 
 
+def _send(request: Request, answer: Answer) -> Response:
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
 @router.get("/alternatives/{ecosystem}/{package:path}", summary="Replacements for a package")
 async def alternatives(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Maintained replacements for a deprecated or unhealthy package, each with its current health
     score, why it is suggested and a source; an empty list for a healthy package."""
+    return _send(request, await alternatives_answer(runtime, ecosystem, package))
+
+
+async def alternatives_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
+    """The `/api/alternatives` answer (shared with the MCP tool `find_alternatives`). An unknown
+    package raises `PackageNotFound` with did-you-mean suggestions."""
     try:
         ans = await _k(runtime).alternatives.alternatives(ecosystem, package)
     except PackageNotFound as exc:
         await _with_suggestions(runtime, ecosystem, exc)
         raise
-    return cached_json(request, alternatives_wire(ans), cache_control=LIVE_CACHE)
+    return Answer(alternatives_wire(ans), LIVE_CACHE)
 
 
 def split_pair(raw_path: str, ecosystem: Ecosystem) -> tuple[str, str]:
@@ -106,12 +118,19 @@ async def migration(
     prefix = f"/api/migration/{ecosystem.value}/"
     tail = raw[len(prefix) :] if raw.startswith(prefix) else f"{from_pkg}/{to_pkg}"
     src, dst = split_pair(tail, ecosystem)
+    return _send(request, await migration_answer(runtime, ecosystem, src, dst))
+
+
+async def migration_answer(
+    runtime: Runtime, ecosystem: Ecosystem, from_pkg: str, to_pkg: str
+) -> Answer:
+    """The `/api/migration` answer (shared with the MCP tool `get_migration_path`)."""
     try:
-        ans = await _k(runtime).alternatives.migration(ecosystem, src, dst)
+        ans = await _k(runtime).alternatives.migration(ecosystem, from_pkg, to_pkg)
     except PackageNotFound as exc:
         await _with_suggestions(runtime, ecosystem, exc)
         raise
-    return cached_json(request, migration_wire(ans), cache_control=LIVE_CACHE)
+    return Answer(migration_wire(ans), LIVE_CACHE)
 
 
 VersionParam = Annotated[str | None, Query(min_length=1, max_length=128)]
@@ -143,9 +162,23 @@ async def breaking(
 ) -> Response:
     """Breaking changes per version (from GitHub releases and changelog files, curated on top); with
     `from_version`/`to_version`, every breaking change of that transition in order."""
+    return _send(
+        request, await breaking_answer(runtime, ecosystem, package, from_version, to_version)
+    )
+
+
+async def breaking_answer(
+    runtime: Runtime,
+    ecosystem: Ecosystem,
+    package: str,
+    from_version: str | None = None,
+    to_version: str | None = None,
+) -> Answer:
+    """The `/api/breaking/{ecosystem}/{package}` answer (shared with the MCP tool
+    `get_breaking_changes`)."""
     name = validate_name(ecosystem, package)
     ans = await _k(runtime).breaking.breaking(ecosystem, name, from_version, to_version)
-    return cached_json(request, breaking_wire(ans), cache_control=DB_CACHE)
+    return Answer(breaking_wire(ans), DB_CACHE)
 
 
 @router.get("/bugs/search", summary="Full-text search of known bugs")
@@ -197,9 +230,16 @@ async def bugs(
     version: VersionQuery = None,
 ) -> Response:
     """Bugs from the package's issue tracker; with `version`, bugs fixed before it are left out."""
+    return _send(request, await bugs_answer(runtime, ecosystem, package, version))
+
+
+async def bugs_answer(
+    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None = None
+) -> Answer:
+    """The `/api/bugs/{ecosystem}/{package}` answer (shared with the MCP tool `get_known_bugs`)."""
     name = validate_name(ecosystem, package)
     ans = await _k(runtime).bugs.for_package(ecosystem, name, version)
-    return cached_json(request, package_bugs_wire(ans), cache_control=DB_CACHE)
+    return Answer(package_bugs_wire(ans), DB_CACHE)
 
 
 @router.get("/compare/{ecosystem}/{packages_csv:path}", summary="Compare 2 to 10 packages")
@@ -208,10 +248,16 @@ async def compare(
 ) -> Response:
     """Side by side: health and breakdown, vulnerabilities of the latest version, downloads, last
     release, licence, deprecation, maintainers, caveats, and a verdict naming the best fit."""
+    return _send(request, await compare_answer(runtime, ecosystem, packages_csv))
+
+
+async def compare_answer(runtime: Runtime, ecosystem: Ecosystem, packages_csv: str) -> Answer:
+    """The `/api/compare` answer (shared with the MCP tool `compare_packages`, which joins its list
+    with commas). Raises `InvalidInput` unless 2 to 10 distinct valid names are given."""
     if len(packages_csv) > 3000:
         raise InvalidInput("packages_csv", "the package list is too long")
     result = await _k(runtime).compare.compare(ecosystem, packages_csv)
-    return cached_json(request, compare_wire(result), cache_control=LIVE_CACHE)
+    return Answer(compare_wire(result), LIVE_CACHE)
 
 
 @router.get("/search/{ecosystem}", summary="Search packages")
@@ -268,13 +314,20 @@ async def trending(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> Response:
     """From our own query log: the last 7 days against the 7 before; crawlers and health checks excluded."""
+    return _send(request, await trending_answer(runtime, ecosystem, limit))
+
+
+async def trending_answer(
+    runtime: Runtime, ecosystem: Ecosystem | None = None, limit: int = 20
+) -> Answer:
+    """The `/api/trending` answer (shared with the MCP tool `get_trending`); database only."""
     trends, start, end = await _k(runtime).discovery.trending(ecosystem, limit)
     body = {
         "window": {"start": _iso(start), "end": _iso(end)},
         "packages": [trend_wire(t) for t in trends],
         "excludes": "crawlers, uptime probes, our own health checks",
     }
-    return cached_json(request, body, cache_control="public, max-age=300")
+    return Answer(body, "public, max-age=300")
 
 
 @router.get("/sameas/{ecosystem}/{package:path}", summary="The same project elsewhere")
