@@ -12,8 +12,10 @@ from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI
 
 from pkgintel import __version__
+from pkgintel.api.edge import RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
+from pkgintel.api.openapi import install_openapi
 from pkgintel.api.routes import advisories, audit, packages, service
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
@@ -59,10 +61,12 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(advisories.router)
     app.include_router(audit.router)
     install_error_handlers(app)
+    install_openapi(app)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
     )
+    app.add_middleware(RejectControlPaths)
     return app
 
 

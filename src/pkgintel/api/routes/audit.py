@@ -9,17 +9,25 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from starlette.concurrency import run_in_threadpool
 
 from pkgintel import __version__
 from pkgintel.api.deps import RuntimeDep
-from pkgintel.api.errors import problem
+from pkgintel.api.errors import problem, validation_error
 from pkgintel.api.gc_pause import collector_paused
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.versions import validate_version
 from pkgintel.lockfiles import ParsedLockfile, parse_lockfile
 from pkgintel.services.audit import packages_from_mapping, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
@@ -51,20 +59,45 @@ class ScanBody(BaseModel):
     include_transitive: bool = True
 
 
-class BulkItem(BaseModel):
+class _NamedItem(BaseModel):
+    """One package of a body: the name must be one the ecosystem allows and the version one its
+    scheme can parse, else a 422 naming the item's field (`body.items.3.version`)."""
+
     ecosystem: Ecosystem
     package: str = Field(min_length=1, max_length=214)
     version: str | None = Field(None, min_length=1, max_length=128)
+
+    @field_validator("package")
+    @classmethod
+    def _valid_name(cls, value: str, info: ValidationInfo) -> str:
+        ecosystem = info.data.get("ecosystem")
+        try:
+            return validate_name(ecosystem, value) if ecosystem else value
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+
+    @field_validator("version")
+    @classmethod
+    def _valid_version(cls, value: str | None, info: ValidationInfo) -> str | None:
+        ecosystem = info.data.get("ecosystem")
+        if value is None or ecosystem is None:
+            return value
+        try:
+            return validate_version(ecosystem, value)
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+
+
+class BulkItem(_NamedItem):
+    pass
 
 
 class BulkBody(BaseModel):
     items: list[BulkItem] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
-class StackItem(BaseModel):
-    ecosystem: Ecosystem
-    package: str = Field(min_length=1, max_length=214)
-    version: str | None = Field(None, min_length=1, max_length=128)
+class StackItem(_NamedItem):
+    pass
 
 
 class StackBody(BaseModel):
@@ -113,6 +146,15 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
             f"the scan body is limited to {runtime.max_lockfile_bytes:,} bytes",
             kind="body-too-large",
             limit=runtime.max_lockfile_bytes,
+        )
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return validation_error(
+            "body",
+            f"the body is not UTF-8 text (byte {exc.start} cannot be decoded); send JSON in UTF-8",
+            None,
+            where="body",
         )
     try:
         body = ScanBody.model_validate_json(raw)
