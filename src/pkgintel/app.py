@@ -12,7 +12,7 @@ from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI
 
 from pkgintel import __version__
-from pkgintel.api.edge import RejectControlPaths
+from pkgintel.api.edge import AccessLog, RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.http import ClientIdentity
 from pkgintel.api.openapi import install_openapi
@@ -55,7 +55,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     )
     if runtime is not None:
         app.state.runtime = runtime
-    app.state.identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
+    identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
+    app.state.identity = identity
     app.include_router(service.router)
     app.include_router(packages.router)
     app.include_router(advisories.router)
@@ -67,6 +68,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
     )
     app.add_middleware(RejectControlPaths)
+    app.add_middleware(AccessLog, identity=identity)
     return app
 
 
@@ -88,4 +90,6 @@ def app_from_env() -> FastAPI:
     """`uvicorn pkgintel.app:app_from_env --factory`."""
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper())
+    # uvicorn's access log writes raw client addresses; `AccessLog` writes keyed hashes instead.
+    logging.getLogger("uvicorn.access").disabled = True
     return create_app(settings)

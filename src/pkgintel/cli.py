@@ -51,6 +51,7 @@ def serve(
         workers=workers,
         log_level=settings.log_level,
         proxy_headers=False,
+        access_log=False,  # pkgintel.access logs each request with a keyed hash, not the address
     )
 
 

@@ -1,5 +1,7 @@
 """
-Pure ASGI guards that run before routing (cheap: one regex search over the decoded path).
+Pure ASGI layers that run before routing.
+
+`AccessLog`: the access log, with the client as a keyed hash only.
 
 `RejectControlPaths`: a decoded path holding a control character answers 422 in FastAPI's
 validation shape saying which character and where. Routing cannot be trusted with such paths: a
@@ -9,12 +11,15 @@ otherwise be answered as `lodash`.
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from typing import Final
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pkgintel.api.errors import dump_json
+from pkgintel.api.http import ClientIdentity
 
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
 _NAMES: Final = {"\n": " (line feed)", "\r": " (carriage return)", "\t": " (tab)", "\x00": " (NUL)"}
@@ -57,3 +62,54 @@ async def _reject(path: str, found: re.Match[str], send: Send) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+access_logger = logging.getLogger("pkgintel.access")
+
+
+class AccessLog:
+    """
+    One access-log line per HTTP request on the `pkgintel.access` logger, in place of uvicorn's
+    (which writes the raw client address). The client appears only as the keyed hash that
+    `ClientIdentity` computes (`client=<32 hex>`), so the log is as private as the database.
+    Costs nothing when the logger is not enabled for INFO.
+    """
+
+    def __init__(self, app: ASGIApp, identity: ClientIdentity) -> None:
+        self.app = app
+        self.identity = identity
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not access_logger.isEnabledFor(logging.INFO):
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 0
+
+        async def send_logged(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_logged)
+        finally:
+            access_logger.info(
+                'client=%s "%s %s HTTP/%s" %d %.1fms',
+                self._client(scope),
+                scope["method"],
+                scope["path"].encode("utf-8", "backslashreplace").decode("ascii", "replace"),
+                scope.get("http_version", "1.1"),
+                status or 500,
+                (time.perf_counter() - started) * 1000,
+            )
+
+    def _client(self, scope: Scope) -> str:
+        peer = scope.get("client")
+        forwarded = [
+            value.decode("latin-1")
+            for name, value in scope.get("headers", ())
+            if name == b"x-forwarded-for"
+        ]
+        return self.identity.hash(self.identity.address_of(peer[0] if peer else None, forwarded))
