@@ -2,6 +2,7 @@
 Pure ASGI layers that run before routing.
 
 `AccessLog`: the access log, with the client as a keyed hash only.
+`FanOutBudget`: a fresh per-request budget of upstream lookups.
 
 `RejectControlPaths`: a decoded path holding a control character answers 422 in FastAPI's
 validation shape saying which character and where. Routing cannot be trusted with such paths: a
@@ -20,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pkgintel.api.errors import dump_json
 from pkgintel.api.http import ClientIdentity
+from pkgintel.upstream_guard import FanOut, fan_out
 
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
 _NAMES: Final = {"\n": " (line feed)", "\r": " (carriage return)", "\t": " (tab)", "\x00": " (NUL)"}
@@ -113,3 +115,21 @@ class AccessLog:
             if name == b"x-forwarded-for"
         ]
         return self.identity.hash(self.identity.address_of(peer[0] if peer else None, forwarded))
+
+
+class FanOutBudget:
+    """Gives each HTTP request its own `FanOut` budget of upstream lookups (see `upstream_guard`)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        token = fan_out.set(FanOut(self.limit))
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            fan_out.reset(token)

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -46,7 +47,32 @@ def cached_json(
         return Response(status_code=304, headers=headers)
     if volatile:
         payload = {**payload, **volatile}
+    meta = payload.get("_meta")
+    if isinstance(meta, dict) and meta.get("sources"):
+        payload = {**payload, "_meta": {**meta, "sources": aged_sources(meta["sources"])}}
     return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
+
+
+def aged_sources(
+    sources: list[dict[str, Any]], now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """
+    Each `_meta.sources` entry with `age_s` (seconds since `fetched_at`, null when unknown) and
+    `stale` (true when served from an older copy). Added after the ETag is computed, so the age
+    ticking does not defeat revalidation.
+    """
+    current = now or datetime.now(UTC)
+    out = []
+    for source in sources:
+        fetched = source.get("fetched_at")
+        age: int | None = None
+        if isinstance(fetched, str):
+            try:
+                age = max(0, int((current - datetime.fromisoformat(fetched)).total_seconds()))
+            except (TypeError, ValueError):
+                age = None
+        out.append({**source, "age_s": age, "stale": source.get("status") == "stale"})
+    return out
 
 
 def cached_text(request: Request, text: str, *, cache_control: str = PACKAGE_CACHE) -> Response:

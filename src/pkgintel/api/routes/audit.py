@@ -31,6 +31,7 @@ from pkgintel.domain.versions import validate_version
 from pkgintel.lockfiles import ParsedLockfile, parse_lockfile
 from pkgintel.services.audit import packages_from_mapping, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
+from pkgintel.upstream_guard import fan_out
 
 router = APIRouter(prefix="/api", tags=["audit"])
 
@@ -205,10 +206,22 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
             "endpoint": "/api/scan",
             "database_only": True,
             "note": "nothing a lockfile names is fetched or executed",
+            **_not_looked_up(),
         },
         "_response_ms": round((time.perf_counter() - started) * 1000),
     }
     return plain_json(payload)
+
+
+def _not_looked_up() -> dict[str, Any]:
+    """`not_looked_up`: packages this request could not ask upstream about (fan-out bound)."""
+    budget = fan_out.get()
+    if budget is None or not budget.skipped:
+        return {}
+    return {
+        "not_looked_up": list(budget.skipped),
+        "not_looked_up_reason": f"on-demand upstream lookups are limited to {budget.limit} per request",
+    }
 
 
 @router.post("/check_bulk", summary="Check up to 100 packages from the database")

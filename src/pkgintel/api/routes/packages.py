@@ -27,6 +27,7 @@ from pkgintel.api.schemas.wire import (
     path_name,
     recommendation_wire,
     report_wire,
+    sources_wire,
 )
 from pkgintel.domain.errors import PackageNotFound, VersionNotFound
 from pkgintel.domain.names import validate_name
@@ -233,6 +234,10 @@ async def latest(
         "latest_version": info.latest_version,
         "published_at": _iso(rel.published_at) if rel else None,
         "deprecated": info.deprecated,
+        "_meta": {
+            "endpoint": "/api/latest/{ecosystem}/{package}",
+            "sources": sources_wire(snap.sources),
+        },
     }
     return cached_json(
         request,
@@ -312,8 +317,17 @@ async def license_lookup(
         "copyleft": lic.copyleft,
         "commercial_use_notes": lic.commercial_use_notes,
         "declared": snap.info.license,
+        "_meta": {
+            "endpoint": "/api/license/{ecosystem}/{package}",
+            "sources": sources_wire(snap.sources),
+        },
     }
-    return cached_json(request, body, cache_control=_cache_control(snap.cache_status))
+    return cached_json(
+        request,
+        body,
+        cache_control=_cache_control(snap.cache_status),
+        volatile={"_cache": snap.cache_status},
+    )
 
 
 def install_commands(ecosystem: Ecosystem, name: str, version: str) -> dict[str, str]:
@@ -378,5 +392,14 @@ async def install(
         "commands": install_commands(ecosystem, info.name, chosen),
         "notes": notes,
         "check": f"/api/check/{ecosystem.value}/{path_name(info.name)}?version={chosen}",
+        "_meta": {
+            "endpoint": "/api/install/{ecosystem}/{package}",
+            "sources": sources_wire(snap.sources),
+        },
     }
-    return cached_json(request, body, cache_control=_cache_control(snap.cache_status))
+    return cached_json(
+        request,
+        body,
+        cache_control=_cache_control(snap.cache_status),
+        volatile={"_cache": snap.cache_status},
+    )

@@ -22,6 +22,8 @@ class SourceOut(_Open):
     status: str = Field(description="ok, stale or unavailable")
     fetched_at: datetime | None
     detail: str | None = None
+    age_s: int | None = Field(None, description="Seconds since fetched_at (null when unknown).")
+    stale: bool | None = Field(None, description="True when served from an older copy.")
 
 
 class CheaperAlternative(_Open):
@@ -178,12 +180,18 @@ class ExistsOut(_Open):
     did_you_mean: list[str]
 
 
+class SourcesMetaOut(_Open):
+    endpoint: str
+    sources: list[SourceOut]
+
+
 class LatestOut(_Open):
     ecosystem: str
     package: str
     latest_version: str
     published_at: datetime | None
     deprecated: bool
+    meta: SourcesMetaOut | None = Field(None, alias="_meta")
 
 
 class VersionsListOut(_Open):
@@ -206,6 +214,7 @@ class LicenseOut(_Open):
     commercial_safe: bool
     copyleft: bool
     commercial_use_notes: str
+    meta: SourcesMetaOut | None = Field(None, alias="_meta")
 
 
 class InstallOut(_Open):
@@ -213,3 +222,4 @@ class InstallOut(_Open):
     package: str
     version: str
     commands: dict[str, str]
+    meta: SourcesMetaOut | None = Field(None, alias="_meta")
