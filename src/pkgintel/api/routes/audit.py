@@ -6,6 +6,7 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
@@ -36,8 +37,20 @@ from pkgintel.upstream_guard import fan_out
 router = APIRouter(prefix="/api", tags=["audit"])
 
 OFF_LOOP_BYTES = 64 * 1024
-"""Lockfiles at least this large are parsed, and SBOMs always built, in a worker thread: both are
-pure CPU work of up to hundreds of milliseconds that would otherwise stall every other request."""
+"""Bodies at least this large are decoded, validated and parsed, and SBOMs always built, in a
+worker thread: pure CPU work of up to hundreds of milliseconds that would otherwise stall every
+other request. Matching runs on the loop in slices (`services.audit.CHUNK`), and large answers
+are encoded in a thread too."""
+
+
+LARGE_ANSWER_PACKAGES = 1000
+"""Answers about more packages than this are JSON-encoded in a worker thread."""
+
+
+def _read_body(raw: bytes) -> ScanBody:
+    """The scan body from raw bytes: UnicodeDecodeError when not UTF-8, else pydantic's errors."""
+    raw.decode("utf-8")
+    return ScanBody.model_validate_json(raw)
 
 
 def _parse(body: ScanBody) -> ParsedLockfile:
@@ -148,8 +161,9 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
             kind="body-too-large",
             limit=runtime.max_lockfile_bytes,
         )
+    large = len(raw) >= OFF_LOOP_BYTES
     try:
-        raw.decode("utf-8")
+        body = await run_in_threadpool(_read_body, raw) if large else _read_body(raw)
     except UnicodeDecodeError as exc:
         return validation_error(
             "body",
@@ -157,12 +171,10 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
             None,
             where="body",
         )
-    try:
-        body = ScanBody.model_validate_json(raw)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors(include_url=False)) from exc
     if body.lockfile is not None:
-        if len(body.lockfile) >= OFF_LOOP_BYTES:
+        if large:
             parsed = await run_in_threadpool(_parse, body)
         else:
             parsed = _parse(body)
@@ -179,7 +191,13 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
         parsed = packages_from_mapping(body.ecosystem, body.packages)
     else:
         raise InvalidInput("lockfile", "send either lockfile or packages")
-    result = await runtime.audit.audit(parsed)
+    if large:
+        # The audit of a big lockfile allocates in proportion to it; collections it would set
+        # off mid-way walk the whole heap on the event loop (see `gc_pause`).
+        with collector_paused():
+            result = await runtime.audit.audit(parsed)
+    else:
+        result = await runtime.audit.audit(parsed)
     if body.format != "native":
         created = datetime.now(UTC).replace(microsecond=0)
         try:
@@ -210,6 +228,9 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
         },
         "_response_ms": round((time.perf_counter() - started) * 1000),
     }
+    if len(result.packages) > LARGE_ANSWER_PACKAGES:
+        encoded = await run_in_threadpool(orjson.dumps, payload)
+        return Response(encoded, media_type="application/json", headers={"Cache-Control": NO_STORE})
     return plain_json(payload)
 
 
