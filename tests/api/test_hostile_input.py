@@ -6,12 +6,17 @@ declares the problem answers of every operation.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import httpx
 import pytest
 
+from pkgintel.api.schemas.wire import report_wire
 from pkgintel.config import Settings
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.services.briefs import render_prompt
+from pkgintel.services.runtime import Runtime
 
 
 def _loc(resp: httpx.Response) -> list[Any]:
@@ -140,3 +145,14 @@ async def test_openapi_refs_resolve_and_problems_are_declared(
     problem = check["responses"]["503"]
     assert "application/problem+json" in problem["content"]
     assert "Retry-After" in problem["headers"]
+
+
+async def test_unknown_dependency_count_is_unknown_not_zero(runtime: Runtime) -> None:
+    """When the registry answer does not list a version's dependencies, briefs and reports say
+    unknown, not 0."""
+    report = await runtime.reports.get_report(Ecosystem.NPM, "tiny-lib", None)
+    assert "Dependencies (2.0.0): 1 runtime" in render_prompt(report)
+    info = replace(report.info, dependencies=(), dependencies_version=None)
+    unknown = replace(report, snapshot=replace(report.snapshot, info=info))
+    assert "Dependencies: unknown" in render_prompt(unknown)
+    assert report_wire(unknown, public_url="http://t")["metadata"]["dependencies_count"] is None

@@ -118,16 +118,15 @@ def complete_document(document: dict[str, Any]) -> dict[str, Any]:
             if method not in ("get", "put", "post", "delete", "patch", "head", "options"):
                 continue
             responses: dict[str, Any] = operation.setdefault("responses", {})
-            for status in _implied_statuses(operation, path):
-                responses.setdefault(str(status), problem_response(status))
-            for status, response in responses.items():
-                if status.isdigit() and int(status) >= 400 and not response.get("content"):
-                    described = response.get("description")
-                    responses[status] = {
-                        **problem_response(int(status), described),
-                        **{k: v for k, v in response.items() if k not in ("content",)},
+            for implied in _implied_statuses(operation, path):
+                responses.setdefault(str(implied), problem_response(implied))
+            for code, response in list(responses.items()):
+                if code.isdigit() and int(code) >= 400 and not response.get("content"):
+                    responses[code] = {
+                        **problem_response(int(code)),
+                        **{k: v for k, v in response.items() if k != "content"},
+                        "content": problem_response(int(code))["content"],
                     }
-                    responses[status]["content"] = problem_response(int(status))["content"]
             item[method] = _hoist_defs(operation, components)
     if "HTTPValidationError" not in components:
         components["HTTPValidationError"] = {

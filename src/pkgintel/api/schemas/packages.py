@@ -87,7 +87,9 @@ class MetadataOut(_Open):
     maintainers_count: int
     first_published: datetime | None
     last_published: datetime | None
-    dependencies_count: int
+    dependencies_count: int | None = Field(
+        description="null when the registry does not list the dependencies (unknown, not 0)"
+    )
     dependencies: list[DependencyOut]
 
 
