@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from pkgintel import __version__
 from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
+from pkgintel.api.fast_paths import FastExists
 from pkgintel.api.http import ClientIdentity
 from pkgintel.api.openapi import install_openapi
 from pkgintel.api.routes import advisories, audit, packages, service
@@ -67,6 +68,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.add_middleware(
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
     )
+    app.add_middleware(FastExists)
     app.add_middleware(FanOutBudget, limit=settings.upstream_fanout_per_request)
     app.add_middleware(RejectControlPaths)
     app.add_middleware(AccessLog, identity=identity)

@@ -199,10 +199,20 @@ async def exists(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Whether the name is in the ecosystem's name index; `exists: null` when that index is not loaded."""
+    body = await exists_body(runtime, ecosystem, package)
+    return cached_json(request, body, cache_control=EXISTS_CACHE)
+
+
+EXISTS_CACHE = "public, max-age=3600"
+
+
+async def exists_body(runtime: Runtime, ecosystem: Ecosystem, package: str) -> dict[str, Any]:
+    """The `/api/exists` answer (shared with the fast path in `api/fast_paths.py`). Raises
+    `InvalidInput` for a name the ecosystem cannot have."""
     name = validate_name(ecosystem, package)
     ans = await runtime.names.exists(ecosystem, name)
     runtime.status.stats.count("exists")
-    body = {
+    return {
         "ecosystem": ecosystem.value,
         "package": name,
         "normalized": ans.normalized,
@@ -214,7 +224,6 @@ async def exists(
         "index_loaded_at": _iso(ans.index.loaded_at) if ans.index else None,
         "did_you_mean": list(ans.did_you_mean),
     }
-    return cached_json(request, body, cache_control="public, max-age=3600")
 
 
 @router.get(
