@@ -43,10 +43,13 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
             # Name pools take up to a second per ecosystem to load and index: warm them in the
             # background so the first check_bulk or typosquat hint does not wait for it.
             warming = asyncio.create_task(_warm(built))
+            # Names ingested by the CLI (another process) are seen within a second.
+            following = asyncio.create_task(built.names.follow_ingestions())
             try:
                 yield
             finally:
                 warming.cancel()
+                following.cancel()
 
     app = FastAPI(
         title="pkgintel",

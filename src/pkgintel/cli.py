@@ -47,6 +47,8 @@ def serve(
     settings = Settings()
     if settings.migrate_on_start:
         asyncio.run(_migrate(settings))
+        # Migrated once here: the workers need not check again (faster first answer).
+        os.environ["PKGINTEL_MIGRATE_ON_START"] = "false"
     uvicorn.run(
         "pkgintel.app:app_from_env",
         factory=True,
