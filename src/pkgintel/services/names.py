@@ -308,7 +308,9 @@ class NameService:
             for state in states:
                 if seen.get(state.ecosystem) != state.loaded_at:
                     if state.ecosystem in seen:
-                        logger.info("name index of %s reloaded; caches dropped", state.ecosystem.value)
+                        logger.info(
+                            "name index of %s reloaded; caches dropped", state.ecosystem.value
+                        )
                     seen[state.ecosystem] = state.loaded_at
                     self._forget(state.ecosystem)
 
