@@ -14,8 +14,11 @@ from fastapi import FastAPI
 
 from pkgintel import __version__
 from pkgintel.api.admin_audit import AdminAuditMiddleware
+from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
+from pkgintel.api.fast_paths import FastExists
 from pkgintel.api.http import ClientIdentity
+from pkgintel.api.openapi import install_openapi
 from pkgintel.api.routes import (
     admin,
     advisories,
@@ -56,11 +59,14 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
             # Name pools take up to a second per ecosystem to load and index: warm them in the
             # background so the first check_bulk or typosquat hint does not wait for it.
             warming = asyncio.create_task(_warm(built))
+            # Names ingested by the CLI (another process) are seen within a second.
+            following = asyncio.create_task(built.names.follow_ingestions())
             try:
                 async with embedded_worker(settings, built):
                     yield
             finally:
                 warming.cancel()
+                following.cancel()
 
     @asynccontextmanager
     async def mcp_lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,7 +89,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         allowed_hosts=settings.mcp_allowed_hosts,
         max_body_bytes=settings.max_lockfile_bytes,
     )
-    app.state.identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
+    identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
+    app.state.identity = identity
     app.include_router(service.router)
     app.include_router(packages.router)
     app.include_router(advisories.router)
@@ -96,11 +103,16 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(knowledge.router)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)
+    install_openapi(app)
     # Event streams must not pass through a compressor: it would buffer them.
     app.add_middleware(
         BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
     )
     app.add_middleware(AdminAuditMiddleware)
+    app.add_middleware(FastExists)
+    app.add_middleware(FanOutBudget, limit=settings.upstream_fanout_per_request)
+    app.add_middleware(RejectControlPaths)
+    app.add_middleware(AccessLog, identity=identity)
     return app
 
 
@@ -122,4 +134,6 @@ def app_from_env() -> FastAPI:
     """`uvicorn pkgintel.app:app_from_env --factory`."""
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper())
+    # uvicorn's access log writes raw client addresses; `AccessLog` writes keyed hashes instead.
+    logging.getLogger("uvicorn.access").disabled = True
     return create_app(settings)

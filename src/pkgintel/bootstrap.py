@@ -58,6 +58,7 @@ from pkgintel.storage.errors import SqlErrorStore
 from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
+from pkgintel.upstream_guard import BreakerPolicy, GuardedTransport
 
 logger = logging.getLogger(__name__)
 
@@ -107,16 +108,27 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
 def build_http_client(
     settings: Settings, transport: httpx.AsyncBaseTransport | None = None
 ) -> httpx.AsyncClient:
-    """The one shared upstream client: explicit timeouts, a User-Agent, connection pooling."""
+    """The one shared upstream client: explicit timeouts, a User-Agent, connection pooling, and
+    per-host circuit breakers and concurrency caps (`upstream_guard.GuardedTransport`)."""
     timeout = httpx.Timeout(
         settings.upstream_timeout_s, connect=min(5.0, settings.upstream_timeout_s)
+    )
+    limits = httpx.Limits(max_connections=100, max_keepalive_connections=20)
+    guarded = GuardedTransport(
+        transport or httpx.AsyncHTTPTransport(limits=limits),
+        BreakerPolicy(
+            failures=settings.upstream_breaker_failures,
+            backoff_s=settings.upstream_breaker_backoff_s,
+            max_backoff_s=settings.upstream_breaker_max_backoff_s,
+            max_concurrency=settings.upstream_max_concurrency,
+        ),
     )
     return httpx.AsyncClient(
         timeout=timeout,
         headers={"User-Agent": USER_AGENT},
-        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+        limits=limits,
         follow_redirects=True,
-        transport=transport,
+        transport=guarded,
     )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +19,8 @@ from typing import Annotated
 import httpx
 import orjson
 import typer
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -50,6 +54,8 @@ def serve(
     settings = Settings()
     if settings.migrate_on_start:
         asyncio.run(_migrate(settings))
+        # Migrated once here: the workers need not check again (faster first answer).
+        os.environ["PKGINTEL_MIGRATE_ON_START"] = "false"
     uvicorn.run(
         "pkgintel.app:app_from_env",
         factory=True,
@@ -58,6 +64,7 @@ def serve(
         workers=workers,
         log_level=settings.log_level,
         proxy_headers=False,
+        access_log=False,  # pkgintel.access logs each request with a keyed hash, not the address
     )
 
 
@@ -135,13 +142,25 @@ def check(
         raise typer.Exit(2 if exc.reason == "invalid_input" else 1) from exc
 
 
+NAME_LIST_ACCEPT = (
+    "application/vnd.pypi.simple.v1+json, application/json;q=0.9, text/plain;q=0.8, */*;q=0.1"
+)
+"""PEP 691: a simple index answers its JSON form to this; other name lists are JSON or text."""
+
+
 def _read_source(source: str, timeout: float) -> bytes:
     """Bytes of a local path or an http(s) URL, gunzipped when gzip-compressed."""
     if source.startswith(("http://", "https://")):
         with httpx.Client(timeout=timeout, follow_redirects=True) as client:
-            resp = client.get(source)
+            resp = client.get(source, headers={"Accept": NAME_LIST_ACCEPT})
             resp.raise_for_status()
             raw = resp.content
+        if "html" in resp.headers.get("content-type", "").lower():
+            raise ValueError(
+                f"{source} answered HTML, which is not a name list; for a PyPI simple index ask "
+                "for its JSON form (PEP 691), e.g. https://pypi.org/simple/ with "
+                "Accept: application/vnd.pypi.simple.v1+json, or give a TSV or JSON file"
+            )
     else:
         raw = Path(source.removeprefix("file://")).read_bytes()
     return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
@@ -162,7 +181,7 @@ def ingest_names(
     settings = Settings()
     try:
         raw = _read_source(source, settings.upstream_timeout_s * 6)
-    except (OSError, httpx.HTTPError) as exc:
+    except (OSError, httpx.HTTPError, ValueError) as exc:
         err.print(f"[red]error:[/red] cannot read {source}: {exc}")
         raise typer.Exit(2) from exc
     total_lines = max(raw.count(b"\n"), 1)
@@ -317,9 +336,54 @@ async def _scan_local(
     return native, document
 
 
+def _version(value: bool) -> None:
+    if value:
+        from pkgintel import __version__
+
+        typer.echo(f"pkgintel {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """pkgintel: package intelligence for AI coding agents."""
+
+
+def settings_error_lines(exc: ValidationError) -> list[str]:
+    """One line per bad setting: the variable, the value given and what is allowed."""
+    lines = []
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(part) for part in error["loc"]) or "settings"
+        variable = f"PKGINTEL_{field.split('.')[0].upper()}"
+        given = os.environ.get(variable, error.get("input"))
+        message = str(error["msg"]).removeprefix("Value error, ")
+        lines.append(f"error: bad setting {variable}={given!s}: {message}")
+    return lines
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. A bad setting prints one line per setting and exits 2."""
+    try:
+        app()
+    except ValidationError as exc:
+        if exc.title != "Settings":
+            raise
+        for line in settings_error_lines(exc):
+            sys.stderr.write(line + "\n")
+        sys.exit(2)
+    except SettingsError as exc:
+        found = re.search(r'field "(\w+)"', str(exc))
+        variable = f"PKGINTEL_{found.group(1).upper()}" if found else "a PKGINTEL_ variable"
+        given = os.environ.get(variable, "")
+        sys.stderr.write(
+            f"error: bad setting {variable}={given}: not valid JSON (this setting is a JSON list or object)\n"
+        )
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -314,6 +314,26 @@ class Settings(BaseSettings):
         gt=0,
         description="Longest time usage-log rows wait in memory before one batched write, seconds.",
     )
+    # -- upstream protection (issue 12) --
+    upstream_breaker_failures: int = Field(
+        5, ge=1, description="Consecutive failures of one upstream host that open its circuit."
+    )
+    upstream_breaker_backoff_s: float = Field(
+        5.0,
+        gt=0,
+        description="First wait before a half-open probe, seconds (doubles per reopening, jittered).",
+    )
+    upstream_breaker_max_backoff_s: float = Field(
+        300.0, gt=0, description="Longest wait of an open circuit before its probe, seconds."
+    )
+    upstream_max_concurrency: int = Field(
+        16, ge=1, description="Requests in flight at once to one upstream host."
+    )
+    upstream_fanout_per_request: int = Field(
+        50,
+        ge=1,
+        description="Packages one API request may look up upstream on demand; the rest are named as not looked up.",
+    )
 
     @field_validator("database_url")
     @classmethod

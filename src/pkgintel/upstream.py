@@ -5,7 +5,9 @@ everywhere. It sits below both layers and imports neither.
 
 - `send`: one request plus at most one retry (connection failures and 502/503/504, after a short
   jittered pause); transport failures become `RegistryUnavailable` (`timeout`, `connect`) or
-  `RegistryResponseInvalid` (`invalid_encoding`, `redirects`). Statuses are left to the caller.
+  `RegistryResponseInvalid` (`invalid_encoding`, `redirects`); a host whose circuit is open
+  (`upstream_guard.py`) → `RegistryUnavailable(reason="circuit_open")` with `retry_after`, no call
+  made. Statuses are left to the caller.
 - `raise_if_unavailable`: 429 and 5xx → `RegistryUnavailable(reason="status.<code>")` with
   `retry_after` from `Retry-After`.
 - `json_object`: any other non-2xx → `RegistryResponseInvalid(reason="status.<code>")`; a body that
@@ -33,6 +35,7 @@ from tenacity import (
 )
 
 from pkgintel.domain.errors import RegistryResponseInvalid, RegistryUnavailable
+from pkgintel.upstream_guard import CircuitOpen
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +70,14 @@ async def send(
     )
     try:
         response: httpx.Response = await retrying(_once, client, method, url, headers, content, log)
+    except CircuitOpen as exc:
+        raise RegistryUnavailable(
+            ecosystem,
+            f"{source} is failing; not asked again for {exc.retry_after} s",
+            reason="circuit_open",
+            source=source,
+            retry_after=exc.retry_after,
+        ) from exc
     except httpx.TimeoutException as exc:
         raise RegistryUnavailable(
             ecosystem, f"{source} timed out", reason="timeout", source=source

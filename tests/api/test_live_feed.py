@@ -145,3 +145,29 @@ async def test_advisory_event_within_a_second_and_resume(
             replay["id"] == str(first_id)
             and json.loads(replay["data"])["vuln_id"] == "MAL-2099-101"
         )
+
+
+async def test_event_id_beyond_the_latest_resumes_from_now(
+    server: str, runtime: Runtime, tmp_path: Path
+) -> None:
+    """A Last-Event-ID this service never sent (20 digits once froze the stream): resume from now."""
+    baseline = [malicious("MAL-2099-200", "npm", "base-bad")]
+    await ingest_records(runtime, tmp_path / "v1", "osv-malicious", "npm", baseline)
+    headers = {"Last-Event-ID": "9223372036854775807"}
+    async with (
+        httpx.AsyncClient(base_url=server, timeout=10) as client,
+        client.stream("GET", "/api/live/malicious", headers=headers) as response,
+    ):
+        assert response.status_code == 200
+        stream = _events(response)
+        hello = await anext(stream)
+        assert json.loads(hello["data"])["resume_clamped"] is True
+        await ingest_records(
+            runtime,
+            tmp_path / "v2",
+            "osv-malicious",
+            "npm",
+            [*baseline, malicious("MAL-2099-201", "npm", "later-bad")],
+        )
+        event = await asyncio.wait_for(anext(stream), timeout=5)
+    assert json.loads(event["data"])["vuln_id"] == "MAL-2099-201"

@@ -93,9 +93,12 @@ async def test_stdio_server_lists_and_answers_like_http(upstream: str, tmp_path:
         ) as http:
             latest = (await http.get("/api/latest/npm/tiny-lib")).json()
             exists = (await http.get("/api/exists/npm/tiny-lib")).json()
-    volatile = ("_cache",)
+    volatile = ("_cache", "_meta")  # _meta: each source's age ticks, and the HTTP call reads a copy
     got = {k: v for k, v in (result.structured_content or {}).items() if k not in volatile}
     assert got == {k: v for k, v in latest.items() if k not in volatile}
+    assert {s["name"] for s in result.structured_content["_meta"]["sources"]} == {  # type: ignore[index]
+        s["name"] for s in latest["_meta"]["sources"]
+    }
     assert got["latest_version"] == "2.0.0"
     # The live report recorded the name as seen, in the same database the stdio server used.
     assert missing.structured_content == exists

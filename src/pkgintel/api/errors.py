@@ -5,13 +5,16 @@ body; everything else is RFC 9457 problem details (`application/problem+json`).
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.exceptions import HTTPException
 
 from pkgintel.domain.errors import (
     EcosystemNotSupported,
@@ -32,7 +35,37 @@ from pkgintel.sources.errors import AdvisoryNotFound, InvalidSourceData
 logger = logging.getLogger(__name__)
 
 PROBLEM_BASE = "https://pkgintel.dev/problems/"
+_HTTP_TITLES = {
+    400: "Bad request",
+    404: "Not found",
+    405: "Method not allowed",
+    413: "Body too large",
+    415: "Unsupported media type",
+}
 DEFAULT_RETRY_AFTER = 30
+
+
+def _scrub(value: Any) -> Any:
+    """`value` with bytes and strings that are not valid UTF-8 (lone surrogates) made printable."""
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "backslashreplace")
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {str(_scrub(k)): _scrub(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_scrub(v) for v in value]
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return _scrub(str(value))
+
+
+def dump_json(body: Any) -> bytes:
+    """JSON bytes of `body`; input echoed back (bytes, lone surrogates) never breaks the encoder."""
+    try:
+        return orjson.dumps(body)
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(_scrub(body), ensure_ascii=False).encode("utf-8")
 
 
 def problem(
@@ -53,7 +86,7 @@ def problem(
         **extra,
     }
     return Response(
-        orjson.dumps(body),
+        dump_json(body),
         status_code=status,
         media_type="application/problem+json",
         headers=headers,
@@ -65,7 +98,20 @@ def validation_error(field: str, message: str, value: Any, *, where: str = "path
     body = {
         "detail": [{"type": "value_error", "loc": [where, field], "msg": message, "input": value}]
     }
-    return Response(orjson.dumps(body), status_code=422, media_type="application/json")
+    return Response(dump_json(body), status_code=422, media_type="application/json")
+
+
+def _locate(field: str, request: Request | None) -> tuple[str, Any]:
+    """Where a request carried `field` (query, path, header or body) and the value it had."""
+    if request is None:
+        return "body", None
+    if field in request.query_params:
+        return "query", request.query_params.get(field)
+    if field in request.path_params:
+        return "path", request.path_params.get(field)
+    if field in request.headers:
+        return "header", request.headers.get(field)
+    return "body", None
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,15 +244,7 @@ def problem_for(exc: PkgIntelError) -> Problem:
 def error_response(exc: PkgIntelError, request: Request | None = None) -> Response:
     """A domain error as an HTTP answer: FastAPI's 422 body for `InvalidInput`, else problem+json."""
     if isinstance(exc, InvalidInput):
-        in_query = request is not None and exc.field in request.query_params
-        where = "query" if exc.field == "version" or in_query else "path"
-        value = (
-            request.query_params.get(exc.field)
-            if request is not None and where == "query"
-            else None
-        )
-        if value is None and request is not None:
-            value = request.path_params.get(exc.field)
+        where, value = _locate(exc.field, request)
         return validation_error(exc.field, exc.message, value, where=where)
     if isinstance(exc, AdminAccessDenied | IllegalTransition | OpsNotFound | OpsUnavailable):
         return ops_error_response(exc)
@@ -247,9 +285,31 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, PkgIntelError)
         return error_response(exc, request)
 
+    async def _invalid(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        errors = [{k: v for k, v in error.items() if k != "url"} for error in exc.errors()]
+        return Response(
+            dump_json({"detail": errors}), status_code=422, media_type="application/json"
+        )
+
+    async def _http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        detail = exc.detail if isinstance(exc.detail, str) else "the request cannot be answered"
+        if exc.status_code == 400 and "parsing the body" in detail:
+            detail = "the body cannot be read as JSON text (it must be UTF-8)"
+        return problem(
+            exc.status_code,
+            _HTTP_TITLES.get(exc.status_code, "Request failed"),
+            detail,
+            kind=f"http-{exc.status_code}",
+            headers=dict(exc.headers) if exc.headers else None,
+        )
+
     async def _unexpected(request: Request, exc: Exception) -> Response:
         logger.exception("unhandled error on %s", request.url.path)
         return problem(500, "Internal error", "an unexpected error occurred", kind="internal")
 
     app.add_exception_handler(PkgIntelError, _domain)
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(Exception, _unexpected)

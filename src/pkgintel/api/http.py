@@ -7,6 +7,7 @@ import hmac
 import ipaddress
 import secrets
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -31,7 +32,13 @@ class Answer:
     volatile: dict[str, Any] = field(default_factory=dict)
 
     def wire(self) -> dict[str, Any]:
-        return {**self.body, **self.volatile} if self.volatile else self.body
+        """What both doors send: the body, the volatile keys, and each `_meta.sources` entry with
+        its `age_s` and `stale` (`aged_sources`), as `cached_json` sends them."""
+        payload = {**self.body, **self.volatile} if self.volatile else self.body
+        meta = payload.get("_meta")
+        if isinstance(meta, dict) and meta.get("sources"):
+            payload = {**payload, "_meta": {**meta, "sources": aged_sources(meta["sources"])}}
+        return payload
 
 
 def _etag(stable: bytes) -> str:
@@ -63,7 +70,32 @@ def cached_json(
         return Response(status_code=304, headers=headers)
     if volatile:
         payload = {**payload, **volatile}
+    meta = payload.get("_meta")
+    if isinstance(meta, dict) and meta.get("sources"):
+        payload = {**payload, "_meta": {**meta, "sources": aged_sources(meta["sources"])}}
     return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
+
+
+def aged_sources(
+    sources: list[dict[str, Any]], now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """
+    Each `_meta.sources` entry with `age_s` (seconds since `fetched_at`, null when unknown) and
+    `stale` (true when served from an older copy). Added after the ETag is computed, so the age
+    ticking does not defeat revalidation.
+    """
+    current = now or datetime.now(UTC)
+    out = []
+    for source in sources:
+        fetched = source.get("fetched_at")
+        age: int | None = None
+        if isinstance(fetched, str):
+            try:
+                age = max(0, int((current - datetime.fromisoformat(fetched)).total_seconds()))
+            except (TypeError, ValueError):
+                age = None
+        out.append({**source, "age_s": age, "stale": source.get("status") == "stale"})
+    return out
 
 
 def cached_text(request: Request, text: str, *, cache_control: str = PACKAGE_CACHE) -> Response:
@@ -99,28 +131,46 @@ def plain_json(payload: Any, *, cache_control: str = NO_STORE, status_code: int 
 
 class ClientIdentity:
     """
-    Who is calling, as a keyed hash: the socket peer, or the first `X-Forwarded-For` hop when the
-    peer is a trusted proxy. Raw addresses are never stored or logged.
+    Who is calling, as a keyed hash. The client is the socket peer, unless the peer is a trusted
+    proxy: then `X-Forwarded-For` is walked from the right (the entry the nearest proxy appended)
+    past every trusted proxy, and the first address that is not one is the client. Entries to the
+    left of it were written by the client itself and are never believed. Raw addresses are never
+    stored or logged.
     """
 
     def __init__(self, trusted_proxies: list[str], secret: str | None) -> None:
         self._trusted = [ipaddress.ip_network(p, strict=False) for p in trusted_proxies]
         self._secret = (secret or secrets.token_hex(32)).encode()
 
+    def _is_trusted(self, address: str) -> bool:
+        try:
+            addr = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(addr in net for net in self._trusted)
+
+    def address_of(self, peer: str | None, forwarded: list[str]) -> str:
+        """The client address from the socket `peer` and the `X-Forwarded-For` header values."""
+        client = peer or "unknown"
+        if not self._trusted or not forwarded or not self._is_trusted(client):
+            return client
+        hops = [h.strip() for value in forwarded for h in value.split(",")]
+        for hop in reversed(hops):
+            if not hop:
+                continue
+            if not self._is_trusted(hop):
+                return hop
+            client = hop
+        return client  # every hop is a trusted proxy: the leftmost one is the client
+
     def _address(self, request: Request) -> str:
-        peer = request.client.host if request.client else "unknown"
-        forwarded = request.headers.get("x-forwarded-for")
-        if forwarded and self._trusted:
-            try:
-                addr = ipaddress.ip_address(peer)
-            except ValueError:
-                return peer
-            if any(addr in net for net in self._trusted):
-                return forwarded.split(",")[0].strip()
-        return peer
+        peer = request.client.host if request.client else None
+        return self.address_of(peer, request.headers.getlist("x-forwarded-for"))
+
+    def hash(self, address: str) -> str:
+        """HMAC-SHA256 of `address`, hex, 32 characters."""
+        return hmac.new(self._secret, address.encode(), hashlib.sha256).hexdigest()[:32]
 
     def key(self, request: Request) -> str:
         """HMAC-SHA256 of the client address, hex, 32 characters."""
-        return hmac.new(self._secret, self._address(request).encode(), hashlib.sha256).hexdigest()[
-            :32
-        ]
+        return self.hash(self._address(request))

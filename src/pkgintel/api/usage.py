@@ -40,19 +40,24 @@ class UsageMiddleware:
         template = getattr(route, "path", None)
         if not isinstance(template, str) or not template.startswith("/api/"):
             return
-        app: Any = scope.get("app")
-        runtime = getattr(getattr(app, "state", None), "runtime", None)
-        knowledge = getattr(runtime, "knowledge", None)
-        identity = getattr(getattr(app, "state", None), "identity", None)
-        if knowledge is None or identity is None:
-            return
         params = scope.get("path_params") or {}
-        request = Request(scope)
-        eco = params.get("ecosystem")
-        knowledge.usage.record(
-            f"api:{template.replace(':path', '')}",
-            ecosystem=getattr(eco, "value", eco) if eco is not None else None,
-            package=params.get("package"),
-            user_agent=request.headers.get("user-agent"),
-            client=identity.key(request),
-        )
+        record_call(scope, template, params.get("ecosystem"), params.get("package"))
+
+
+def record_call(scope: Scope, template: str, ecosystem: Any, package: str | None) -> None:
+    """Record one answered call of route `template` in the usage log (no-op without one); shared
+    by the middleware and the fast paths that answer before routing."""
+    app: Any = scope.get("app")
+    runtime = getattr(getattr(app, "state", None), "runtime", None)
+    knowledge = getattr(runtime, "knowledge", None)
+    identity = getattr(getattr(app, "state", None), "identity", None)
+    if knowledge is None or identity is None:
+        return
+    request = Request(scope)
+    knowledge.usage.record(
+        f"api:{template.replace(':path', '')}",
+        ecosystem=getattr(ecosystem, "value", ecosystem) if ecosystem is not None else None,
+        package=package,
+        user_agent=request.headers.get("user-agent"),
+        client=identity.key(request),
+    )

@@ -14,6 +14,13 @@ MAX_NAME_LENGTH = 214
 
 _PEP503 = re.compile(r"[-_.]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_NAMES = {
+    "\n": " (line feed)",
+    "\r": " (carriage return)",
+    "\t": " (tab)",
+    "\x00": " (NUL)",
+}
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _NPM_NAME = re.compile(r"^(?:@[a-z0-9~][a-z0-9._~-]*/)?[a-zA-Z0-9~][a-zA-Z0-9._~-]*$")
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _PYPI_NAME = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
@@ -83,20 +90,33 @@ def normalise_name(ecosystem: Ecosystem, name: str) -> str:
 
 def validate_name(ecosystem: Ecosystem, name: str) -> str:
     """
-    Return `name` stripped, or raise `InvalidInput` when it cannot be a package name of `ecosystem`.
+    Return `name` stripped of blanks, or raise `InvalidInput` when it cannot be a package name of
+    `ecosystem`.
 
-    Empty, overlong or control-character names are refused for every ecosystem; npm, PyPI,
-    RubyGems, Composer, Pub and Hex names must also match their registry's grammar (npm legacy
+    Names holding a control character (a newline too, even at the end: it is refused, not
+    stripped) or a lone surrogate, and empty or overlong names are refused for every ecosystem; npm,
+    PyPI, RubyGems, Composer, Pub and Hex names must also match their registry's grammar (npm legacy
     names with capitals are accepted; Pub legacy mixed-case names such as `Babylon` too; Composer
     and Hex case is not checked since the key or the registry folds it).
     """
+    control = _CONTROL.search(name)
+    if control:
+        char = control.group()
+        raise InvalidInput(
+            "package",
+            f"package name contains the control character U+{ord(char):04X}"
+            f"{_CONTROL_NAMES.get(char, '')} at position {control.start()}; "
+            "no registry allows control characters in names",
+        )
+    if _SURROGATE.search(name):
+        raise InvalidInput(
+            "package", "package name is not valid Unicode (it holds a lone UTF-16 surrogate)"
+        )
     cleaned = name.strip()
     if not cleaned:
         raise InvalidInput("package", "package name is empty")
     if len(cleaned) > MAX_NAME_LENGTH:
         raise InvalidInput("package", f"package name is longer than {MAX_NAME_LENGTH} characters")
-    if _CONTROL.search(cleaned):
-        raise InvalidInput("package", "package name contains control characters")
     if ecosystem is Ecosystem.NPM and not _NPM_NAME.match(cleaned):
         raise InvalidInput("package", f"{cleaned!r} is not a valid npm package name")
     if ecosystem is Ecosystem.PYPI and not _PYPI_NAME.match(cleaned):

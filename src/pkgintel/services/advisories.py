@@ -48,6 +48,7 @@ from pkgintel.services.advisory_ingest import EPSS_FEED, KEV_FEED
 from pkgintel.services.vulnerabilities import MaliciousAnswer, VulnerabilityReport
 from pkgintel.sources.osv_schema import InvalidOSVRecord, parse_osv
 from pkgintel.storage.base import AdvisoryStore
+from pkgintel.upstream_guard import fan_out
 
 OSV_API_SOURCE = "api.osv.dev"
 REPORT_TTL_S = 60.0
@@ -333,6 +334,10 @@ class AdvisoryService:
         while len(self._cache) > self._max_cached:
             self._cache.popitem(last=False)
 
+    def _api_cached(self, ecosystem: Ecosystem, name: str) -> bool:
+        entry = self._cache.get(("api", ecosystem.value, normalise_name(ecosystem, name)))
+        return entry is not None and entry.expires > time.monotonic()
+
     async def _api_advisories(self, ecosystem: Ecosystem, name: str) -> list[Advisory]:
         assert self._osv_api is not None
         key = ("api", ecosystem.value, normalise_name(ecosystem, name))
@@ -384,6 +389,22 @@ class AdvisoryService:
                 "unavailable",
                 [],
                 [SourceStatus("osv", "vulnerabilities", SourceState.UNAVAILABLE, None, reason)],
+                reason,
+            )
+        budget = fan_out.get()
+        if budget is not None and not self._api_cached(ecosystem, name) and not budget.take(name):
+            reason = (
+                f"not looked up: this request reached its limit of {budget.limit} on-demand OSV API "
+                "lookups; ask about this package on its own"
+            )
+            return (
+                "unavailable",
+                [],
+                [
+                    SourceStatus(
+                        OSV_API_SOURCE, "vulnerabilities", SourceState.UNAVAILABLE, None, reason
+                    )
+                ],
                 reason,
             )
         try:

@@ -110,6 +110,10 @@ def packages_from_mapping(ecosystem: Ecosystem, packages: dict[str, str]) -> Par
     return ParsedLockfile("packages", ecosystem, tuple(out))
 
 
+CHUNK = 256
+"""Packages evaluated between two yields to the event loop (a few milliseconds of work)."""
+
+
 class AuditService:
     """See the module contract."""
 
@@ -129,12 +133,19 @@ class AuditService:
         names = sorted({p.name for p in parsed.packages})
         await self._advisories.prefetch(eco, names)
         stored = await self._packages.stored_many(eco, names)
-        reports = await asyncio.gather(
-            *(self._advisories.for_version(eco, p.name, p.version or "") for p in resolved)
-        )
-        malicious = await asyncio.gather(
-            *(self._advisories.malicious(eco, p.name, p.version) for p in resolved)
-        )
+        reports: list[Any] = []
+        malicious: list[Any] = []
+        # In slices, yielding to the event loop between them: a lockfile of tens of thousands
+        # of packages must not hold every other request up for the whole evaluation.
+        for start in range(0, len(resolved), CHUNK):
+            part = resolved[start : start + CHUNK]
+            reports += await asyncio.gather(
+                *(self._advisories.for_version(eco, p.name, p.version or "") for p in part)
+            )
+            malicious += await asyncio.gather(
+                *(self._advisories.malicious(eco, p.name, p.version) for p in part)
+            )
+            await asyncio.sleep(0)
         # fixed_in and the nearest safe version are published releases, checked against every
         # advisory, when the package's release list is stored; otherwise the advisory's own word,
         # marked unverified, and no nearest safe version is invented.
@@ -164,15 +175,22 @@ class AuditService:
         vulns: dict[str, dict[str, Any]] = {}
         affects: dict[str, list[str]] = {}
         items: list[dict[str, Any]] = []
-        for pkg in parsed.packages:
+        for index, pkg in enumerate(parsed.packages, 1):
             info = stored.get(normalise_name(eco, pkg.name))
             pair = by_key.get(id(pkg))
             items.append(self._item(pkg, info, pair, vulns, affects))
+            if index % CHUNK == 0:
+                await asyncio.sleep(0)
+        summary = (
+            await asyncio.to_thread(_summary, items, data_status)
+            if len(items) > CHUNK
+            else _summary(items, data_status)
+        )
         return AuditResult(
             ecosystem=eco,
             kind=parsed.kind,
             packages=tuple(items),
-            summary=_summary(items, data_status),
+            summary=summary,
             data_status=data_status,
             warnings=parsed.warnings,
             vulnerabilities=vulns,

@@ -123,11 +123,15 @@ def render_prompt(report: PackageReport) -> str:
     )
     deps = info.dependencies
     runtime = [d.name for d in deps if d.kind == "runtime"]
-    lines.append(
-        f"Dependencies ({info.dependencies_version}): {len(runtime)} runtime"
-        + (f": {', '.join(runtime[:12])}" if runtime else "")
-        + "."
-    )
+    if info.dependencies_version is None:
+        # The registry did not say (e.g. PyPI metadata without requires_dist): not "0".
+        lines.append("Dependencies: unknown (the registry does not list them).")
+    else:
+        lines.append(
+            f"Dependencies ({info.dependencies_version}): {len(runtime)} runtime"
+            + (f": {', '.join(runtime[:12])}" if runtime else "")
+            + "."
+        )
     if info.description:
         lines.append(f"About: {info.description[:200]}")
     if info.repository:

@@ -9,6 +9,7 @@ the name has not been seen by a live report, the answer is `exists: None` ("we d
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -23,6 +24,7 @@ from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.scoring.verdicts import established, far_more_popular, scope_compatible
 from pkgintel.storage.base import NameStore
 
+logger = logging.getLogger(__name__)
 ANSWER_TTL_S = 60.0
 """How long one process reuses an `exists` answer (ingestion and live sightings clear it sooner)."""
 ANSWER_ENTRIES = 50000
@@ -342,11 +344,38 @@ class NameService:
         await self._store.save_index_state(
             NameIndexState(ecosystem, source, datetime.fromtimestamp(self._clock(), UTC), total)
         )
+        self._forget(ecosystem)
+        return total
+
+    def _forget(self, ecosystem: Ecosystem) -> None:
         self._pools.pop(ecosystem, None)
         self._states.pop(ecosystem, None)
         for cached in [k for k in self._answers if k[0] is ecosystem]:
             del self._answers[cached]
-        return total
+
+    async def follow_ingestions(self, interval_s: float = 1.0) -> None:
+        """
+        Run until cancelled: every `interval_s`, read the index states (one small query) and drop
+        what this process keeps of an ecosystem whose index was loaded again since — by
+        `pkgintel ingest names` in another process, or another worker — so a running service
+        answers from a new name list within about `interval_s`, not after its caches expire.
+        """
+        seen = {s.ecosystem: s.loaded_at for s in await self._store.list_index_states()}
+        while True:
+            await asyncio.sleep(interval_s)
+            try:
+                states = await self._store.list_index_states()
+            except Exception:  # the database is down for a moment: try again next time
+                logger.debug("could not read the name index states", exc_info=True)
+                continue
+            for state in states:
+                if seen.get(state.ecosystem) != state.loaded_at:
+                    if state.ecosystem in seen:
+                        logger.info(
+                            "name index of %s reloaded; caches dropped", state.ecosystem.value
+                        )
+                    seen[state.ecosystem] = state.loaded_at
+                    self._forget(state.ecosystem)
 
     async def warm(self) -> list[Ecosystem]:
         """Load the popular-name pool of every ecosystem whose index is loaded, so the first

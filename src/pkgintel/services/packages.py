@@ -7,8 +7,9 @@ Flow of `get_snapshot`:
    while one background task refreshes it.
 3. Miss → the registry and the downloads source are called concurrently (one in-flight fetch per
    key, shared by concurrent callers). On success the result is cached and stored (`miss`).
-4. Registry failing (timeout, 5xx, bad body) → the last stored copy, marked (`stale`); with no copy,
-   `RegistryUnavailable` (the API answers 503 with Retry-After).
+4. Registry failing (timeout, 5xx, bad body, circuit open) → the last stored copy, marked
+   (`stale`); for a `version` with no copy of its own, the latest copy when it lists that version;
+   with no copy, `RegistryUnavailable` (the API answers 503 with Retry-After).
 An upstream 404 is remembered for `not_found_ttl_s` so a burst of lookups for a missing name does not
 hammer the registry.
 """
@@ -219,6 +220,14 @@ class PackageService:
         except RegistryError as exc:
             dl_task.cancel()
             stored = await self._store.load_snapshot(ecosystem, store_key, version or "")
+            note = ""
+            if stored is None and version:
+                # The copy stored for the latest version lists every release: when it holds
+                # `version`, answer from it (its dependencies are those it names).
+                latest = await self._store.load_snapshot(ecosystem, store_key, "")
+                if latest is not None and decode_snapshot(latest[0])[0].release(version):
+                    stored = latest
+                    note = f" (the stored copy lists {version}; dependencies are of the version it names)"
             if stored is None:
                 if isinstance(exc, RegistryUnavailable):
                     raise
@@ -228,6 +237,7 @@ class PackageService:
             info, downloads, dl_status, fetched = decode_snapshot(stored[0])
             detail = (
                 f"registry failed ({exc.reason}); serving the copy fetched at {fetched.isoformat()}"
+                + note
             )
             return Snapshot(
                 info,

@@ -171,7 +171,7 @@ class PinSafeService:
             checked=checked,
             candidates=len(candidates),
             rejected=tuple(rejected),
-            sources=sources,
+            sources=(*snapshot.sources, *sources),
             reason=reason,
             skipped=skipped,
         )

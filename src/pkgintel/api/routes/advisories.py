@@ -20,6 +20,7 @@ from pkgintel.api.schemas.wire import (
     upgrade_wire,
     vulnerabilities_wire,
 )
+from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import validate_version
@@ -30,6 +31,8 @@ router = APIRouter(prefix="/api", tags=["vulnerabilities"])
 ADVISORY_CACHE = "public, max-age=3600, stale-while-revalidate=86400"
 """Advisory answers change when an ingestion runs (typically daily): an hour of client caching."""
 PING_S = 30.0
+MAX_EVENT_ID = 2**63 - 1
+"""Event ids are 64-bit database keys."""
 
 
 @router.get("/vulns/{ecosystem}/{package:path}", summary="Vulnerabilities of the latest version")
@@ -237,11 +240,25 @@ async def malicious_answer(
 )
 async def live_malicious(
     runtime: RuntimeDep,
-    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=32)] = None,
+    last_event_id: Annotated[
+        str | None,
+        Header(
+            alias="Last-Event-ID",
+            pattern=r"^[0-9]{1,19}$",
+            description="Resume after this event id (decimal, as sent in the `id:` field).",
+        ),
+    ] = None,
 ) -> EventSourceResponse:
     """`hello` on connect, `ping` every 30 s, `advisory` (ecosystem, package, vuln_id, severity, summary, published_at) per new malicious report; resume with `Last-Event-ID`."""
-    after = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
+    after = int(last_event_id) if last_event_id is not None else None
+    if after is not None and after > MAX_EVENT_ID:
+        raise InvalidInput("Last-Event-ID", f"event ids are at most {MAX_EVENT_ID}")
     latest = await runtime.feed.latest_id()
+    clamped = after is not None and after > latest
+    if clamped:
+        # An id this service never sent (a reset database, a hand-made header): resume from now
+        # rather than wait for ids that may never come.
+        after = latest
 
     async def stream() -> AsyncIterator[ServerSentEvent]:
         yield ServerSentEvent(
@@ -251,6 +268,7 @@ async def live_malicious(
                     "stream": "malicious",
                     "latest_event_id": latest,
                     "resumed_after": after,
+                    "resume_clamped": clamped,
                     "ping_s": PING_S,
                 }
             ).decode(),

@@ -6,32 +6,54 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from starlette.concurrency import run_in_threadpool
 
 from pkgintel import __version__
 from pkgintel.api.deps import RuntimeDep
-from pkgintel.api.errors import problem
+from pkgintel.api.errors import problem, validation_error
 from pkgintel.api.gc_pause import collector_paused
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.versions import validate_version
 from pkgintel.lockfiles import ParsedLockfile, is_empty, parse_lockfile
 from pkgintel.lockfiles.includes import MAX_FILES as MAX_INCLUDE_FILES
 from pkgintel.lockfiles.includes import expand_requirements
 from pkgintel.services.audit import packages_from_mapping, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
 from pkgintel.services.runtime import Runtime
+from pkgintel.upstream_guard import fan_out
 
 router = APIRouter(prefix="/api", tags=["audit"])
 
 OFF_LOOP_BYTES = 64 * 1024
-"""Lockfiles at least this large are parsed, and SBOMs always built, in a worker thread: both are
-pure CPU work of up to hundreds of milliseconds that would otherwise stall every other request."""
+"""Bodies at least this large are decoded, validated and parsed, and SBOMs always built, in a
+worker thread: pure CPU work of up to hundreds of milliseconds that would otherwise stall every
+other request. Matching runs on the loop in slices (`services.audit.CHUNK`), and large answers
+are encoded in a thread too."""
+
+
+LARGE_ANSWER_PACKAGES = 1000
+"""Answers about more packages than this are JSON-encoded in a worker thread."""
+
+
+def _read_body(raw: bytes) -> ScanBody:
+    """The scan body from raw bytes: UnicodeDecodeError when not UTF-8, else pydantic's errors."""
+    raw.decode("utf-8")
+    return ScanBody.model_validate_json(raw)
 
 
 def _parse(body: ScanBody) -> ParsedLockfile:
@@ -76,20 +98,45 @@ class ScanBody(BaseModel):
     """Other requirements files of the project, so `-r`/`-c` in `lockfile` resolve (docs/api.md)."""
 
 
-class BulkItem(BaseModel):
+class _NamedItem(BaseModel):
+    """One package of a body: the name must be one the ecosystem allows and the version one its
+    scheme can parse, else a 422 naming the item's field (`body.items.3.version`)."""
+
     ecosystem: Ecosystem
     package: str = Field(min_length=1, max_length=214)
     version: str | None = Field(None, min_length=1, max_length=128)
+
+    @field_validator("package")
+    @classmethod
+    def _valid_name(cls, value: str, info: ValidationInfo) -> str:
+        ecosystem = info.data.get("ecosystem")
+        try:
+            return validate_name(ecosystem, value) if ecosystem else value
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+
+    @field_validator("version")
+    @classmethod
+    def _valid_version(cls, value: str | None, info: ValidationInfo) -> str | None:
+        ecosystem = info.data.get("ecosystem")
+        if value is None or ecosystem is None:
+            return value
+        try:
+            return validate_version(ecosystem, value)
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+
+
+class BulkItem(_NamedItem):
+    pass
 
 
 class BulkBody(BaseModel):
     items: list[BulkItem] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
-class StackItem(BaseModel):
-    ecosystem: Ecosystem
-    package: str = Field(min_length=1, max_length=214)
-    version: str | None = Field(None, min_length=1, max_length=128)
+class StackItem(_NamedItem):
+    pass
 
 
 class StackBody(BaseModel):
@@ -139,14 +186,27 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
             kind="body-too-large",
             limit=runtime.max_lockfile_bytes,
         )
+    large = len(raw) >= OFF_LOOP_BYTES
     try:
-        body = ScanBody.model_validate_json(raw)
+        body = await run_in_threadpool(_read_body, raw) if large else _read_body(raw)
+    except UnicodeDecodeError as exc:
+        return validation_error(
+            "body",
+            f"the body is not UTF-8 text (byte {exc.start} cannot be decoded); send JSON in UTF-8",
+            None,
+            where="body",
+        )
     except ValidationError as exc:
         raise RequestValidationError(exc.errors(include_url=False)) from exc
     try:
-        payload = await scan_answer(runtime, body, started=started)
+        payload = await scan_answer(runtime, body, started=started, large=large)
     except SbomError as exc:
         return problem(500, "SBOM could not be built", str(exc), kind="sbom-invalid")
+    packages = payload.get("packages")
+    if isinstance(packages, list) and len(packages) > LARGE_ANSWER_PACKAGES:
+        # Encoding tens of thousands of entries takes long enough to stall other requests.
+        encoded = await run_in_threadpool(orjson.dumps, payload)
+        return Response(encoded, media_type="application/json", headers={"Cache-Control": NO_STORE})
     return plain_json(payload)
 
 
@@ -155,15 +215,23 @@ class SbomError(ValueError):
 
 
 async def scan_answer(
-    runtime: Runtime, body: ScanBody, *, started: float | None = None
+    runtime: Runtime,
+    body: ScanBody,
+    *,
+    started: float | None = None,
+    large: bool | None = None,
 ) -> dict[str, Any]:
     """
     The `/api/scan` answer (shared with the MCP tool `scan_project`): the native audit, or the SBOM
     document itself for `format` cyclonedx/spdx. Raises `SbomError` when the SBOM cannot be built.
+    `large` (default: the lockfile is at least `OFF_LOOP_BYTES`) moves parsing off the event loop and
+    pauses the collector during the audit.
     """
     started = time.perf_counter() if started is None else started
+    if large is None:
+        large = len(body.lockfile or "") >= OFF_LOOP_BYTES
     if body.lockfile is not None:
-        if len(body.lockfile) >= OFF_LOOP_BYTES:
+        if large:
             parsed = await run_in_threadpool(_parse, body)
         else:
             parsed = _parse(body)
@@ -180,7 +248,13 @@ async def scan_answer(
         parsed = packages_from_mapping(body.ecosystem, body.packages)
     else:
         raise InvalidInput("lockfile", "send either lockfile or packages")
-    result = await runtime.audit.audit(parsed)
+    if large:
+        # The audit of a big lockfile allocates in proportion to it; collections it would set
+        # off mid-way walk the whole heap on the event loop (see `gc_pause`).
+        with collector_paused():
+            result = await runtime.audit.audit(parsed)
+    else:
+        result = await runtime.audit.audit(parsed)
     if body.format != "native":
         created = datetime.now(UTC).replace(microsecond=0)
         try:
@@ -207,8 +281,20 @@ async def scan_answer(
             "endpoint": "/api/scan",
             "database_only": True,
             "note": "nothing a lockfile names is fetched or executed",
+            **_not_looked_up(),
         },
         "_response_ms": round((time.perf_counter() - started) * 1000),
+    }
+
+
+def _not_looked_up() -> dict[str, Any]:
+    """`not_looked_up`: packages this request could not ask upstream about (fan-out bound)."""
+    budget = fan_out.get()
+    if budget is None or not budget.skipped:
+        return {}
+    return {
+        "not_looked_up": list(budget.skipped),
+        "not_looked_up_reason": f"on-demand upstream lookups are limited to {budget.limit} per request",
     }
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.http import Answer, cached_json
+from pkgintel.api.openapi import problem_responses
 from pkgintel.api.schemas.compat import CompatOut, compat_wire
 from pkgintel.domain.errors import EcosystemNotSupported, InvalidInput
 from pkgintel.domain.packages import Ecosystem
@@ -48,7 +49,12 @@ def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
 
 
-@router.get("/compat", response_model=CompatOut, summary="Are these exact versions compatible?")
+@router.get(
+    "/compat",
+    response_model=CompatOut,
+    summary="Are these exact versions compatible?",
+    responses=problem_responses(501, 503),
+)
 async def compat_get(
     request: Request,
     runtime: RuntimeDep,
@@ -75,6 +81,7 @@ async def compat_get(
     "/compat",
     response_model=CompatOut,
     summary="Are these exact versions compatible? (JSON body)",
+    responses=problem_responses(501, 503),
 )
 async def compat_post(
     request: Request, runtime: RuntimeDep, body: Annotated[CompatIn, Body()]

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from pkgintel.api.deps import IdentityDep, RuntimeDep
 from pkgintel.api.http import NO_STORE, Answer, cached_json, plain_json
+from pkgintel.api.openapi import problem_responses
 from pkgintel.api.schemas.errors import (
     ErrorResolutionOut,
     entry_wire,
@@ -136,7 +137,11 @@ async def get_error(
     return cached_json(request, body, cache_control=ERROR_CACHE)
 
 
-@router.post("/{error_hash}/vote", summary="Vote on whether an entry's fix worked")
+@router.post(
+    "/{error_hash}/vote",
+    summary="Vote on whether an entry's fix worked",
+    responses=problem_responses(429),
+)
 async def vote_error(
     request: Request,
     runtime: RuntimeDep,

@@ -26,6 +26,7 @@ from pkgintel.api.schemas.wire import (
     path_name,
     recommendation_wire,
     report_wire,
+    sources_wire,
 )
 from pkgintel.domain.errors import PackageNotFound, VersionNotFound
 from pkgintel.domain.install import install_commands
@@ -235,16 +236,25 @@ async def exists(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Whether the name is in the ecosystem's name index; `exists: null` when that index is not loaded."""
-    answer = await exists_answer(runtime, ecosystem, package)
-    runtime.status.stats.count("exists")
-    return cached_json(request, answer.body, cache_control=answer.cache_control)
+    body = await exists_body(runtime, ecosystem, package)
+    return cached_json(request, body, cache_control=EXISTS_CACHE)
+
+
+EXISTS_CACHE = "public, max-age=3600"
 
 
 async def exists_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
     """The `/api/exists` answer (shared with the MCP tool `package_exists`); database only."""
+    return Answer(await exists_body(runtime, ecosystem, package), EXISTS_CACHE)
+
+
+async def exists_body(runtime: Runtime, ecosystem: Ecosystem, package: str) -> dict[str, Any]:
+    """The `/api/exists` answer (shared with the fast path in `api/fast_paths.py`). Raises
+    `InvalidInput` for a name the ecosystem cannot have."""
     name = validate_name(ecosystem, package)
     ans = await runtime.names.exists(ecosystem, name)
-    body = {
+    runtime.status.stats.count("exists")
+    return {
         "ecosystem": ecosystem.value,
         "package": name,
         "normalized": ans.normalized,
@@ -256,7 +266,6 @@ async def exists_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) ->
         "index_loaded_at": _iso(ans.index.loaded_at) if ans.index else None,
         "did_you_mean": list(ans.did_you_mean),
     }
-    return Answer(body, "public, max-age=3600")
 
 
 @router.get(
@@ -284,6 +293,10 @@ async def latest_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) ->
         "latest_version": info.latest_version,
         "published_at": _iso(rel.published_at) if rel else None,
         "deprecated": info.deprecated,
+        "_meta": {
+            "endpoint": "/api/latest/{ecosystem}/{package}",
+            "sources": sources_wire(snap.sources),
+        },
     }
     return Answer(body, _cache_control(snap.cache_status), {"_cache": snap.cache_status})
 
@@ -358,8 +371,17 @@ async def license_lookup(
         "copyleft": lic.copyleft,
         "commercial_use_notes": lic.commercial_use_notes,
         "declared": snap.info.license,
+        "_meta": {
+            "endpoint": "/api/license/{ecosystem}/{package}",
+            "sources": sources_wire(snap.sources),
+        },
     }
-    return cached_json(request, body, cache_control=_cache_control(snap.cache_status))
+    return cached_json(
+        request,
+        body,
+        cache_control=_cache_control(snap.cache_status),
+        volatile={"_cache": snap.cache_status},
+    )
 
 
 @router.get(
@@ -411,5 +433,9 @@ async def install_answer(
         "commands": install_commands(ecosystem, info.name, chosen, exact=version is not None),
         "notes": notes,
         "check": f"/api/check/{ecosystem.value}/{path_name(info.name)}?version={chosen}",
+        "_meta": {
+            "endpoint": "/api/install/{ecosystem}/{package}",
+            "sources": sources_wire(snap.sources),
+        },
     }
-    return Answer(body, _cache_control(snap.cache_status))
+    return Answer(body, _cache_control(snap.cache_status), {"_cache": snap.cache_status})

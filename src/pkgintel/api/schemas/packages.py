@@ -22,6 +22,8 @@ class SourceOut(_Open):
     status: str = Field(description="ok, stale or unavailable")
     fetched_at: datetime | None
     detail: str | None = None
+    age_s: int | None = Field(None, description="Seconds since fetched_at (null when unknown).")
+    stale: bool | None = Field(None, description="True when served from an older copy.")
 
 
 class CheaperAlternative(_Open):
@@ -85,7 +87,9 @@ class MetadataOut(_Open):
     maintainers_count: int
     first_published: datetime | None
     last_published: datetime | None
-    dependencies_count: int
+    dependencies_count: int | None = Field(
+        description="null when the registry does not list the dependencies (unknown, not 0)"
+    )
     dependencies: list[DependencyOut]
 
 
@@ -178,12 +182,18 @@ class ExistsOut(_Open):
     did_you_mean: list[str]
 
 
+class SourcesMetaOut(_Open):
+    endpoint: str
+    sources: list[SourceOut]
+
+
 class LatestOut(_Open):
     ecosystem: str
     package: str
     latest_version: str
     published_at: datetime | None
     deprecated: bool
+    meta: SourcesMetaOut | None = Field(None, alias="_meta")
 
 
 class VersionsListOut(_Open):
@@ -206,6 +216,7 @@ class LicenseOut(_Open):
     commercial_safe: bool
     copyleft: bool
     commercial_use_notes: str
+    meta: SourcesMetaOut | None = Field(None, alias="_meta")
 
 
 class InstallOut(_Open):
@@ -213,3 +224,4 @@ class InstallOut(_Open):
     package: str
     version: str
     commands: dict[str, str]
+    meta: SourcesMetaOut | None = Field(None, alias="_meta")

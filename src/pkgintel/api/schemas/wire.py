@@ -260,7 +260,9 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "maintainers": [m.name for m in info.maintainers[:20]],
             "first_published": _iso(min(dates)) if dates else None,
             "last_published": _iso(max(dates)) if dates else None,
-            "dependencies_count": len(info.dependencies),
+            "dependencies_count": len(info.dependencies)
+            if info.dependencies_version is not None
+            else None,
             "dependencies_version": info.dependencies_version,
             "dependencies": [
                 {"name": d.name, "requirement": d.requirement, "kind": d.kind, "marker": d.marker}

@@ -1,0 +1,35 @@
+"""A running service learns of a name ingestion made by another process (the CLI) within a second,
+not when its caches expire."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from pkgintel.domain.names import NameEntry
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.services.names import NameService
+from pkgintel.services.runtime import Runtime
+
+
+async def test_cli_ingestion_is_seen_at_once(runtime: Runtime) -> None:
+    names = runtime.names
+    cli = NameService(names._store)  # another process's service over the same database
+    await cli.ingest(Ecosystem.NPM, [NameEntry(Ecosystem.NPM, "old-lib", "old-lib")], source="v1")
+    assert (await names.exists(Ecosystem.NPM, "new-lib")).exists is False  # now cached
+    follower = asyncio.create_task(names.follow_ingestions(interval_s=0.05))
+    try:
+        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.01)  # loaded_at has a later timestamp than v1's
+        await cli.ingest(
+            Ecosystem.NPM, [NameEntry(Ecosystem.NPM, "new-lib", "new-lib")], source="v2"
+        )
+        for _ in range(40):
+            if (await names.exists(Ecosystem.NPM, "new-lib")).exists:
+                break
+            await asyncio.sleep(0.05)
+        assert (await names.exists(Ecosystem.NPM, "new-lib")).exists is True
+    finally:
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
