@@ -163,7 +163,6 @@ MAX_TEXT_BYTES: Final = 32 * 1024 * 1024
 """Largest text/XML body an adapter accepts (Maven metadata, POMs, nuspecs and go.mod are far smaller)."""
 
 
-
 @overload
 async def get_text(
     client: httpx.AsyncClient,
