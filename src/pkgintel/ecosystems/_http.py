@@ -35,6 +35,7 @@ import httpx
 from pkgintel.domain.errors import PackageNotFound, RegistryError, RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.gc_pause import collector_paused
 from pkgintel.upstream import (
     MAX_ATTEMPTS,
     RETRY_STATUSES,
@@ -135,8 +136,8 @@ async def get_json_parsed(
     """
     `parse(get_json(...))` with the JSON decoding and `parse` run in a worker thread, for bodies
     large enough (npm packuments run to tens of MB) that decoding them on the event loop would
-    stall every other request. Raises like `get_json` (not-found always raises) and whatever
-    `parse` raises.
+    stall every other request; the cyclic collector is paused meanwhile (`pkgintel.gc_pause`).
+    Raises like `get_json` (not-found always raises) and whatever `parse` raises.
     """
     response = await send(
         client,
@@ -153,7 +154,8 @@ async def get_json_parsed(
     raise_if_unavailable(response, ecosystem=ecosystem, source=source)
 
     def decode_and_parse() -> T:
-        return parse(json_object(response, ecosystem=ecosystem, source=source))
+        with collector_paused():
+            return parse(json_object(response, ecosystem=ecosystem, source=source))
 
     return await asyncio.to_thread(decode_and_parse)
 
