@@ -5,7 +5,8 @@ Error-to-fix and stack-compatibility figures (in process, SQLite, recorded bodie
 - recall: resolve on error texts written from real reports that are NOT the knowledge base's own
   patterns (other package names, paths, versions, wording around the decisive line);
 - compat: a 10-package npm stack, warm (packuments cached) and cold (fresh service, replay registry
-  with --latency-ms per request; all fetches concurrent, so cold ≈ slowest upstream + overhead).
+  with --latency-ms per request; all fetches concurrent, so cold ≈ slowest upstream + overhead);
+  then a conflicting stack (react 18.2.0 + react-dom 17.0.2 + next 14.2.0) with its suggestions.
 
 Run: `.venv/bin/python bench/bench_errors.py [--latency-ms 50]`.
 """
@@ -251,6 +252,22 @@ async def main(latency_ms: float) -> None:
                 warm.append((time.perf_counter() - t) * 1000)
             print(
                 f"compat 10-package npm stack warm: p50 {statistics.median(warm):.2f} ms, p99 {percentile(warm, 99):.2f} ms"
+            )
+            # A conflicting stack: the check plus suggestions (resolvelib over every published version).
+            clash = {"react": "18.2.0", "react-dom": "17.0.2", "next": "14.2.0"}
+            cold = []
+            for _ in range(3):
+                rt.compat._npm_cache.clear()
+                t = time.perf_counter()
+                rep = await rt.compat.check(clash)
+                cold.append((time.perf_counter() - t) * 1000)
+            warm = []
+            for _ in range(10):
+                t = time.perf_counter()
+                await rt.compat.check(clash)
+                warm.append((time.perf_counter() - t) * 1000)
+            print(
+                f"compat conflicting 3-package stack with suggestions: cold median {statistics.median(cold):.1f} ms, warm p50 {statistics.median(warm):.1f} ms (verdict {rep.compatible}, {len(rep.suggestions)} suggestions)"
             )
 
 

@@ -363,6 +363,8 @@ class _Provider(AbstractProvider):  # type: ignore[misc]
         self.runtimes = runtimes
         self.python = python
         self.anchors = anchors
+        self._met: dict[tuple[str, str], bool] = {}
+        """`(spec, version)` → satisfied: the resolver asks the same pairs again on every round."""
 
     def identify(self, requirement_or_candidate: Any) -> str:
         return str(
@@ -390,7 +392,10 @@ class _Provider(AbstractProvider):  # type: ignore[misc]
             return True
         if req.spec.startswith("="):
             return version == req.spec[1:]
-        return satisfies(self.eco, version, req.spec) is True
+        met = self._met.get((req.spec, version))
+        if met is None:
+            met = self._met[(req.spec, version)] = satisfies(self.eco, version, req.spec) is True
+        return met
 
     def _runtime_ok(self, vc: VersionConstraints) -> bool:
         for runtime, spec in vc.engines.items():

@@ -24,6 +24,7 @@ module adds only `Accept: application/json` and follows redirects. httpx already
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -34,6 +35,7 @@ import httpx
 from pkgintel.domain.errors import PackageNotFound, RegistryError, RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.gc_pause import collector_paused
 from pkgintel.upstream import (
     MAX_ATTEMPTS,
     RETRY_STATUSES,
@@ -46,6 +48,7 @@ from pkgintel.upstream import (
 logger = logging.getLogger(__name__)
 
 JSONObject = dict[str, object]
+T = TypeVar("T")
 """A decoded JSON object as handed to an adapter's `parse_*` function."""
 
 DEFAULT_HEADERS: Final[dict[str, str]] = {"Accept": "application/json"}
@@ -121,11 +124,45 @@ async def get_json(
     return json_object(response, ecosystem=ecosystem, source=source)
 
 
+async def get_json_parsed(
+    client: httpx.AsyncClient,
+    url: str,
+    parse: Callable[[JSONObject], T],
+    *,
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+) -> T:
+    """
+    `parse(get_json(...))` with the JSON decoding and `parse` run in a worker thread, for bodies
+    large enough (npm packuments run to tens of MB) that decoding them on the event loop would
+    stall every other request; the cyclic collector is paused meanwhile (`pkgintel.gc_pause`).
+    Raises like `get_json` (not-found always raises) and whatever `parse` raises.
+    """
+    response = await send(
+        client,
+        "GET",
+        url,
+        ecosystem=ecosystem,
+        source=source,
+        headers=DEFAULT_HEADERS,
+        wait_s=(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
+        log=logger,
+    )
+    if response.status_code in NOT_FOUND_STATUSES:
+        raise PackageNotFound(ecosystem, name)
+    raise_if_unavailable(response, ecosystem=ecosystem, source=source)
+
+    def decode_and_parse() -> T:
+        with collector_paused():
+            return parse(json_object(response, ecosystem=ecosystem, source=source))
+
+    return await asyncio.to_thread(decode_and_parse)
+
+
 TEXT_HEADERS: Final[dict[str, str]] = {"Accept": "text/plain, application/xml, text/xml, */*"}
 MAX_TEXT_BYTES: Final = 32 * 1024 * 1024
 """Largest text/XML body an adapter accepts (Maven metadata, POMs, nuspecs and go.mod are far smaller)."""
-
-T = TypeVar("T")
 
 
 @overload

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Final
 from urllib.parse import quote, unquote
@@ -31,7 +32,7 @@ from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, Ver
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.search import SearchHit
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json
+from pkgintel.ecosystems._http import get_json, get_json_parsed
 from pkgintel.ecosystems._urls import normalise_repository_url
 
 DEFAULT_BASE_URL: Final = "https://registry.npmjs.org"
@@ -50,6 +51,14 @@ _DEPENDENCY_KINDS: Final = (
     ("optionalDependencies", "optional"),
     ("peerDependencies", "peer"),
 )
+_CONSTRAINT_FIELDS: Final = (
+    "dependencies",
+    "optionalDependencies",
+    "peerDependencies",
+    "peerDependenciesMeta",
+    "engines",
+)
+"""The manifest fields `version_constraints` reads (all it keeps of a packument)."""
 _PERSON = re.compile(
     r"^\s*(?P<name>[^<(]*?)\s*(?:<(?P<email>[^>]*)>)?\s*(?:\((?P<url>[^)]*)\))?\s*$"
 )
@@ -97,17 +106,18 @@ class NpmAdapter:
         """
         Every published version with what it declares (peer, runtime and optional dependencies,
         `peerDependenciesMeta` optional flags, `engines.node`), from one packument. Raises like
-        `fetch_package`.
+        `fetch_package`. The packument is decoded and indexed in a worker thread, off the event
+        loop; each version's declarations are built on first use (`parse_constraints`).
         """
         name = unquote(name)
-        data = await get_json(
+        return await get_json_parsed(
             self._client,
             self.packument_url(name),
+            parse_constraints,
             ecosystem=self.ecosystem,
             name=name,
             source=self.registry_source,
         )
-        return parse_constraints(data)
 
     search_source: ClassVar[str] = SEARCH_SOURCE
 
@@ -431,7 +441,8 @@ def _keywords(value: Any) -> tuple[str, ...]:
 def parse_constraints(data: Mapping[str, Any]) -> PublishedConstraints:
     """
     Declared constraints of every version of a full packument (pure). Versions are ordered by npm
-    semver; malformed tables are skipped and logged. Raises `PackageNotFound` for an unpublished
+    semver; malformed tables are skipped and logged (when a version is first read: `by_version` is
+    a `LazyVersionConstraints`). Raises `PackageNotFound` for an unpublished
     package and `RegistryResponseInvalid` for a body that is not a packument.
     """
     raw_versions = data.get("versions")
@@ -447,15 +458,53 @@ def parse_constraints(data: Mapping[str, Any]) -> PublishedConstraints:
             reason="invalid_shape",
             source=REGISTRY_SOURCE,
         )
-    by_version: dict[str, VersionConstraints] = {}
-    for version, manifest in manifests.items():
-        if not is_valid(_ECOSYSTEM, version):
-            continue
-        by_version[version] = version_constraints(name, version, manifest)
-    ordered = tuple(sorted(by_version, key=lambda v: sort_key(_ECOSYSTEM, v)))
+    declared = {
+        version: {k: manifest[k] for k in _CONSTRAINT_FIELDS if k in manifest}
+        for version, manifest in manifests.items()
+        if is_valid(_ECOSYSTEM, version)
+    }
+    ordered = tuple(sorted(declared, key=lambda v: sort_key(_ECOSYSTEM, v)))
     return PublishedConstraints(
-        name=name, versions=ordered, by_version=by_version, source=REGISTRY_SOURCE
+        name=name,
+        versions=ordered,
+        by_version=LazyVersionConstraints(name, declared),
+        source=REGISTRY_SOURCE,
     )
+
+
+class LazyVersionConstraints(Mapping[str, VersionConstraints]):
+    """
+    `{version: VersionConstraints}` of one packument, each built by `version_constraints` on first
+    access and then kept. A compatibility check reads only the asked versions (suggestions read
+    more), so the thousands of other versions of a large package (next, react) are never built.
+    Holds only the fields `version_constraints` reads, not the whole manifests. Safe to read
+    from several threads (a race builds the same value twice).
+    """
+
+    __slots__ = ("_built", "_lock", "_manifests", "_name")
+
+    def __init__(self, name: str, manifests: dict[str, dict[str, Any]]) -> None:
+        self._name = name
+        self._manifests = manifests
+        self._built: dict[str, VersionConstraints] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, version: str) -> VersionConstraints:
+        built = self._built.get(version)
+        if built is None:
+            built = version_constraints(self._name, version, self._manifests[version])
+            with self._lock:
+                built = self._built.setdefault(version, built)
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._manifests)
+
+    def __len__(self) -> int:
+        return len(self._manifests)
+
+    def __contains__(self, version: object) -> bool:
+        return version in self._manifests
 
 
 def version_constraints(name: str, version: str, manifest: Mapping[str, Any]) -> VersionConstraints:
