@@ -241,6 +241,7 @@ class Settings(BaseSettings):
             "harvest-changelogs": "37 5 * * *",
             "harvest-bugs": "7 6 * * *",
             "usage-retention": "53 1 * * *",
+            "contact-retention": "13 1 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
     )
@@ -333,6 +334,16 @@ class Settings(BaseSettings):
         50,
         ge=1,
         description="Packages one API request may look up upstream on demand; the rest are named as not looked up.",
+    )
+    # -- contact requests --
+    contact_limit: str = Field(
+        "5/hour",
+        description="Contact requests one client may send (a `limits` rate string).",
+    )
+    contact_retention_days: int = Field(
+        365,
+        ge=1,
+        description="Days contact requests are kept before the `contact-retention` job removes them.",
     )
 
     @field_validator("database_url")
