@@ -15,7 +15,8 @@ served by `raw.githubusercontent.com` or any mirror of the repository's files; n
 | `GET {juliahub}/docs/General/{Name}/{stable|version}/pkg.json` | `license`, `description`, `owner`, `url`, `stargazers_count`, direct `deps` with compat ranges |
 
 `{L}/{Name}` is the registry's own path rule (the name's first letter upper-cased, then the name),
-so every file request runs concurrently; names are case-sensitive and a trailing `.jl` is dropped
+so every file request runs concurrently (a package whose folder predates the rule, such as
+`homebrew` in `H/Homebrew`, is found through `Registry.toml` on the second try); names are case-sensitive and a trailing `.jl` is dropped
 (`HTTP.jl` → `HTTP`). `Registry.toml` (about a megabyte) is parsed once and kept for an hour.
 
 The registry records no publish dates and no download counts, so releases have no dates and
@@ -65,6 +66,7 @@ AVAILABLE_IN_ERRORS: Final = 10
 NO_DOWNLOADS: Final = (
     "the General registry and JuliaHub's package documents give no download counts"
 )
+_FILES: Final = ("Versions.toml", "Package.toml", "Deps.toml", "Compat.toml")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BOUND = re.compile(r"^\d+(?:\.\d+){0,2}$")
 
@@ -129,10 +131,14 @@ class JuliaAdapter:
         self._index: tuple[float, RegistryIndex] | None = None
         self._index_fetch = SharedFetches[RegistryIndex]()
 
-    async def _file(self, name: str, file: str) -> str | None:
+    def _files(self, name: str, path: str) -> dict[str, asyncio.Future[str | None]]:
+        """The four files of a package folder, requested concurrently."""
+        return {f: asyncio.ensure_future(self._file(name, path, f)) for f in _FILES}
+
+    async def _file(self, name: str, path: str, file: str) -> str | None:
         return await get_text(
             self._client,
-            f"{self._base_url}/{registry_path(name)}/{file}",
+            f"{self._base_url}/{path}/{file}",
             ecosystem=self.ecosystem,
             name=name,
             source=self.registry_source,
@@ -185,10 +191,7 @@ class JuliaAdapter:
         if not _NAME.match(pkg):
             raise PackageNotFound(self.ecosystem.value, name)
         wanted = version.strip() if version is not None else None
-        files = {
-            f: asyncio.ensure_future(self._file(pkg, f))
-            for f in ("Versions.toml", "Package.toml", "Deps.toml", "Compat.toml")
-        }
+        files = self._files(pkg, registry_path(pkg))
         hub_versions = asyncio.ensure_future(
             optional_source(
                 lambda: self._hub_versions(pkg), source=JULIAHUB_VERSIONS_SOURCE, kind="registry"
@@ -208,8 +211,22 @@ class JuliaAdapter:
             raise
         sources: list[SourceStatus] = []
         hub_list: list[object] | None = None
+        index_uuid = None
         if versions_text is None:
-            index_uuid = await self._listed(pkg, tasks)
+            index_uuid, path = await self._listed(pkg, tasks)
+            if path and path != registry_path(pkg):
+                # A folder named before the current rule (`homebrew` lives in `H/Homebrew`).
+                for task in files.values():
+                    task.cancel()
+                files = self._files(pkg, path)
+                tasks = [*files.values(), hub_versions, hub_package]
+                try:
+                    versions_text = await files["Versions.toml"]
+                except BaseException:
+                    for task in tasks:
+                        task.cancel()
+                    raise
+        if versions_text is None:
             hub_list, hub_status = await hub_versions
             sources.append(hub_status)
             if not hub_list:
@@ -232,7 +249,6 @@ class JuliaAdapter:
                 )
             )
         else:
-            index_uuid = None
             hub_versions.cancel()
         texts: dict[str, str | None] = {}
         for file, task in files.items():
@@ -258,9 +274,9 @@ class JuliaAdapter:
             sources=tuple(sources),
         )
 
-    async def _listed(self, pkg: str, tasks: list[asyncio.Future[Any]]) -> str:
-        """The uuid `Registry.toml` gives `pkg`; `PackageNotFound` when it is not listed (or the
-        index is missing too); other failures of the index propagate."""
+    async def _listed(self, pkg: str, tasks: list[asyncio.Future[Any]]) -> tuple[str, str]:
+        """The (uuid, path) `Registry.toml` gives `pkg`; `PackageNotFound` when it is not listed
+        (or the index is missing too); other failures of the index propagate."""
         try:
             index = await self.registry_index()
         except PackageNotFound:
@@ -274,7 +290,7 @@ class JuliaAdapter:
             for task in tasks:
                 task.cancel()
             raise PackageNotFound(self.ecosystem.value, pkg)
-        return entry[0]
+        return entry
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:
         """Always None: neither the registry nor JuliaHub's documents count downloads."""
