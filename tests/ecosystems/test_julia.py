@@ -242,3 +242,35 @@ async def test_timeout_of_the_versions_file_is_unavailable() -> None:
     async with httpx.AsyncClient(transport=transport) as client:
         with pytest.raises(RegistryUnavailable):
             await _adapter(client).fetch_package("TinyStats")
+
+
+@requires_shared
+def test_every_recorded_julia_osv_range_is_ordered_by_the_julia_ordering() -> None:
+    """Real version strings: each `introduced` of the Julia OSV export sorts before its `fixed`
+    (and not after its `last_affected`), and every one of them is a valid VersionNumber."""
+    import json
+    import zipfile
+
+    from pkgintel.domain.packages import Ecosystem
+    from pkgintel.domain.versions import compare, is_valid
+    from tests.shared import shared_path
+
+    pairs = 0
+    with zipfile.ZipFile(shared_path("osv", "Julia", "all.zip")) as z:
+        for member in z.namelist():
+            record = json.loads(z.read(member))
+            for affected in record.get("affected", []):
+                for rng in affected.get("ranges", []):
+                    introduced = None
+                    for event in rng.get("events", []):
+                        for value in event.values():
+                            assert is_valid(Ecosystem.JULIA, value), value
+                        if "introduced" in event:
+                            introduced = event["introduced"]
+                        elif introduced is not None and "fixed" in event:
+                            pairs += 1
+                            assert compare(Ecosystem.JULIA, introduced, event["fixed"]) == -1
+                        elif introduced is not None and "last_affected" in event:
+                            pairs += 1
+                            assert compare(Ecosystem.JULIA, introduced, event["last_affected"]) <= 0
+    assert pairs > 1000
