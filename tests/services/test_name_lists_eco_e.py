@@ -88,7 +88,7 @@ def test_real_julia_registry_toml() -> None:
 
 
 def test_broken_registry_toml_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match="Registry.toml"):
+    with pytest.raises(ValueError, match=r"Registry\.toml"):
         list(parse_name_list(Ecosystem.JULIA, b"[packages]\nx = {"))
 
 
