@@ -202,7 +202,7 @@ class JuliaAdapter:
                 lambda: self._hub_package(pkg, wanted), source=JULIAHUB_SOURCE, kind="registry"
             )
         )
-        tasks = [*files.values(), hub_versions, hub_package]
+        tasks: list[asyncio.Future[Any]] = [*files.values(), hub_versions, hub_package]
         try:
             versions_text = await files["Versions.toml"]
         except BaseException:
