@@ -227,3 +227,54 @@ async def test_pin_safe_scan_bulk_and_stack_answer(client: httpx.AsyncClient) ->
     assert bulk.status_code == 200 and len(bulk.json()["results"]) == 3
     stack = await client.post("/api/ai/stack", json={"packages": items})
     assert stack.status_code == 200, stack.text
+
+
+FFMPEG_VERSIONS = "".join(
+    f'["{v}"]\ngit-tree-sha1 = "{i:040x}"\n\n'
+    for i, v in enumerate(["4.3.1+0", "4.3.1+2", "4.4.0+0", "9.0.0+0"], start=1)
+)
+
+
+async def test_julia_advisories_are_matched_with_build_metadata_ordering(
+    client: httpx.AsyncClient, runtime: Any, registry: ReplayRegistry, tmp_path: Any
+) -> None:
+    """The real JLSEC records of FFMPEG_jll bound ranges by JLL rebuilds (`4.3.1+0` … `4.3.1+2`):
+    only Julia's ordering (build metadata breaks ties) puts `4.3.1+0` inside the range
+    introduced at `4.3.1+0` and fixed at `4.3.1+2`, and `4.3.1+2` outside it."""
+    import json
+    import zipfile
+
+    from tests.osv_records import ingest_records
+    from tests.shared import shared_path
+
+    with zipfile.ZipFile(shared_path("osv", "Julia", "all.zip")) as z:
+        records = [
+            rec
+            for rec in (json.loads(z.read(m)) for m in z.namelist())
+            if any(a["package"]["name"] == "FFMPEG_jll" for a in rec["affected"])
+        ]
+    await ingest_records(runtime, tmp_path, "osv", "Julia", records)
+    registry.add(
+        "https://raw.githubusercontent.com/JuliaRegistries/General/master/F/FFMPEG_jll/Versions.toml",
+        FFMPEG_VERSIONS.encode(),
+    )
+
+    async def ids(version: str) -> set[str]:
+        resp = await client.get(
+            f"/api/check/julia/FFMPEG_jll?version={version.replace('+', '%2B')}"
+        )
+        assert resp.status_code == 200, resp.text
+        return {d["id"] for d in resp.json()["vulnerabilities"]["details"]}
+
+    first, rebuilt = await ids("4.3.1+0"), await ids("4.3.1+2")
+    assert "JLSEC-2025-109" in first and "JLSEC-2025-109" not in rebuilt
+    assert "JLSEC-2025-101" not in first  # fixed in 4.3.1+0
+    assert "JLSEC-2025-110" in rebuilt  # introduced at 4.3.1+2
+    latest = (await client.get("/api/check/julia/FFMPEG_jll")).json()
+    assert latest["latest_version"] == "9.0.0+0"
+    assert not {"JLSEC-2026-1171", "JLSEC-2026-1174"} & {
+        d["id"] for d in latest["vulnerabilities"]["details"]
+    }  # fixed in 9.0.0+0
+    eco = {e["id"]: e for e in (await client.get("/api/ecosystems")).json()["ecosystems"]}
+    assert eco["julia"]["vulnerability_count"] == len(records)
+    assert eco["julia"]["features"]["vulnerabilities"] is True
