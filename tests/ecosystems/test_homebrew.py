@@ -211,3 +211,31 @@ async def test_fetch_asks_for_the_formula_or_the_cask_document() -> None:
         "/api/cask/tinytool.json",
         "/api/cask/nothing.json",
     ]
+
+
+def test_one_kept_version_leaves_maturity_unscored_not_low() -> None:
+    from datetime import UTC, datetime
+
+    from pkgintel.scoring.health import compute_health
+    from pkgintel.scoring.signals import HealthSignals, VulnerabilitySummary
+
+    info = parse_formula(formula())
+    assert info.extra["release_history"] == "current_only"
+    base = {
+        "last_release_at": None,
+        "first_release_at": None,
+        "version_count": 1,
+        "weekly_downloads": None,
+        "maintainers_count": None,
+        "deprecated": False,
+        "deprecated_message": None,
+        "vulnerabilities": VulnerabilitySummary("unavailable"),
+        "malicious": None,
+        "latest_version": "1.4.2",
+        "evaluated_version": "1.4.2",
+    }
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    brew = compute_health(HealthSignals(**base, release_history_known=False), now=now)
+    other = compute_health(HealthSignals(**base), now=now)
+    assert "maturity" in brew.unscored
+    assert "maturity" not in other.unscored

@@ -14,7 +14,9 @@ in Homebrew and always lower case in homebrew/core, so the name is sent lower-ca
 
 Homebrew keeps one version per formula (older ones are not installable from homebrew/core), so the
 release list is the current stable version only, with no publish date (the API gives none). The
-formula's `revision` (the `_N` of `pkg_version`) is kept as `extra["revision"]`.
+formula's `revision` (the `_N` of `pkg_version`) is kept as `extra["revision"]`, and
+`extra["release_history"] = "current_only"` tells the health score not to read maturity from a
+version count of one.
 
 Deprecated and disabled formulae (https://docs.brew.sh/Deprecating-Disabling-and-Removing-Formulae)
 are deprecated here, with the reason, the date and the replacement in the message; a disabled one
@@ -115,7 +117,7 @@ def parse_formula(body: Mapping[str, Any], *, version: str | None = None) -> Pac
             source=REGISTRY_SOURCE,
         )
     _check_version(name, stable, version)
-    extra: dict[str, str] = {"kind": "formula"}
+    extra: dict[str, str] = {"kind": "formula", "release_history": "current_only"}
     revision = body.get("revision")
     if isinstance(revision, int) and not isinstance(revision, bool) and revision > 0:
         extra["revision"] = str(revision)
@@ -178,7 +180,7 @@ def parse_cask(body: Mapping[str, Any], *, version: str | None = None) -> Packag
         )
     name = f"{CASK_PREFIX}{token}"
     _check_version(name, current, version)
-    extra: dict[str, str] = {"kind": "cask"}
+    extra: dict[str, str] = {"kind": "cask", "release_history": "current_only"}
     tap = _text(body.get("tap"))
     if tap:
         extra["tap"] = tap
