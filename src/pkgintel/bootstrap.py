@@ -104,6 +104,16 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         },
         Ecosystem.PUB: {"base_url": settings.upstream_pub_url},
         Ecosystem.HEX: {"base_url": settings.upstream_hex_url},
+        # eco-e: Homebrew, Julia, JSR
+        Ecosystem.HOMEBREW: {"base_url": settings.upstream_homebrew_url},
+        Ecosystem.JULIA: {
+            "base_url": settings.upstream_julia_url,
+            "juliahub_url": settings.upstream_juliahub_url,
+        },
+        Ecosystem.JSR: {
+            "base_url": settings.upstream_jsr_url,
+            "api_url": settings.upstream_jsr_api_url,
+        },
     }
 
 

@@ -87,6 +87,28 @@ class Settings(BaseSettings):
     upstream_hex_url: str = Field(
         "https://hex.pm", description="hex.pm API (packages, releases, owners, downloads)."
     )
+    # --- eco-e: Homebrew, Julia, JSR ---
+    upstream_homebrew_url: str = Field(
+        "https://formulae.brew.sh",
+        description="Homebrew JSON API (`api/formula/<name>.json`, `api/cask/<token>.json`, `formula.json`).",
+    )
+    upstream_julia_url: str = Field(
+        "https://raw.githubusercontent.com/JuliaRegistries/General/master",
+        description="Raw files of the Julia General registry (`Registry.toml`, `<L>/<Name>/Versions.toml`, `Deps.toml`, `Compat.toml`).",
+    )
+    upstream_juliahub_url: str = Field(
+        "https://juliahub.com",
+        description="JuliaHub package documents (`docs/General/<Name>/<version>/pkg.json`: licence, description, owner).",
+    )
+    upstream_jsr_url: str = Field(
+        "https://jsr.io",
+        description="JSR registry files (`@scope/name/meta.json`, `<version>_meta.json`).",
+    )
+    upstream_jsr_api_url: str = Field(
+        "https://api.jsr.io",
+        description="JSR API (package description, repository, JSR score, runtime compatibility).",
+    )
+    # --- end eco-e ---
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",
