@@ -10,6 +10,7 @@ from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import CompatService
 from pkgintel.services.errors import ErrorService
+from pkgintel.services.graph import Graph
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
@@ -51,3 +52,5 @@ class Runtime:
     ops: Ops | None = None
     """Jobs, cron, missions, proposals, curator (None when not wired)."""
     knowledge: Knowledge | None = None
+    graph: Graph | None = None
+    """Dependency tree, tree licences and health history (issue 16; set by `bootstrap.assemble`)."""
