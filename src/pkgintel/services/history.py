@@ -128,7 +128,10 @@ class HistoryService:
         pairs: list[tuple[str, str]] = []
         if self._asked is not None:
             pairs.extend(
-                await self._asked(now - timedelta(days=self._asked_days), now, self._limit)
+                # the end is inclusive of this instant: a package asked about just now counts
+                await self._asked(
+                    now - timedelta(days=self._asked_days), now + timedelta(seconds=1), self._limit
+                )
             )
         pairs.extend(
             await self._store.tracked(

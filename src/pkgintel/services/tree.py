@@ -22,7 +22,8 @@ tree) and `concurrency` lookups at a time. Everything cut is named (`truncated`,
 
 An unreachable registry for a dependency makes that edge `unresolved` with `reason: unavailable`
 and the tree `complete: false`; only a root that cannot be had raises (`RegistryUnavailable` → 503,
-`PackageNotFound` → 404). Trees without such gaps are cached for `ttl_s` (24 h).
+`PackageNotFound` → 404). Trees without such gaps are cached for `ttl_s` (24 h), or for
+`SHORT_TTL_S` when some node's advisory data was unavailable; trees with gaps are not cached.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ from pkgintel.upstream_guard import FanOut, fan_out
 logger = logging.getLogger(__name__)
 
 TREE_SOURCE: Final = "dependency-tree"
+SHORT_TTL_S: Final = 300
+"""Cache lifetime of a tree whose advisory data was unavailable."""
 _MULTI_VERSION: Final = frozenset({Ecosystem.NPM, Ecosystem.CARGO})
 _CACHE_VERSION: Final = "tree1"
 
@@ -130,9 +133,12 @@ class DependencyTree:
     @property
     def complete(self) -> bool:
         """No edge failed for lack of data (unresolved `no_matching_version` is a fact, not a gap)."""
-        return not any(
-            u.reason in ("unavailable", "not_looked_up") for u in self.unresolved
-        ) and all(n.vulnerability_status != "unavailable" for n in self.nodes)
+        return not any(u.reason in ("unavailable", "not_looked_up") for u in self.unresolved)
+
+    @property
+    def vulnerabilities_known(self) -> bool:
+        """Every node's advisory data was available."""
+        return all(n.vulnerability_status != "unavailable" for n in self.nodes)
 
 
 class TreeService:
@@ -199,7 +205,9 @@ class TreeService:
         finally:
             fan_out.reset(token)
         if result.complete:
-            await self._cache_set(key, result)
+            # Without advisory data the tree is kept briefly, so counts appear soon after ingestion.
+            ttl = self._ttl if result.vulnerabilities_known else min(self._ttl, SHORT_TTL_S)
+            await self._cache_set(key, result, ttl)
         return result
 
     async def _cache_get(self, key: str) -> DependencyTree | None:
@@ -215,9 +223,9 @@ class TreeService:
             logger.warning("dropping an undecodable cached tree %s", key)
             return None
 
-    async def _cache_set(self, key: str, tree: DependencyTree) -> None:
+    async def _cache_set(self, key: str, tree: DependencyTree, ttl: float) -> None:
         try:
-            await self._cache.set(key, _encode(tree), ttl_s=self._ttl)
+            await self._cache.set(key, _encode(tree), ttl_s=ttl)
         except CacheUnavailable as exc:
             logger.warning("cache unavailable on set: %s", exc)
 

@@ -51,6 +51,11 @@ Extras = Annotated[
 ]
 
 
+def _cache_control(tree: DependencyTree) -> str:
+    """24 hours for a complete tree with advisory data, else the short stale lifetime."""
+    return TREE_CACHE if tree.complete and tree.vulnerabilities_known else STALE_CACHE
+
+
 def _graph(runtime: Runtime) -> Graph:
     if runtime.graph is None:
         raise PkgIntelError("dependency trees and history are not wired in this installation")
@@ -106,6 +111,7 @@ def tree_wire(tree: DependencyTree) -> dict[str, Any]:
         "max_deps": tree.max_deps,
         "total_dependencies": len(deps),
         "complete": tree.complete,
+        "vulnerabilities_known": tree.vulnerabilities_known,
         "truncated": tree.truncated,
         "truncation": list(tree.truncation),
         "summary": {
@@ -166,7 +172,7 @@ async def tree_answer(
         "endpoint": "/api/tree/{ecosystem}/{package}",
         "sources": sources_wire(tree.sources),
     }
-    return Answer(body, TREE_CACHE if tree.complete else STALE_CACHE, {"_cache": tree.cache_status})
+    return Answer(body, _cache_control(tree), {"_cache": tree.cache_status})
 
 
 @router.get(
@@ -251,11 +257,7 @@ async def licenses_answer(
         "endpoint": "/api/licenses/{ecosystem}/{package}",
         "sources": sources_wire(lic.tree.sources),
     }
-    return Answer(
-        body,
-        TREE_CACHE if lic.tree.complete else STALE_CACHE,
-        {"_cache": lic.tree.cache_status},
-    )
+    return Answer(body, _cache_control(lic.tree), {"_cache": lic.tree.cache_status})
 
 
 @router.get(

@@ -58,7 +58,8 @@ class TreeOut(_Open):
     max_depth: int
     max_deps: int
     total_dependencies: int
-    complete: bool
+    complete: bool = Field(description="No edge is missing for lack of registry data.")
+    vulnerabilities_known: bool = Field(description="Every node's advisory data was available.")
     truncated: bool
     truncation: list[str]
     summary: dict[str, Any]
