@@ -8,7 +8,7 @@ Pure rules of dependency-tree resolution (`services/tree.py` does the fetching).
   only when a feature turns them on (features are off by default here), never dev-dependencies.
 - `pick_version`: the newest *published* version a requirement admits, in the ecosystem's range
   grammar (`domain/ranges`) and ordering; pre-releases only when the range names one (npm, Cargo)
-  or when the specifier mentions one (PEP 440); yanked releases only when pinned exactly (PEP 592,
+  or when the specifier mentions one or nothing final satisfies it (PEP 440); yanked releases only when pinned exactly (PEP 592,
   Cargo). None when nothing published satisfies it — the caller reports the edge as unresolved
   rather than inventing a version.
 - `find_cycles`: the elementary cycles of the resolved graph, each once.
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError, grammar_for
@@ -132,14 +133,29 @@ def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement:
         raise UnevaluableRequirement(str(exc)) from None
     exact = _pinned(ecosystem, req)
     ordered = sorted(releases, key=lambda r: sort_key(ecosystem, r.version), reverse=True)
-    for rel in ordered:
-        if rel.yanked and rel.version != exact:
-            continue
-        if ecosystem is Ecosystem.NPM and req == "*" and is_prerelease(ecosystem, rel.version):
-            continue
-        if rng.contains(rel.version):
-            return rel.version
+    # npm and Cargo apply their pre-release rule inside `contains`; for PEP 440 a pre-release is
+    # taken only when the specifier names one, or when nothing final satisfies it (PEP 440, pip).
+    finals_first = ecosystem is Ecosystem.PYPI and not _names_prerelease(req)
+    passes = (False, True) if finals_first else (True,)
+    for allow_pre in passes:
+        for rel in ordered:
+            if rel.yanked and rel.version != exact:
+                continue
+            pre = is_prerelease(ecosystem, rel.version)
+            if pre and not allow_pre:
+                continue
+            if ecosystem is Ecosystem.NPM and req == "*" and pre:
+                continue
+            if rng.contains(rel.version):
+                return rel.version
     return None
+
+
+def _names_prerelease(req: str) -> bool:
+    try:
+        return bool(SpecifierSet(req).prereleases)
+    except (InvalidSpecifier, ValueError):
+        return False
 
 
 def _pinned(ecosystem: Ecosystem, req: str) -> str | None:
