@@ -231,8 +231,13 @@ CASES: dict[str, tuple[dict[str, Any], tuple[str, str, dict[str, Any] | None]]] 
         {"ecosystem": "npm", "limit": 5},
         ("GET", "/api/trending?ecosystem=npm&limit=5", None),
     ),
+    # -- dependency tree (issue 16)
+    "get_dependency_tree": (
+        {"ecosystem": "npm", "package": "express", "max_depth": 2},
+        ("GET", "/api/tree/npm/express?max_depth=2", None),
+    ),
 }
-NEEDS_SHARED = {"check_compatibility"}
+NEEDS_SHARED = {"check_compatibility", "get_dependency_tree"}
 """Cases whose registry bodies come from ../shared/data (skipped when it is absent)."""
 
 KNOWLEDGE_TOOLS = (
@@ -343,6 +348,8 @@ async def test_tool_answers_what_the_http_endpoint_answers(
 ) -> None:
     if tool in KNOWLEDGE_TOOLS:
         await load_knowledge(tool, loaded, registry, http)
+    if tool == "get_dependency_tree" and SHARED_DATA.is_dir():
+        add_npm_live(registry)
     async with connect(http) as mcp_client:
         if tool in NEEDS_SHARED and not SHARED_DATA.is_dir():
             pytest.skip(f"shared data not found at {SHARED_DATA}")

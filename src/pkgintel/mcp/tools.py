@@ -32,6 +32,7 @@ from pkgintel.api.routes.audit import (
 )
 from pkgintel.api.routes.compat import compat_answer, with_runtimes
 from pkgintel.api.routes.errors import resolve_error_answer
+from pkgintel.api.routes.graph import tree_answer
 from pkgintel.api.routes.knowledge import (
     alternatives_answer,
     breaking_answer,
@@ -58,6 +59,7 @@ from pkgintel.api.schemas.answers import (
 )
 from pkgintel.api.schemas.compat import CompatOut
 from pkgintel.api.schemas.errors import ErrorResolutionOut
+from pkgintel.api.schemas.graph import TreeOut
 from pkgintel.api.schemas.knowledge_out import (
     AlternativesOut,
     BreakingOut,
@@ -531,6 +533,31 @@ async def get_trending(
     return (await trending_answer(rt, ecosystem, limit)).wire()
 
 
+async def get_dependency_tree(
+    rt: Runtime,
+    ecosystem: EcosystemArg,
+    package: PackageArg,
+    version: VersionArg = None,
+    max_depth: Annotated[
+        int, Field(ge=1, le=10, description="Levels below the package that are expanded.")
+    ] = 3,
+    max_deps: Annotated[
+        int, Field(ge=1, le=1000, description="Most dependencies listed besides the package.")
+    ] = 200,
+) -> dict[str, Any]:
+    """
+    What installing this package brings in (npm, PyPI, Cargo): the transitive dependencies resolved
+    with the ecosystem's own range rules against published versions only, flattened, each with its
+    version, depth, health score, vulnerability count and licence; cycles, unresolved ranges and
+    truncation named. Large (about 150 tokens per dependency): lower max_depth/max_deps for a
+    summary. Same answer as GET /api/tree/{ecosystem}/{package}.
+    """
+    answer = await tree_answer(
+        rt, ecosystem, package, version, max_depth=max_depth, max_deps=max_deps
+    )
+    return answer.wire()
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool(check_package, "Check a package", PackageReportOut, render.report),
     Tool(get_package_prompt, "Package brief for a prompt", PromptOut),
@@ -560,5 +587,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(get_known_bugs, "Known bugs", BugsOut, render.bugs, open_world=False),
     Tool(compare_packages, "Compare packages", CompareOut, render.compare),
     Tool(get_trending, "Trending packages", TrendingOut, render.trending, open_world=False),
+    # -- dependency tree (issue 16)
+    Tool(get_dependency_tree, "Dependency tree", TreeOut),
 )
 """Every published tool, in the order `tools/list` shows them."""

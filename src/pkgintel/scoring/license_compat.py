@@ -20,6 +20,7 @@ it), with the reason naming it. Never "compatible" for a licence we cannot read.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Final
 
@@ -45,6 +46,7 @@ class Compatibility:
     reason: str
 
 
+@functools.lru_cache(maxsize=4096)
 def copyleft_family(expression: str | None) -> str | None:
     """`AGPL`, `LGPL` or `GPL` when any licence of the expression belongs to that family."""
     if not expression:
@@ -60,8 +62,10 @@ def copyleft_family(expression: str | None) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def compatibility(dependency: str | None, project: str | None) -> Compatibility:
-    """The verdict for a dependency licensed `dependency` in a project licensed `project`."""
+    """The verdict for a dependency licensed `dependency` in a project licensed `project`
+    (memoised: a tree repeats a handful of licences)."""
     if not dependency or not dependency.strip():
         return Compatibility("unknown", "the dependency declares no licence")
     if not project or not project.strip():
@@ -83,6 +87,7 @@ def compatibility(dependency: str | None, project: str | None) -> Compatibility:
     return best
 
 
+@functools.lru_cache(maxsize=4096)
 def _parse(expression: str) -> object | None:
     try:
         parsed: object | None = _licensing().parse(_normalise(expression.strip()[:10_000]))
