@@ -274,3 +274,35 @@ def _task_deps(runtime: Runtime) -> Any:
 
     assert runtime.graph is not None
     return Deps(runtime.graph.history)
+
+
+async def test_pypi_licences_and_history_on_recorded_bodies(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    lic = (await client.get("/api/licenses/pypi/requests?target=GPL-3.0-only")).json()
+    assert lic["license"] == "Apache-2.0"
+    urllib3 = next(p for p in lic["packages"] if p["name"] == "urllib3")
+    assert urllib3["license"] == "MIT" and urllib3["vs_root"]["verdict"] == "compatible"
+    # requests' other dependencies are not recorded here: the tree is incomplete, so no "compatible"
+    assert lic["compatibility"]["verdict"] == "unknown"
+    assert lic["target_compatibility"]["license"] == "GPL-3.0-only"
+    assert {s["name"] for s in lic["_meta"]["sources"]} >= {"dependency-tree", "pypi.org"}
+    assert runtime.graph is not None
+    await runtime.graph.history.record(Ecosystem.PYPI, "Requests")
+    body = (await client.get("/api/history/pypi/requests")).json()
+    assert body["package"] == "requests" and body["count"] == 1
+    assert body["snapshots"][0]["latest_version"] == "2.34.2"
+    assert body["_meta"]["sources"][0]["status"] == "ok"
+    assert body["_meta"]["sources"][0]["age_s"] is not None
+
+
+async def test_snapshot_job_with_the_registry_down_records_nothing_and_says_why(
+    client: httpx.AsyncClient, runtime: Runtime, registry: ReplayRegistry
+) -> None:
+    registry.fail_with = 503
+    assert runtime.graph is not None
+    run = await runtime.graph.history.run([(Ecosystem.NPM, "lib-a"), (Ecosystem.PYPI, "requests")])
+    assert run.recorded == 0 and set(run.failed) == {"npm/lib-a", "pypi/requests"}
+    assert all(why for why in run.failed.values())
+    body = (await client.get("/api/history/npm/lib-a")).json()
+    assert body["snapshots"] == [] and body["trend"] is None
