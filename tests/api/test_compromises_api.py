@@ -92,3 +92,17 @@ async def test_report_carries_the_curated_incident(client: httpx.AsyncClient) ->
     assert [i["id"] for i in hist["incidents"]] == ["chalk-debug-2025"]
     assert hist["incidents"][0]["version_affected"] is False
     assert "5.6.1" in hist["versions"]
+
+
+async def test_ai_stack_replaces_a_known_compromised_release(client: httpx.AsyncClient) -> None:
+    body = (
+        await client.post(
+            "/api/ai/stack",
+            json={"packages": [{"ecosystem": "npm", "package": "ua-parser-js", "version": "0.7.29"}]},
+        )
+    ).json()
+    [verdict] = body["packages"]
+    assert verdict["verdict"] == "do_not_use"
+    assert any(
+        a["action"] == "replace" and "ua-parser-js" in a["detail"] for a in body["action_items"]
+    )

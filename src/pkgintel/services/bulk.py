@@ -137,6 +137,7 @@ class BulkCheckService:
                     **base,
                     "status": status,
                     "reason": why,
+                    "advisories": [],
                     "incidents": [m.incident.id for m in matches],
                     "sources": [m.incident.sources[0] for m in matches],
                     "judged_version": version or (entry.latest_version if entry else None),
