@@ -98,7 +98,9 @@ async def test_ai_stack_replaces_a_known_compromised_release(client: httpx.Async
     body = (
         await client.post(
             "/api/ai/stack",
-            json={"packages": [{"ecosystem": "npm", "package": "ua-parser-js", "version": "0.7.29"}]},
+            json={
+                "packages": [{"ecosystem": "npm", "package": "ua-parser-js", "version": "0.7.29"}]
+            },
         )
     ).json()
     [verdict] = body["packages"]

@@ -306,3 +306,56 @@ async def test_snapshot_job_with_the_registry_down_records_nothing_and_says_why(
     assert all(why for why in run.failed.values())
     body = (await client.get("/api/history/npm/lib-a")).json()
     assert body["snapshots"] == [] and body["trend"] is None
+
+
+def pypi_project(name: str, versions: dict[str, list[str]], latest: str) -> dict[str, Any]:
+    """A minimal PyPI JSON body (`/pypi/<name>/json`) whose latest release requires `versions[latest]`."""
+    files = [{"upload_time_iso_8601": "2025-01-01T00:00:00.000000Z", "yanked": False}]
+    return {
+        "info": {
+            "name": name,
+            "version": latest,
+            "license_expression": "MIT",
+            "requires_dist": versions[latest],
+            "yanked": False,
+        },
+        "releases": dict.fromkeys(versions, files),
+        "urls": [],
+        "vulnerabilities": [],
+    }
+
+
+async def test_pypi_keeps_one_version_per_name_and_reports_the_clash(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    pypi = "https://pypi.org/pypi"
+    registry.add(
+        f"{pypi}/clash-app/json", pypi_project("clash-app", {"1.0": ["left", "right"]}, "1.0")
+    )
+    registry.add(f"{pypi}/left/json", pypi_project("left", {"1.0": ["shared>=2"]}, "1.0"))
+    registry.add(f"{pypi}/right/json", pypi_project("right", {"1.0": ["shared<2"]}, "1.0"))
+    registry.add(f"{pypi}/shared/json", pypi_project("shared", {"1.5": [], "2.1": []}, "2.1"))
+    body = (await client.get("/api/tree/pypi/clash-app")).json()
+    shared = [n["id"] for n in body["nodes"] if n["name"] == "shared"]
+    assert shared == ["shared@2.1"]  # one version per name, as pip installs
+    [clash] = body["conflicts"]
+    assert clash["package"] == "shared" and clash["requirement"] == "<2"
+    assert clash["kept"] == "shared@2.1" and clash["required_by"] == "right@1.0"
+
+
+async def test_npm_specs_that_name_no_registry_version_are_not_looked_up(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    registry.add(
+        f"{NPM}/alias-app",
+        packument(
+            "alias-app",
+            {"1.0.0": {"dependencies": {"x": "npm:lib-a@^1.0.0", "y": "github:a/b", "lib-c": "*"}}},
+            "1.0.0",
+        ),
+    )
+    body = (await client.get("/api/tree/npm/alias-app")).json()
+    reasons = {u["name"]: u["reason"] for u in body["unresolved"]}
+    assert reasons == {"x": "unevaluable", "y": "unevaluable"}
+    assert not any(h.rstrip("/").endswith(("/npm/x", "/npm/y")) for h in registry.hits)
+    assert any(n["id"] == "lib-c@1.0.0" for n in body["nodes"])

@@ -311,8 +311,14 @@ class _Resolution:
         )
 
     async def _level(self, edges: list[tuple[str, Dependency]], depth: int) -> list[str]:
+        unevaluable: dict[tuple[str, str], str] = {}
         for _, dep in edges:
             norm = normalise_name(self.eco, dep.name)
+            why = _unevaluable(self.eco, dep.requirement)
+            if why is not None:
+                # a git/file/alias spec names no registry version: nothing to look up
+                unevaluable[(norm, dep.requirement)] = why
+                continue
             if norm not in self.releases and not self._satisfied(norm, dep.requirement):
                 self.releases[norm] = asyncio.create_task(self._release_list(dep.name))
         await asyncio.gather(*self.releases.values())
@@ -323,22 +329,25 @@ class _Resolution:
             existing = self._satisfied(norm, dep.requirement)
             if existing is None and self.eco not in _MULTI_VERSION and self.by_name.get(norm):
                 existing = self.by_name[norm][0]
-                self.conflicts.append(
-                    {
-                        "package": dep.name,
-                        "requirement": dep.requirement,
-                        "required_by": parent,
-                        "kept": existing,
-                        "why": "pip installs one version per name; this requirement is not met by it",
-                    }
-                )
+                self._conflict(dep, parent, existing)
             if existing is not None:
                 self._link(parent, existing)
+                continue
+            why = unevaluable.get((norm, dep.requirement))
+            if why is not None:
+                self.unresolved.append(
+                    Unresolved(parent, dep.name, dep.requirement, "unevaluable", why)
+                )
                 continue
             pending = next(
                 (nid for nid, (n, _, _, _) in new.items() if n == norm and self._in(nid, dep)),
                 None,
             )
+            if pending is None and self.eco not in _MULTI_VERSION:
+                other = next((nid for nid, (n, _, _, _) in new.items() if n == norm), None)
+                if other is not None:
+                    self._conflict(dep, parent, other)
+                    pending = other
             if pending is not None:
                 self._link(parent, pending)
                 continue
@@ -402,6 +411,17 @@ class _Resolution:
             )
             added.append(node_id)
         return added
+
+    def _conflict(self, dep: Dependency, parent: str, kept: str) -> None:
+        self.conflicts.append(
+            {
+                "package": dep.name,
+                "requirement": dep.requirement,
+                "required_by": parent,
+                "kept": kept,
+                "why": "pip installs one version per name; this requirement is not met by it",
+            }
+        )
 
     def _in(self, node_id: str, dep: Dependency) -> bool:
         version = node_id.rsplit("@", 1)[1]
@@ -563,6 +583,15 @@ class _Resolution:
             computed_at=now,
             sources=sources,
         )
+
+
+def _unevaluable(ecosystem: Ecosystem, requirement: str) -> str | None:
+    """Why `requirement` names no registry version (None when it is a range of the ecosystem)."""
+    try:
+        pick_version(ecosystem, (), requirement)
+    except UnevaluableRequirement as exc:
+        return str(exc) or "not a version range"
+    return None
 
 
 def _encode(tree: DependencyTree) -> bytes:
