@@ -29,6 +29,7 @@ import httpx
 
 from pkgintel.domain.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.search import SearchHit
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
@@ -114,6 +115,20 @@ class NpmAdapter:
             self._client,
             self.packument_url(name),
             parse_constraints,
+            ecosystem=self.ecosystem,
+            name=name,
+            source=self.registry_source,
+        )
+
+    publishers_source: ClassVar[str] = REGISTRY_SOURCE
+
+    async def fetch_publishers(self, name: str) -> PublisherHistory:
+        """Who published each version (`PublisherHistorySource`); parsed off the event loop."""
+        name = unquote(name)
+        return await get_json_parsed(
+            self._client,
+            self.packument_url(name),
+            parse_publishers,
             ecosystem=self.ecosystem,
             name=name,
             source=self.registry_source,
@@ -536,3 +551,59 @@ def version_constraints(name: str, version: str, manifest: Mapping[str, Any]) ->
         prerelease=is_prerelease(_ECOSYSTEM, version),
         yanked=False,
     )
+
+
+def parse_publishers(data: Mapping[str, Any]) -> PublisherHistory:
+    """
+    Per-version publisher facts of a full packument (pure): `_npmUser.name` (who ran `npm publish`),
+    the version's `maintainers` list (publish rights at that time), `dist.attestations` (a
+    provenance attestation) and `_npmUser.trustedPublisher.id` (an OIDC trusted publisher). Raises
+    `PackageNotFound` / `RegistryResponseInvalid` like `parse_constraints`.
+    """
+    raw_versions = data.get("versions")
+    name = _package_name(data, raw_versions)
+    manifests = _manifests(name or "?", raw_versions)
+    if not name or not manifests:
+        times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
+        if name and ("unpublished" in times or isinstance(raw_versions, Mapping)):
+            raise PackageNotFound(_ECOSYSTEM, name)
+        raise RegistryResponseInvalid(
+            _ECOSYSTEM,
+            "npm body is not a packument",
+            reason="invalid_shape",
+            source=REGISTRY_SOURCE,
+        )
+    times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
+    pubs: list[Publication] = []
+    for version, manifest in manifests.items():
+        user = manifest.get("_npmUser")
+        publisher = None
+        trusted = None
+        if isinstance(user, Mapping):
+            publisher = _text(user.get("name"))
+            tp = user.get("trustedPublisher")
+            if isinstance(tp, Mapping):
+                trusted = _text(tp.get("id")) or "trusted publisher"
+        elif isinstance(user, str) and (m := _PERSON.match(user)):
+            publisher = m["name"] or None
+        raw_maint = manifest.get("maintainers")
+        maint = (
+            tuple(mm.name for mm in _maintainers(raw_maint))
+            if isinstance(raw_maint, list)
+            else None
+        )
+        dist = manifest.get("dist")
+        attested = None
+        if isinstance(dist, Mapping):
+            attested = isinstance(dist.get("attestations"), Mapping)
+        pubs.append(
+            Publication(
+                version=version,
+                published_at=_timestamp(name, version, times.get(version)),
+                publisher=publisher,
+                maintainers=maint,
+                attested=attested,
+                trusted_publisher=trusted,
+            )
+        )
+    return PublisherHistory(source=REGISTRY_SOURCE, publications=tuple(pubs))

@@ -112,3 +112,8 @@ class HealthSignals:
     evaluated_version: str
     """The version the caller asked about, or the latest."""
     latest_is_prerelease: bool = False
+    bus_factor: int | None = None
+    """Fewest publishers covering half the releases (`domain/maintainers.py`); None when the registry
+    does not say who published each release (community then rests on the maintainer count alone)."""
+    new_publisher_on_latest: bool = False
+    """The latest release was published by an account that had published no earlier release."""

@@ -20,6 +20,7 @@ from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
+from pkgintel.services.trust_signals import TrustSignals
 from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 
 
@@ -51,3 +52,5 @@ class Runtime:
     ops: Ops | None = None
     """Jobs, cron, missions, proposals, curator (None when not wired)."""
     knowledge: Knowledge | None = None
+    trust: TrustSignals | None = None
+    """Maintainers, GitHub stats and trust, quality (set by `bootstrap.assemble`)."""
