@@ -278,7 +278,9 @@ def build_trust_signals(
         not_found_ttl_s=settings.not_found_ttl_s,
         **ttl,
     )
-    maintainers = MaintainerService(packages, adapters, cache, **ttl)
+    maintainers = MaintainerService(
+        packages, adapters, cache, not_found_ttl_s=settings.not_found_ttl_s, **ttl
+    )
     sources = QualitySources(
         client,
         npm_downloads_url=settings.upstream_npm_downloads_url,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,8 +38,6 @@ from pkgintel.scoring.trust import TrustScore, compute_trust
 from pkgintel.sources.github import SOURCE, RepositoryNotFound, github_repo
 
 logger = logging.getLogger(__name__)
-
-_MISSING = b"\x00404"
 
 
 class GitHubApi(Protocol):
@@ -115,17 +114,23 @@ class GitHubSignals:
         except CacheUnavailable as exc:
             logger.warning("cache unavailable: %s", exc)
         cached: tuple[Any, datetime] | None = None
-        if entry is not None and entry.value != _MISSING:
+        if entry is not None:
             doc = orjson.loads(entry.value)
-            cached = (doc["b"], datetime.fromisoformat(doc["at"]))
-            if entry.is_fresh(now.timestamp()):
-                return Fetched(cached[0], SourceStatus(SOURCE, kind, SourceState.OK, cached[1]))
-        elif entry is not None and entry.is_fresh(now.timestamp()):
-            return Fetched(None, SourceStatus(SOURCE, kind, SourceState.OK, now, "not found"))
+            at = datetime.fromisoformat(doc["at"])
+            if doc.get("missing"):
+                if entry.is_fresh(time.time()):
+                    return Fetched(
+                        None, SourceStatus(SOURCE, kind, SourceState.OK, at, "not found")
+                    )
+            else:
+                cached = (doc["b"], at)
+                if entry.is_fresh(time.time()):
+                    return Fetched(cached[0], SourceStatus(SOURCE, kind, SourceState.OK, at))
         try:
             body = await call()
         except (RepositoryNotFound, AccountNotFound):
-            await self._set(key, _MISSING, self._not_found_ttl)
+            marker = orjson.dumps({"missing": True, "at": now.isoformat()})
+            await self._set(key, marker, self._not_found_ttl)
             return Fetched(None, SourceStatus(SOURCE, kind, SourceState.OK, now, "not found"))
         except RegistryError as exc:
             if cached is not None:

@@ -12,7 +12,9 @@ history is not: when it fails, the figures that need it are "unavailable" with t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,6 +37,8 @@ from pkgintel.ecosystems.optional import PublisherHistorySource
 from pkgintel.services.packages import PackageService, Snapshot
 
 logger = logging.getLogger(__name__)
+
+_NOT_FOUND = b"\x00404"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +108,11 @@ class MaintainerService:
         *,
         ttl_s: float = 21600,
         stale_s: float = 86400,
+        not_found_ttl_s: float = 600,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._packages = packages
+        self._not_found_ttl = not_found_ttl_s
         self._adapters = adapters
         self._cache = cache
         self._ttl = ttl_s
@@ -148,19 +154,32 @@ class MaintainerService:
         except CacheUnavailable as exc:
             logger.warning("cache unavailable: %s", exc)
         cached = None
+        if entry is not None and entry.value == _NOT_FOUND:
+            why = f"{src} does not know this package"
+            return HistoryResult(
+                None, SourceStatus(src, "publishers", SourceState.UNAVAILABLE, None, why), why
+            )
         if entry is not None:
             try:
                 cached = _decode(entry.value)
             except (ValueError, KeyError, TypeError):
                 cached = None
-            if cached is not None and entry.is_fresh(now.timestamp()):
+            if cached is not None and entry.is_fresh(time.time()):
                 return HistoryResult(
                     cached[0], SourceStatus(src, "publishers", SourceState.OK, cached[1]), None
                 )
         try:
             history = await adapter.fetch_publishers(name)
-        except (RegistryError, PackageNotFound) as exc:
-            reason = getattr(exc, "reason", None) or "not found"
+        except PackageNotFound:
+            # Remembered like the package service's 404s, so repeated lookups stay cheap.
+            with contextlib.suppress(CacheUnavailable):
+                await self._cache.set(key, _NOT_FOUND, ttl_s=self._not_found_ttl, stale_s=0)
+            why = f"{src} does not know this package"
+            return HistoryResult(
+                None, SourceStatus(src, "publishers", SourceState.UNAVAILABLE, None, why), why
+            )
+        except RegistryError as exc:
+            reason = exc.reason
             if cached is not None:
                 detail = (
                     f"source failed ({reason}); serving the copy fetched at {cached[1].isoformat()}"

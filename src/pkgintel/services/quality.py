@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -236,8 +237,9 @@ class QualityService:
                 decode(doc["v"]) if doc["v"] is not None else None,
                 datetime.fromisoformat(doc["at"]),
             )
-            if entry.is_fresh(now.timestamp()):
-                return cached[0], SourceStatus(source, kind, SourceState.OK, cached[1])
+            if entry.is_fresh(time.time()):
+                note = None if cached[0] is not None else "no entry for this package"
+                return cached[0], SourceStatus(source, kind, SourceState.OK, cached[1], note)
         try:
             value = await fetch()
         except RegistryError as exc:
