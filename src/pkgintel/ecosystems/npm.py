@@ -17,6 +17,7 @@ Downloads: https://github.com/npm/registry/blob/main/docs/download-counts.md —
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import threading
@@ -82,6 +83,7 @@ class NpmAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._downloads_url = downloads_url.rstrip("/")
+        self._inflight: dict[str, asyncio.Future[Mapping[str, Any]]] = {}
 
     def packument_url(self, name: str) -> str:
         """The packument URL; `@scope/name` and `%40scope%2Fname` both become `@scope%2Fname`."""
@@ -94,14 +96,30 @@ class NpmAdapter:
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
         """See `RegistryAdapter.fetch_package`; an unpublished package is `PackageNotFound`."""
         name = unquote(name)
-        data = await get_json(
-            self._client,
-            self.packument_url(name),
-            ecosystem=self.ecosystem,
-            name=name,
-            source=self.registry_source,
-        )
-        return parse_packument(data, version=version)
+        return parse_packument(await self._packument(name), version=version)
+
+    async def _packument(self, name: str) -> Mapping[str, Any]:
+        """The decoded packument, one GET shared by concurrent callers (a cold report asks for the
+        package and its publisher history at the same moment). Raises like `get_json`."""
+        url = self.packument_url(name)
+        pending = self._inflight.get(url)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
+        self._inflight[url] = future
+        try:
+            data = await get_json(
+                self._client, url, ecosystem=self.ecosystem, name=name, source=self.registry_source
+            )
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters re-raise it
+            raise
+        else:
+            future.set_result(data)
+            return data
+        finally:
+            self._inflight.pop(url, None)
 
     async def fetch_constraints(self, name: str) -> PublishedConstraints:
         """
@@ -123,16 +141,9 @@ class NpmAdapter:
     publishers_source: ClassVar[str] = REGISTRY_SOURCE
 
     async def fetch_publishers(self, name: str) -> PublisherHistory:
-        """Who published each version (`PublisherHistorySource`); parsed off the event loop."""
-        name = unquote(name)
-        return await get_json_parsed(
-            self._client,
-            self.packument_url(name),
-            parse_publishers,
-            ecosystem=self.ecosystem,
-            name=name,
-            source=self.registry_source,
-        )
+        """Who published each version (`PublisherHistorySource`), from the same packument GET as a
+        concurrent `fetch_package`."""
+        return parse_publishers(await self._packument(unquote(name)))
 
     search_source: ClassVar[str] = SEARCH_SOURCE
 
@@ -563,8 +574,9 @@ def parse_publishers(data: Mapping[str, Any]) -> PublisherHistory:
     raw_versions = data.get("versions")
     name = _package_name(data, raw_versions)
     manifests = _manifests(name or "?", raw_versions)
+    raw_times = data.get("time")
+    times: Mapping[str, Any] = raw_times if isinstance(raw_times, Mapping) else {}
     if not name or not manifests:
-        times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
         if name and ("unpublished" in times or isinstance(raw_versions, Mapping)):
             raise PackageNotFound(_ECOSYSTEM, name)
         raise RegistryResponseInvalid(
@@ -573,7 +585,6 @@ def parse_publishers(data: Mapping[str, Any]) -> PublisherHistory:
             reason="invalid_shape",
             source=REGISTRY_SOURCE,
         )
-    times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
     pubs: list[Publication] = []
     for version, manifest in manifests.items():
         user = manifest.get("_npmUser")
