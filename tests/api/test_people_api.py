@@ -221,3 +221,13 @@ def read_repo(name: str) -> dict:
     from tests.shared import read_shared_json
 
     return read_shared_json("registry-fixtures", "github", name)
+
+
+async def test_a_cold_npm_report_fetches_the_packument_once(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+):
+    registry.latency_s = 0.05  # a network round trip, so the two asks overlap as they do live
+    r = await client.get("/api/check/npm/chalk")
+    assert r.status_code == 200
+    assert registry.hits.count("/npm/chalk") == 1
+    assert r.json()["maintainer_trust"]["maintainers"]["bus_factor"] == 1
