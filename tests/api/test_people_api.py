@@ -184,6 +184,7 @@ async def test_report_carries_github_stats_trust_and_quality(
     body = r.json()
     gh = body["github_stats"]
     assert gh["available"] is True and gh["repository"] == "pallets/flask"
+    assert body["github_stats_unavailable"] is None
     assert gh["stars"] == stats["stargazers_count"] and gh["archived"] is False
     assert body["quality"]["available"] is True
     mt = body["maintainer_trust"]
@@ -198,9 +199,10 @@ async def test_report_carries_github_stats_trust_and_quality(
 async def test_report_without_a_github_repository(client: httpx.AsyncClient):
     r = await client.get("/api/check/pypi/nose")
     assert r.status_code == 200
-    gh = r.json()["github_stats"]
-    assert gh["available"] is False
-    assert "not on github.com" in gh["reason"] or "no source repository" in gh["reason"]
+    body = r.json()
+    assert body["github_stats"] is None
+    why = body["github_stats_unavailable"]
+    assert "not on github.com" in why or "no source repository" in why
 
 
 async def test_report_when_github_is_down_keeps_its_score(
@@ -210,8 +212,8 @@ async def test_report_when_github_is_down_keeps_its_score(
     r = await client.get("/api/check/npm/chalk")
     assert r.status_code == 200
     body = r.json()
-    assert body["github_stats"]["available"] is False
-    assert "unavailable" in body["github_stats"]["reason"]
+    assert body["github_stats"] is None
+    assert "unavailable" in body["github_stats_unavailable"]
     # GitHub feeds no score component: its outage changes nothing in the health breakdown
     assert "community" not in body["health"]["unscored"]
     assert "bus factor 1" in body["health"]["explanations"]["community"]

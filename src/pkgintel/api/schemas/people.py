@@ -123,11 +123,11 @@ def trust_wire(t: TrustAnswer) -> dict[str, Any]:
             "followers": acc.followers,
             "public_repos": acc.public_repos,
             "organizations": list(t.organizations) if t.organizations is not None else None,
-            "top_repositories": [
-                {"name": r.full_name, "stars": r.stars, "last_push": _iso(r.pushed_at)}
-                for r in t.top_repositories
-            ],
         },
+        "top_packages": [
+            {"repository": r.full_name, "stars": r.stars, "last_push": _iso(r.pushed_at)}
+            for r in t.top_repositories
+        ],
         "note": "trust measures how established an account is, not its honesty: "
         "established accounts can be taken over",
     }
@@ -232,8 +232,18 @@ class QualityOut(_Open):
 
 
 def report_github_stats(report: PackageReport) -> dict[str, Any] | None:
-    """The report's `github_stats` (None when no trust signals are wired into the report)."""
-    return github_stats_wire(report.trust.github) if report.trust is not None else None
+    """The report's `github_stats`: the figures, or None when there are none (the reason is
+    `github_stats_unavailable`)."""
+    if report.trust is None or report.trust.github.stats is None:
+        return None
+    return github_stats_wire(report.trust.github)
+
+
+def report_github_stats_unavailable(report: PackageReport) -> str | None:
+    """Why the report's `github_stats` is null (no GitHub repository, GitHub down...); None when it is not."""
+    if report.trust is None:
+        return "repository statistics are not wired in"
+    return report.trust.github.reason if report.trust.github.stats is None else None
 
 
 def report_maintainer_trust(report: PackageReport) -> dict[str, Any]:

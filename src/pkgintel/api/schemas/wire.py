@@ -287,6 +287,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             },
         },
         "github_stats": people.report_github_stats(report),
+        "github_stats_unavailable": people.report_github_stats_unavailable(report),
         "bundle": None,
         "typescript": typescript,
         "known_issues": known_issues_wire(report),
