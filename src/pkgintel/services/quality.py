@@ -111,21 +111,25 @@ class QualityService:
         """
         history_task = self._maintainers.prefetch(ecosystem, name)
         snapshot = await self._packages.get_snapshot(ecosystem, name)
-        repo, history = await asyncio.gather(
-            self._github.repository_stats(snapshot.info.repository), history_task
+        repo, history, remote = await asyncio.gather(
+            self._github.repository_stats(snapshot.info.repository),
+            history_task,
+            self.fetch_remote(snapshot),
         )
-        return await self.compute(snapshot, history, repo)
+        return self.assemble(snapshot, history, repo, remote)
 
     async def compute(
         self, snapshot: Snapshot, history: HistoryResult, repo: RepoStatsAnswer | None
     ) -> QualityAnswer:
         """Quality from an already fetched snapshot, publisher history and repository stats
         (the report passes its own, so nothing is fetched twice)."""
+        return self.assemble(snapshot, history, repo, await self.fetch_remote(snapshot))
+
+    async def fetch_remote(self, snapshot: Snapshot) -> QualityRemote:
+        """The download windows and deps.dev dependents of `snapshot`'s package, fetched
+        concurrently (cached); never raises for upstream failures."""
         info = snapshot.info
         eco = info.ecosystem
-        now = self._clock()
-        unavailable: dict[str, str] = {}
-        sources: list[SourceStatus] = []
         windows_task = (
             self._cached(
                 f"q:dl:{eco.value}:{info.name.lower()}",
@@ -138,7 +142,7 @@ class QualityService:
                 source=_window_source(eco),
             )
             if self._sources.has_download_windows(eco)
-            else None
+            else _absent()
         )
         deps_task = (
             self._cached(
@@ -150,12 +154,30 @@ class QualityService:
                 source=DEPSDEV_SOURCE,
             )
             if eco in DEPSDEV_SYSTEMS
-            else None
+            else _absent()
         )
+        windows, deps = await asyncio.gather(windows_task, deps_task)
+        return QualityRemote(windows, deps)
+
+    def assemble(
+        self,
+        snapshot: Snapshot,
+        history: HistoryResult,
+        repo: RepoStatsAnswer | None,
+        remote: QualityRemote,
+    ) -> QualityAnswer:
+        """The quality answer from fetched parts (pure but for the clock)."""
+        info = snapshot.info
+        eco = info.ecosystem
+        now = self._clock()
+        unavailable: dict[str, str] = {}
+        sources: list[SourceStatus] = []
+        windows_task = remote.windows
+        deps_task = remote.dependents
         windows: DownloadWindows | None = None
         dependents: Dependents | None = None
         if windows_task is not None:
-            windows, st = await windows_task
+            windows, st = windows_task
             sources.append(st)
             if windows is None:
                 unavailable["downloads_trend"] = (
@@ -164,7 +186,7 @@ class QualityService:
         else:
             unavailable["downloads_trend"] = f"no download-window source for {eco.value}"
         if deps_task is not None:
-            dependents, st = await deps_task
+            dependents, st = deps_task
             sources.append(st)
             if dependents is None:
                 unavailable["dependents"] = st.detail or "deps.dev does not know this version"
@@ -256,6 +278,19 @@ class QualityService:
             logger.warning("cache unavailable: %s", exc)
         note = None if value is not None else "no entry for this package"
         return value, SourceStatus(source, kind, SourceState.OK, now, note)
+
+
+@dataclass(frozen=True, slots=True)
+class QualityRemote:
+    """What `fetch_remote` got: each part with its source status, or None when the ecosystem has
+    no such source."""
+
+    windows: tuple[DownloadWindows | None, SourceStatus] | None
+    dependents: tuple[Dependents | None, SourceStatus] | None
+
+
+async def _absent() -> None:
+    return None
 
 
 def _window_source(eco: Ecosystem) -> str:

@@ -64,11 +64,14 @@ class TrustSignals:
         repo_task = self.github.repository_stats(info.repository)
         owner = github_repo(info.repository)
         trust_task = self._owner_trust(owner[0]) if owner else None
-        repo, hist, trust = await asyncio.gather(
-            repo_task, hist_task, trust_task if trust_task is not None else _none()
+        repo, hist, trust, remote = await asyncio.gather(
+            repo_task,
+            hist_task,
+            trust_task if trust_task is not None else _none(),
+            self.quality.fetch_remote(snapshot),
         )
         owner_trust, owner_reason = trust if trust is not None else (None, repo.reason)
-        quality = await self.quality.compute(snapshot, hist, repo)
+        quality = self.quality.assemble(snapshot, hist, repo, remote)
         seen: dict[tuple[str, str], SourceStatus] = {}
         for src in (*quality.sources, *(owner_trust.sources if owner_trust else ())):
             seen.setdefault((src.name, src.kind), src)
