@@ -88,7 +88,11 @@ async def test_trust_of_a_github_account(client: httpx.AsyncClient, registry: Re
         "activity",
     }
     assert body["account"]["organizations"] == ["csv-tools"]
-    assert {s["kind"] for s in body["_meta"]["sources"]} == {"account", "repositories", "organizations"}
+    assert {s["kind"] for s in body["_meta"]["sources"]} == {
+        "account",
+        "repositories",
+        "organizations",
+    }
     # cached: a second call does not ask GitHub again
     hits = len(registry.hits)
     assert (await client.get("/api/maintainer/trust/github/ada-example")).status_code == 200
@@ -157,8 +161,14 @@ async def test_quality_when_upstreams_are_down(client: httpx.AsyncClient, regist
 async def test_quality_of_an_npm_package_with_downloads(
     client: httpx.AsyncClient, registry: ReplayRegistry
 ):
-    registry.add("https://api.npmjs.org/downloads/point/last-week/chalk", {"downloads": 300000, "start": "2026-11-15", "end": "2026-11-21", "package": "chalk"})
-    registry.add("https://api.npmjs.org/downloads/point/last-month/chalk", {"downloads": 1000000, "start": "2026-10-23", "end": "2026-11-21", "package": "chalk"})
+    registry.add(
+        "https://api.npmjs.org/downloads/point/last-week/chalk",
+        {"downloads": 300000, "start": "2026-11-15", "end": "2026-11-21", "package": "chalk"},
+    )
+    registry.add(
+        "https://api.npmjs.org/downloads/point/last-month/chalk",
+        {"downloads": 1000000, "start": "2026-10-23", "end": "2026-11-21", "package": "chalk"},
+    )
     r = await client.get("/api/quality/npm/chalk")
     assert r.status_code == 200, r.text
     body = r.json()

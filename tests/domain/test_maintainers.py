@@ -38,7 +38,7 @@ def test_bus_factor_is_the_fewest_publishers_covering_half():
 
 
 def test_chalk_publishers_from_the_real_packument():
-    info, a = _npm("chalk.json")
+    _, a = _npm("chalk.json")
     assert a.count == 2 and a.count_basis == "accounts"
     assert a.primary_publisher == "sindresorhus"
     assert a.bus_factor == 1
@@ -156,7 +156,9 @@ def test_account_newer_than_the_package_alert_when_the_registry_says():
 
 
 def test_crates_published_by_from_the_real_body():
-    data = read_shared_json("registry-fixtures", "cargo", "crates.io_api_v1_crates_parameters_lib.json")
+    data = read_shared_json(
+        "registry-fixtures", "cargo", "crates.io_api_v1_crates_parameters_lib.json"
+    )
     history = parse_crate_publishers(data)
     assert history.publications
     assert {p.publisher for p in history.publications} == {"TheFox"}

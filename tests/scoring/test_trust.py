@@ -30,21 +30,36 @@ ADA = json.loads(
 
 
 def test_repository_stats_from_the_recorded_scorecard_body():
-    stats = parse_repository(read_shared_json("registry-fixtures", "github", "api.github.com_repos_ossf_scorecard.json"))
+    stats = parse_repository(
+        read_shared_json("registry-fixtures", "github", "api.github.com_repos_ossf_scorecard.json")
+    )
     assert stats is not None
-    assert (stats.full_name, stats.stars, stats.forks, stats.open_issues) == ("ossf/scorecard", 5139, 581, 363)
+    assert (stats.full_name, stats.stars, stats.forks, stats.open_issues) == (
+        "ossf/scorecard",
+        5139,
+        581,
+        363,
+    )
     assert stats.archived is False and stats.owner_type == "Organization"
     assert stats.pushed_at == datetime(2025, 11, 14, 17, 30, 21, tzinfo=UTC)
 
 
 def test_an_old_body_without_archived_says_unknown_not_false():
-    stats = parse_repository(read_shared_json("registry-fixtures", "github", "api.github.com_repos_gocardless_business.json"))
+    stats = parse_repository(
+        read_shared_json(
+            "registry-fixtures", "github", "api.github.com_repos_gocardless_business.json"
+        )
+    )
     assert stats is not None and stats.stars == 133
     assert stats.archived is None
 
 
 def test_organisation_account_from_the_recorded_body():
-    acc = parse_account(read_shared_json("registry-fixtures", "github", "api.github.com_orgs_octokit-fixture-org.json"))
+    acc = parse_account(
+        read_shared_json(
+            "registry-fixtures", "github", "api.github.com_orgs_octokit-fixture-org.json"
+        )
+    )
     assert acc is not None
     assert (acc.type, acc.public_repos, acc.followers) == ("Organization", 316, 0)
     score = compute_trust(acc, (), None, now=NOW)

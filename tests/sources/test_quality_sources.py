@@ -12,7 +12,9 @@ from tests.shared import read_shared_json
 
 
 def test_npm_month_point_from_the_recorded_body():
-    body = read_shared_json("registry-fixtures", "downloads", "api.npmjs.org_downloads_point_last-month_base62.json")
+    body = read_shared_json(
+        "registry-fixtures", "downloads", "api.npmjs.org_downloads_point_last-month_base62.json"
+    )
     assert parse_npm_point(body) == body["downloads"]
     assert parse_npm_point({"error": "package foo not found"}) is None
     with pytest.raises(RegistryResponseInvalid):
@@ -21,7 +23,9 @@ def test_npm_month_point_from_the_recorded_body():
 
 @pytest.mark.parametrize("name", ["flask", "pip", "yiban"])
 def test_pypistats_recent_from_the_recorded_bodies(name: str):
-    body = read_shared_json("registry-fixtures", "downloads", f"pypistats.org_api_packages_{name}_recent.json")
+    body = read_shared_json(
+        "registry-fixtures", "downloads", f"pypistats.org_api_packages_{name}_recent.json"
+    )
     w = parse_pypistats_recent(body)
     assert w.last_week == body["data"]["last_week"]
     assert w.last_month == body["data"]["last_month"]
@@ -35,7 +39,8 @@ def test_pypistats_without_data_is_invalid():
 def test_dependents_counts_and_missing_counts_stay_unknown():
     # deps.dev v3alpha `:dependents` shape (no recorded body exists; see sources/quality.py)
     d = parse_dependents(
-        {"dependentCount": 1200, "directDependentCount": 300, "indirectDependentCount": 900}, "1.0.0"
+        {"dependentCount": 1200, "directDependentCount": 300, "indirectDependentCount": 900},
+        "1.0.0",
     )
     assert (d.total, d.direct, d.indirect, d.version) == (1200, 300, 900, "1.0.0")
     assert parse_dependents({}, "1.0.0").total is None
@@ -56,7 +61,9 @@ def test_download_trend(week: int | None, month: int | None, trend: str):
 
 
 def test_trend_on_recorded_flask_windows():
-    body = read_shared_json("registry-fixtures", "downloads", "pypistats.org_api_packages_flask_recent.json")
+    body = read_shared_json(
+        "registry-fixtures", "downloads", "pypistats.org_api_packages_flask_recent.json"
+    )
     w = parse_pypistats_recent(body)
     t = download_trend(w.last_week, w.last_month)
     assert t.trend in {"up", "down", "stable"}
