@@ -243,3 +243,37 @@ async def test_a_cold_npm_report_fetches_the_packument_once(
     assert r.status_code == 200
     assert registry.hits.count("/npm/chalk") == 1
     assert r.json()["maintainer_trust"]["maintainers"]["bus_factor"] == 1
+
+
+@pytest.mark.parametrize(
+    ("ecosystem", "package"),
+    [
+        ("cargo", "parameters_lib"),
+        ("cargo", "regex"),
+        ("go", "github.com/aws/smithy-go"),
+        ("maven", "com.google.guava:guava"),
+        ("nuget", "Newtonsoft.Json"),
+        ("rubygems", "nokogiri"),
+        ("composer", "monolog/monolog"),
+        ("pub", "bloc"),
+        ("hex", "phoenix"),
+    ],
+)
+async def test_maintainers_for_every_ecosystem_with_an_adapter(
+    client: httpx.AsyncClient, ecosystem: str, package: str
+):
+    r = await client.get(f"/api/maintainers/{ecosystem}/{package}")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    # each figure is either known or unavailable with a reason — never a silent 0
+    for figure in ("count", "bus_factor", "dominance"):
+        assert body[figure] is not None or body["unavailable"].get(figure), figure
+    if ecosystem == "cargo" and package == "parameters_lib":
+        assert body["bus_factor"] == 1 and body["primary_publisher"] == "TheFox"
+    q = await client.get(f"/api/quality/{ecosystem}/{package}")
+    assert q.status_code == 200, q.text
+    qb = q.json()
+    ci = qb["criticality_inputs"]
+    assert ci["age_days"] is not None or qb["unavailable"]["age_days"]
+    if ci["age_days"] is None:
+        assert ci["releases_last_365_days"] is None

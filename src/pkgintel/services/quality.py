@@ -207,6 +207,12 @@ class QualityService:
         unavailable["contributors"] = (
             "the repository's commit authors are not fetched; see maintainers and publishers"
         )
+        history_summary = summarise_history(info.releases, now)
+        if history_summary.first_release_age_days is None:
+            for key in ("age_days", "last_release_days_ago", "releases_last_365_days"):
+                unavailable[key] = (
+                    f"the {eco.value} registry gave no release dates for this package"
+                )
         security = _publish_security(eco, info.extra, analysis)
         if security.trusted_publishing is None:
             unavailable["trusted_publishing"] = (
@@ -222,7 +228,7 @@ class QualityService:
             ecosystem=eco,
             package=info.name,
             latest_version=info.latest_version,
-            history=summarise_history(info.releases, now),
+            history=history_summary,
             maintainers_count=analysis.count,
             publishers_last_365_days=pub_recent,
             dependents=dependents,

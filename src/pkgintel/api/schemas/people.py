@@ -144,7 +144,10 @@ def quality_wire(q: QualityAnswer) -> dict[str, Any]:
         "criticality_inputs": {
             "age_days": h.first_release_age_days,
             "last_release_days_ago": h.last_release_days_ago,
-            "releases_last_365_days": h.releases_last_365_days,
+            # without release dates summarise_history counts 0 recent releases: unknown, not 0
+            "releases_last_365_days": h.releases_last_365_days
+            if h.first_release_age_days is not None
+            else None,
             "avg_days_between_releases": h.avg_days_between_releases,
             "release_velocity": h.release_velocity,
             "maintainers_count": q.maintainers_count,
