@@ -211,6 +211,7 @@ def assemble(
     advisories = overrides.get("advisories") or advisory_service
     verdicts = VerdictService(advisories)
     bugs = BugService(knowledge_store)
+    trust = build_trust_signals(settings, client, cache, packages, adapters, clock)
     reports = ReportService(
         packages,
         names,
@@ -218,6 +219,7 @@ def assemble(
         verdicts=verdicts,
         **({"clock": overrides["clock"]} if "clock" in overrides else {}),
         known_issues=bugs.known_issues,
+        trust_signals=trust,
     )
     bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     compat = build_compat_service(settings, packages, adapters)
@@ -252,6 +254,7 @@ def assemble(
         contact=contact,
         compat=compat,
         knowledge=knowledge,
+        trust=trust,
         ops=build_ops(
             settings,
             store,
@@ -318,6 +321,41 @@ def build_graph(
         clock=clock,
     )
     return Graph(trees=trees, licenses=TreeLicenseService(trees), history=history)
+
+
+def build_trust_signals(
+    settings: Settings,
+    client: httpx.AsyncClient,
+    cache: Cache,
+    packages: PackageService,
+    adapters: dict[Ecosystem, RegistryAdapter],
+    clock: Any,
+) -> Any:
+    """Maintainers, GitHub statistics and trust, and quality (issue 16), on the shared resources."""
+    from pkgintel.services.github_signals import GitHubSignals
+    from pkgintel.services.maintainers import MaintainerService
+    from pkgintel.services.quality import QualityService
+    from pkgintel.services.trust_signals import TrustSignals
+    from pkgintel.sources.quality import QualitySources
+
+    ttl = {"ttl_s": settings.cache_ttl_s, "stale_s": settings.cache_stale_s, "clock": clock}
+    github = GitHubSignals(
+        GitHubClient(client, settings.upstream_github_api_url, token=settings.github_token),
+        cache,
+        not_found_ttl_s=settings.not_found_ttl_s,
+        **ttl,
+    )
+    maintainers = MaintainerService(
+        packages, adapters, cache, not_found_ttl_s=settings.not_found_ttl_s, **ttl
+    )
+    sources = QualitySources(
+        client,
+        npm_downloads_url=settings.upstream_npm_downloads_url,
+        pypistats_url=settings.upstream_pypistats_url,
+        depsdev_url=settings.upstream_depsdev_url,
+    )
+    quality = QualityService(packages, maintainers, github, sources, cache, **ttl)
+    return TrustSignals(packages, maintainers, github, quality)
 
 
 def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:

@@ -60,7 +60,7 @@ class Settings(BaseSettings):
     )
     upstream_depsdev_url: str = Field(
         "https://api.deps.dev",
-        description="deps.dev API (Maven publish dates).",
+        description="deps.dev API (Maven publish dates; dependents counts for `/api/quality`).",
     )
     upstream_nuget_url: str = Field(
         "https://api.nuget.org",
@@ -320,11 +320,11 @@ class Settings(BaseSettings):
     # -- package knowledge (issue 18) ------------------------------------------------------
     upstream_github_api_url: str = Field(
         "https://api.github.com",
-        description="GitHub REST API: release notes, changelog files and bug issues for `pkgintel harvest`.",
+        description="GitHub REST API: release notes, changelog files and bug issues for `pkgintel harvest`; repository stats and maintainer trust.",
     )
     github_token: str | None = Field(
         None,
-        description="GitHub token sent as `Authorization: Bearer` by harvests (unset: 60 requests/hour).",
+        description="GitHub token sent as `Authorization: Bearer` by harvests, `github_stats` and maintainer trust (unset: 60 requests/hour).",
     )
     usage_log_enabled: bool = Field(
         True,

@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from pkgintel.domain.errors import (
+    AccountNotFound,
     EcosystemNotSupported,
     ErrorEntryNotFound,
     InvalidInput,
@@ -164,6 +165,14 @@ def problem_for(exc: PkgIntelError) -> Problem:
                 "version": exc.version,
                 "available_versions": exc.available,
             },
+        )
+    if isinstance(exc, AccountNotFound):
+        return Problem(
+            404,
+            "Account not found",
+            exc.message,
+            "account-not-found",
+            {"platform": exc.platform, "username": exc.login},
         )
     if isinstance(exc, ErrorEntryNotFound):
         return Problem(

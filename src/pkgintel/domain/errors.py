@@ -151,3 +151,12 @@ class RateLimited(PkgIntelError):
         super().__init__(message)
         self.retry_after = retry_after
         self.limit = limit
+
+
+class AccountNotFound(PkgIntelError):
+    """A platform (GitHub) has no account of this name (→ 404)."""
+
+    def __init__(self, login: str, platform: str = "github") -> None:
+        super().__init__(f"{platform} has no account named {login!r}", reason="account_not_found")
+        self.login = login
+        self.platform = platform

@@ -31,6 +31,7 @@ import httpx
 import orjson
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
@@ -93,6 +94,22 @@ class CargoAdapter:
             source=INDEX_SOURCE,
             kind="dependencies",
         )
+
+    publishers_source: ClassVar[str] = REGISTRY_SOURCE
+
+    async def fetch_publishers(self, name: str) -> PublisherHistory:
+        """Who published each version (`PublisherHistorySource`): `versions[].published_by`."""
+        name = name.strip()
+        if not _CRATE_NAME.match(name):
+            raise PackageNotFound(_ECOSYSTEM, name)
+        crate = await get_json(
+            self._client,
+            f"{self._base_url}/api/v1/crates/{quote(name)}",
+            ecosystem=_ECOSYSTEM,
+            name=name,
+            source=REGISTRY_SOURCE,
+        )
+        return parse_publishers(crate)
 
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
         """See `RegistryAdapter.fetch_package`: crate, owners and index entry fetched concurrently
@@ -379,3 +396,22 @@ def _repository(value: Any) -> str | None:
 
 def _text(value: Any) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
+
+
+def parse_publishers(crate: Mapping[str, Any]) -> PublisherHistory:
+    """Per-version publishers of a `GET /api/v1/crates/{name}` body (pure): `published_by.login`
+    (a GitHub login; absent on versions published before crates.io recorded it)."""
+    pubs: list[Publication] = []
+    versions = crate.get("versions")
+    for item in versions if isinstance(versions, list) else ():
+        if not isinstance(item, Mapping) or not _text(item.get("num")):
+            continue
+        by = item.get("published_by")
+        pubs.append(
+            Publication(
+                version=str(_text(item.get("num"))),
+                published_at=parse_timestamp(item.get("created_at")),
+                publisher=_text(by.get("login")) if isinstance(by, Mapping) else None,
+            )
+        )
+    return PublisherHistory(source=REGISTRY_SOURCE, publications=tuple(pubs))

@@ -17,6 +17,7 @@ Downloads: https://github.com/npm/registry/blob/main/docs/download-counts.md —
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import threading
@@ -29,6 +30,7 @@ import httpx
 
 from pkgintel.domain.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.search import SearchHit
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
@@ -81,6 +83,7 @@ class NpmAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._downloads_url = downloads_url.rstrip("/")
+        self._inflight: dict[str, asyncio.Future[Mapping[str, Any]]] = {}
 
     def packument_url(self, name: str) -> str:
         """The packument URL; `@scope/name` and `%40scope%2Fname` both become `@scope%2Fname`."""
@@ -93,14 +96,30 @@ class NpmAdapter:
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
         """See `RegistryAdapter.fetch_package`; an unpublished package is `PackageNotFound`."""
         name = unquote(name)
-        data = await get_json(
-            self._client,
-            self.packument_url(name),
-            ecosystem=self.ecosystem,
-            name=name,
-            source=self.registry_source,
-        )
-        return parse_packument(data, version=version)
+        return parse_packument(await self._packument(name), version=version)
+
+    async def _packument(self, name: str) -> Mapping[str, Any]:
+        """The decoded packument, one GET shared by concurrent callers (a cold report asks for the
+        package and its publisher history at the same moment). Raises like `get_json`."""
+        url = self.packument_url(name)
+        pending = self._inflight.get(url)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
+        self._inflight[url] = future
+        try:
+            data = await get_json(
+                self._client, url, ecosystem=self.ecosystem, name=name, source=self.registry_source
+            )
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters re-raise it
+            raise
+        else:
+            future.set_result(data)
+            return data
+        finally:
+            self._inflight.pop(url, None)
 
     async def fetch_constraints(self, name: str) -> PublishedConstraints:
         """
@@ -118,6 +137,13 @@ class NpmAdapter:
             name=name,
             source=self.registry_source,
         )
+
+    publishers_source: ClassVar[str] = REGISTRY_SOURCE
+
+    async def fetch_publishers(self, name: str) -> PublisherHistory:
+        """Who published each version (`PublisherHistorySource`), from the same packument GET as a
+        concurrent `fetch_package`."""
+        return parse_publishers(await self._packument(unquote(name)))
 
     search_source: ClassVar[str] = SEARCH_SOURCE
 
@@ -536,3 +562,59 @@ def version_constraints(name: str, version: str, manifest: Mapping[str, Any]) ->
         prerelease=is_prerelease(_ECOSYSTEM, version),
         yanked=False,
     )
+
+
+def parse_publishers(data: Mapping[str, Any]) -> PublisherHistory:
+    """
+    Per-version publisher facts of a full packument (pure): `_npmUser.name` (who ran `npm publish`),
+    the version's `maintainers` list (publish rights at that time), `dist.attestations` (a
+    provenance attestation) and `_npmUser.trustedPublisher.id` (an OIDC trusted publisher). Raises
+    `PackageNotFound` / `RegistryResponseInvalid` like `parse_constraints`.
+    """
+    raw_versions = data.get("versions")
+    name = _package_name(data, raw_versions)
+    manifests = _manifests(name or "?", raw_versions)
+    raw_times = data.get("time")
+    times: Mapping[str, Any] = raw_times if isinstance(raw_times, Mapping) else {}
+    if not name or not manifests:
+        if name and ("unpublished" in times or isinstance(raw_versions, Mapping)):
+            raise PackageNotFound(_ECOSYSTEM, name)
+        raise RegistryResponseInvalid(
+            _ECOSYSTEM,
+            "npm body is not a packument",
+            reason="invalid_shape",
+            source=REGISTRY_SOURCE,
+        )
+    pubs: list[Publication] = []
+    for version, manifest in manifests.items():
+        user = manifest.get("_npmUser")
+        publisher = None
+        trusted = None
+        if isinstance(user, Mapping):
+            publisher = _text(user.get("name"))
+            tp = user.get("trustedPublisher")
+            if isinstance(tp, Mapping):
+                trusted = _text(tp.get("id")) or "trusted publisher"
+        elif isinstance(user, str) and (m := _PERSON.match(user)):
+            publisher = m["name"] or None
+        raw_maint = manifest.get("maintainers")
+        maint = (
+            tuple(mm.name for mm in _maintainers(raw_maint))
+            if isinstance(raw_maint, list)
+            else None
+        )
+        dist = manifest.get("dist")
+        attested = None
+        if isinstance(dist, Mapping):
+            attested = isinstance(dist.get("attestations"), Mapping)
+        pubs.append(
+            Publication(
+                version=version,
+                published_at=_timestamp(name, version, times.get(version)),
+                publisher=publisher,
+                maintainers=maint,
+                attested=attested,
+                trusted_publisher=trusted,
+            )
+        )
+    return PublisherHistory(source=REGISTRY_SOURCE, publications=tuple(pubs))

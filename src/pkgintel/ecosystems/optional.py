@@ -9,12 +9,16 @@ Protocol stays as it is). An adapter that has a capability just defines the meth
   (NuGet `alternatePackage`, Composer `abandoned: "vendor/pkg"`, Pub `replacedBy`, Homebrew
   `deprecation_replacement`, Maven relocation). Free-text npm deprecation messages are read by
   `domain/successors.py` for every ecosystem.
+- `PublisherHistorySource.fetch_publishers(name)`: who published each release (npm `_npmUser` and
+  per-version `maintainers`, crates.io `published_by`), for `/api/maintainers`. Registries without
+  per-release publisher data simply lack it; the answer then says so.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar, Protocol, runtime_checkable
 
+from pkgintel.domain.maintainers import PublisherHistory
 from pkgintel.domain.packages import PackageInfo
 from pkgintel.domain.search import SearchHit
 
@@ -36,4 +40,17 @@ class SearchableRegistry(Protocol):
 class SuccessorAware(Protocol):
     def successors(self, info: PackageInfo) -> tuple[str, ...]:
         """Names the registry itself gives as the replacement of `info` (empty when none)."""
+        ...
+
+
+@runtime_checkable
+class PublisherHistorySource(Protocol):
+    publishers_source: ClassVar[str]
+    """Name of the source as shown in `_meta.sources`."""
+
+    async def fetch_publishers(self, name: str) -> PublisherHistory:
+        """
+        Per-release publisher facts of `name`. Raises `PackageNotFound`, `RegistryUnavailable` and
+        `RegistryResponseInvalid` like `fetch_package`.
+        """
         ...

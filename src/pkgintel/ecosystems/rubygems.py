@@ -205,6 +205,9 @@ def parse_gem(
         extra["requires_ruby"] = ruby
 
     metadata = _obj(gem.get("metadata"))
+    # The gem's own declaration that pushing it needs MFA (`rubygems_mfa_required`, a string).
+    mfa = _text(metadata.get("rubygems_mfa_required"))
+    extra["mfa_required"] = "true" if mfa == "true" else "false"
     homepage = _text(gem.get("homepage_uri")) or _text(metadata.get("homepage_uri"))
     source_code = _text(gem.get("source_code_uri")) or _text(metadata.get("source_code_uri"))
     repository = (normalise_repository_url(source_code) if source_code else None) or (

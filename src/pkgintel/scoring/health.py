@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pkgintel.scoring.signals import HealthSignals, VulnerabilitySummary
 from pkgintel.scoring.weights import (
     BADGE_COLOURS,
+    COMMUNITY_BUS_FACTOR_MULTIPLE,
+    COMMUNITY_NEW_PUBLISHER_PENALTY,
     COMMUNITY_STEPS,
     COMPONENTS,
     DEFAULT_WEIGHTS,
@@ -277,7 +279,16 @@ def _community(signals: HealthSignals) -> _Part:
         return "community", None, "The number of maintainers is unknown; not scored."
     plural = "s" if maintainers != 1 else ""
     note = " (a bus factor of one)" if maintainers == 1 else ""
-    return "community", community_points(maintainers), f"{maintainers} maintainer{plural}{note}."
+    people = maintainers
+    bus = signals.bus_factor
+    if bus is not None and maintainers > 1:
+        people = min(maintainers, COMMUNITY_BUS_FACTOR_MULTIPLE * bus)
+        note = f"; {bus} of them published half the releases (bus factor {bus})"
+    points = community_points(people)
+    if signals.new_publisher_on_latest:
+        points = max(0, points - COMMUNITY_NEW_PUBLISHER_PENALTY)
+        note += "; the latest release came from a first-time publisher"
+    return "community", points, f"{maintainers} maintainer{plural}{note}."
 
 
 def _severity_counts(vulns: VulnerabilitySummary) -> str:

@@ -87,6 +87,12 @@ MATURITY_AGE_STEPS: Final[tuple[tuple[int, int], ...]] = ((730, 5), (365, 3), (9
 COMMUNITY_STEPS: Final[tuple[tuple[int, int], ...]] = ((5, 15), (3, 12), (2, 9), (1, 5))
 """`(at least this many maintainers, points)`; 0 or unknown maintainers leaves community unscored."""
 
+COMMUNITY_BUS_FACTOR_MULTIPLE: Final = 2
+"""With a known bus factor, community counts at most this many people per bus-factor person: ten
+listed maintainers of whom one publishes everything count as two."""
+COMMUNITY_NEW_PUBLISHER_PENALTY: Final = 3
+"""Points off community when the latest release came from an account that never published before."""
+
 # --- when the score means nothing ------------------------------------------------------------------
 INSUFFICIENT_UNSCORED: Final = 3
 """This many unscored components (or more) make the data insufficient."""

@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from pkgintel.domain.bugs import KnownIssues
 from pkgintel.domain.errors import VersionNotFound
@@ -32,6 +33,9 @@ from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
+
+if TYPE_CHECKING:
+    from pkgintel.services.trust_signals import PackageTrust, TrustSignals
 
 RECENT_VERSIONS = 10
 
@@ -76,6 +80,8 @@ class PackageReport:
     generated_at: datetime
     known_issues: KnownIssues | None = None
     """Known non-CVE bugs (None when no bug lookup is wired in)."""
+    trust: PackageTrust | None = None
+    """Maintainers, GitHub stats, owner trust and quality (None when not wired in)."""
 
     @property
     def info(self) -> PackageInfo:
@@ -89,6 +95,7 @@ class PackageReport:
             *self.vulnerabilities.sources,
             *self.latest_vulnerabilities.sources,
             *self.malicious.sources,
+            *(self.trust.sources if self.trust is not None else ()),
         ):
             seen.setdefault((src.name, src.kind), src)
         return tuple(seen.values())
@@ -171,6 +178,7 @@ class ReportService:
         verdicts: VerdictService | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         known_issues: KnownIssuesLookup | None = None,
+        trust_signals: TrustSignals | None = None,
     ) -> None:
         self._packages = packages
         self._names = names
@@ -178,6 +186,7 @@ class ReportService:
         self._verdicts = verdicts or VerdictService(advisories)
         self._clock = clock
         self._known_issues = known_issues
+        self._trust = trust_signals
 
     @property
     def packages(self) -> PackageService:
@@ -196,6 +205,7 @@ class ReportService:
             version = None
         if version is not None:
             version = validate_version(ecosystem, version)
+        history = self._trust.prefetch(ecosystem, name) if self._trust is not None else None
         snapshot = await self._packages.get_snapshot(ecosystem, name, version)
         info = snapshot.info
         if version is not None:
@@ -221,7 +231,11 @@ class ReportService:
             if self._known_issues is not None
             else None
         )
-        results = await asyncio.gather(
+        trust_task = (
+            self._trust.for_snapshot(snapshot, history) if self._trust is not None else None
+        )
+        results: list[Any] = await asyncio.gather(
+            *([trust_task] if trust_task is not None else []),
             latest_task,
             self._advisories.malicious(ecosystem, info.name, evaluated),
             self._names.typosquat(
@@ -234,6 +248,9 @@ class ReportService:
             *([scoped_task] if scoped_task is not None else []),
             *([bugs_task] if bugs_task is not None else []),
         )
+        trust: PackageTrust | None = None
+        if trust_task is not None:
+            trust, results = results[0], results[1:]
         known_issues: KnownIssues | None = results[-1] if bugs_task is not None else None
         latest_vulns: VulnerabilityReport = results[0]
         malicious: MaliciousAnswer = merge_answer(results[1], ecosystem, info.name, evaluated)
@@ -245,6 +262,8 @@ class ReportService:
         plan = await self._verdicts.upgrade_plan(ecosystem, info, evaluated, evaluated_vulns)
         now = self._clock()
         signals = self._signals(info, snapshot, evaluated, evaluated_vulns, malicious, plan)
+        if trust is not None:
+            signals = community_signals(signals, trust)
         health = compute_health(signals, now=now)
         return PackageReport(
             ecosystem=ecosystem,
@@ -263,6 +282,7 @@ class ReportService:
             history=summarise_history(info.releases, now),
             generated_at=now,
             known_issues=known_issues,
+            trust=trust,
         )
 
     @staticmethod
@@ -300,3 +320,16 @@ class ReportService:
             latest_is_prerelease=bool(latest_release and latest_release.prerelease),
             release_history_known=info.extra.get("release_history") != "current_only",
         )
+
+
+def community_signals(signals: HealthSignals, trust: PackageTrust) -> HealthSignals:
+    """`signals` with the maintainer facts the community component uses (bus factor, a new
+    publisher on the latest release); unchanged where those facts are unknown."""
+    from dataclasses import replace
+
+    m = trust.maintainers
+    return replace(
+        signals,
+        bus_factor=m.bus_factor,
+        new_publisher_on_latest=any(a.code == "new_publisher_on_latest" for a in m.alerts),
+    )

@@ -22,6 +22,7 @@ from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
+from pkgintel.services.trust_signals import TrustSignals
 from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 
 
@@ -58,3 +59,5 @@ class Runtime:
     """Contact requests (set by `bootstrap.assemble`)."""
     graph: Graph | None = None
     """Dependency tree, tree licences and health history (issue 16; set by `bootstrap.assemble`)."""
+    trust: TrustSignals | None = None
+    """Maintainers, GitHub stats and trust, quality (set by `bootstrap.assemble`)."""

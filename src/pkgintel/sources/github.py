@@ -1,5 +1,6 @@
 """
-GitHub REST API client for release notes, changelog files and bug issues
+GitHub REST API client for release notes, changelog files, bug issues, repository statistics and
+account facts (maintainer trust)
 (https://docs.github.com/en/rest). Fetch only; parsing lives in `domain/release_notes.py` and
 `domain/bugs.py`, tested on the recorded bodies in `../shared/data/registry-fixtures/github/`.
 
@@ -10,6 +11,9 @@ Endpoints used (base `PKGINTEL_UPSTREAM_GITHUB_API_URL`, default https://api.git
   `CHANGELOG_FILES` until one exists (404 → try the next).
 - `GET /repos/{o}/{r}/issues?labels={label}&state=all&per_page=100` for each of `BUG_LABELS`
   until one answers with issues (label names differ between projects).
+- `GET /repos/{o}/{r}` (report `github_stats`), `GET /users/{login}`, `/users/{login}/repos` and
+  `/users/{login}/orgs` (maintainer trust); parsed by `domain/github_facts.py`. These run on the
+  request path, each answer cached 6 hours by `services/github_signals.py`.
 
 An optional token (`PKGINTEL_GITHUB_TOKEN`) is sent as `Authorization: Bearer`; without one GitHub
 allows 60 requests per hour, which is why harvests run as jobs, not on the request path. Failures map
@@ -27,7 +31,12 @@ from urllib.parse import quote, urlsplit
 import httpx
 import orjson
 
-from pkgintel.domain.errors import PkgIntelError, RegistryResponseInvalid, RegistryUnavailable
+from pkgintel.domain.errors import (
+    AccountNotFound,
+    PkgIntelError,
+    RegistryResponseInvalid,
+    RegistryUnavailable,
+)
 from pkgintel.upstream import parse_retry_after, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
@@ -137,6 +146,36 @@ class GitHubClient:
     @staticmethod
     def _path(owner: str, repo: str) -> str:
         return f"/repos/{quote(owner, safe='')}/{quote(repo, safe='')}"
+
+    async def fetch_repository(self, owner: str, repo: str) -> Any:
+        """`GET /repos/{o}/{r}` (JSON object). Raises `RepositoryNotFound` on 404."""
+        response = await self._get(self._path(owner, repo))
+        if response.status_code == 404:
+            raise RepositoryNotFound(f"{owner}/{repo}")
+        return self._json(response)
+
+    async def fetch_account(self, login: str) -> Any:
+        """`GET /users/{login}` (a user or an organisation). Raises `AccountNotFound` on 404."""
+        response = await self._get(f"/users/{quote(login, safe='')}")
+        if response.status_code == 404:
+            raise AccountNotFound(login)
+        return self._json(response)
+
+    async def fetch_account_repositories(self, login: str) -> Any:
+        """`GET /users/{login}/repos?type=owner&sort=pushed&per_page=100` (JSON array)."""
+        response = await self._get(
+            f"/users/{quote(login, safe='')}/repos?type=owner&sort=pushed&per_page=100"
+        )
+        if response.status_code == 404:
+            raise AccountNotFound(login)
+        return self._json(response)
+
+    async def fetch_account_organizations(self, login: str) -> Any:
+        """`GET /users/{login}/orgs` (public memberships, JSON array)."""
+        response = await self._get(f"/users/{quote(login, safe='')}/orgs?per_page=100")
+        if response.status_code == 404:
+            raise AccountNotFound(login)
+        return self._json(response)
 
     async def fetch_releases(self, owner: str, repo: str) -> Any:
         """The releases list (JSON array, newest first). Raises `RepositoryNotFound` on 404."""

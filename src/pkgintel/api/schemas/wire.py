@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from pkgintel.api.schemas import people
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import newest_first
@@ -299,7 +300,8 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
                 if key in info.extra
             },
         },
-        "github_stats": None,
+        "github_stats": people.report_github_stats(report),
+        "github_stats_unavailable": people.report_github_stats_unavailable(report),
         "bundle": None,
         "typescript": typescript,
         "known_issues": known_issues_wire(report),
@@ -316,10 +318,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "targets": [{"name": n, "edit_distance": d} for n, d in report.typosquat.targets],
             "reason": report.typosquat.reason,
         },
-        "maintainer_trust": {
-            "available": False,
-            "reason": "maintainer-trust signals are not collected yet",
-        },
+        "maintainer_trust": people.report_maintainer_trust(report),
         "malicious": {
             "is_malicious": bool(mal.is_malicious),
             "checked": mal.is_malicious is not None,
@@ -328,7 +327,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "reason": mal.reason,
         },
         "scorecard": {"available": False, "reason": "OpenSSF Scorecard is not queried yet"},
-        "quality": {"available": False, "reason": "quality signals are not collected yet"},
+        "quality": people.report_quality(report),
         "version_history_summary": {
             "total_versions": hist.total_versions,
             "first_release_age_days": hist.first_release_age_days,
