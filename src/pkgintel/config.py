@@ -87,6 +87,21 @@ class Settings(BaseSettings):
     upstream_hex_url: str = Field(
         "https://hex.pm", description="hex.pm API (packages, releases, owners, downloads)."
     )
+    # --- eco-c: Swift, CocoaPods, CPAN ---
+    upstream_swift_url: str = Field(
+        "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main",
+        description="Swift Package Index package list (`packages.json`); versions come from "
+        "the code host (`PKGINTEL_UPSTREAM_GITHUB_API_URL`, `PKGINTEL_GITHUB_TOKEN`).",
+    )
+    upstream_cocoapods_url: str = Field(
+        "https://cdn.cocoapods.org",
+        description="CocoaPods CDN (`all_pods_versions_a_b_c.txt` shards, podspec JSON, `all_pods.txt`).",
+    )
+    upstream_cpan_url: str = Field(
+        "https://fastapi.metacpan.org",
+        description="MetaCPAN API (`/v1/release/<dist>`, release search, `/v1/module/<Module>`).",
+    )
+    # --- end eco-c ---
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",
