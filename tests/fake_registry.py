@@ -29,6 +29,9 @@ One server stands in for several upstreams, each under its own prefix:
 | `/packagist-repo` | repo.packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL=.../packagist-repo` |
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
+| `/spi-list` | raw.githubusercontent.com (Swift Package Index list) | `PKGINTEL_UPSTREAM_SWIFT_URL=.../spi-list/SwiftPackageIndex/PackageList/main` |
+| `/cocoapods` | cdn.cocoapods.org | `PKGINTEL_UPSTREAM_COCOAPODS_URL=.../cocoapods` |
+| `/cpan` | fastapi.metacpan.org | `PKGINTEL_UPSTREAM_CPAN_URL=.../cpan` |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
 from extra `{url: body}` mappings. A recording whose URL has a query string answers only that query;
@@ -76,6 +79,10 @@ HOST_PREFIX = {
     "pub.dev": "/pub",
     "hex.pm": "/hex",
     "api.github.com": "/github",
+    # eco-c
+    "raw.githubusercontent.com": "/spi-list",
+    "cdn.cocoapods.org": "/cocoapods",
+    "fastapi.metacpan.org": "/cpan",
 }
 FIXTURE_DIRS = (
     "registry-fixtures/npm",
@@ -89,6 +96,10 @@ FIXTURE_DIRS = (
     "registry-fixtures/composer",
     "registry-fixtures/pub",
     "registry-fixtures/hex",
+    # eco-c
+    "registry-fixtures/swift",
+    "registry-fixtures/cocoapods",
+    "registry-fixtures/cpan",
 )
 
 

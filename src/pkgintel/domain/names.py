@@ -48,14 +48,17 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
     # eco-c: Swift, CocoaPods, CPAN
     Ecosystem.SWIFT: (
         re.compile(
-            r"^(?!.*(?:^|[/:])\.+(?:/|$))(?:(?:https?|git|ssh)://(?:[\w.-]+@)?[\w.-]+(?::\d+)?|[\w.-]+@[\w.-]+:|[\w-]+(?:\.[\w-]+)+)?"
-            r"/?[\w.-]+(?:/[\w.-]+)+?(?:\.git)?/?$"
+            r"^(?!.*(?:^|[/:])\.+(?:/|$))"  # no `.` or `..` path segments
+            r"(?:(?:https?|git|ssh)://(?:[\w.-]+@)?[\w.-]+(?::\d+)?/"  # URL: scheme://host/
+            r"|[\w.-]+@[\w.-]+:/?"  # scp-like: git@host:
+            r"|[\w-]+(?:\.[\w-]+)+/)?"  # host/ without a scheme
+            r"[\w.-]+(?:/[\w.-]+)+?(?:\.git)?/?$"  # owner/repo(.git)
         ),
         "a Swift package repository URL (`https://github.com/owner/repo.git`) or `owner/repo`",
     ),
     Ecosystem.COCOAPODS: (
-        re.compile(r"^[^\s/'\"\\]+$"),
-        "a CocoaPods pod name (no blanks, quotes, `/` or `\\`)",
+        re.compile(r"^[^\s/'\"\\](?:[^/'\"\\]*[^\s/'\"\\])?$"),
+        "a CocoaPods pod name (no quotes, `/` or `\\`, no blanks at either end)",
     ),
     Ecosystem.CPAN: (
         re.compile(r"^[A-Za-z0-9_]+(?:(?:::|-|\.)[A-Za-z0-9_]+)*$"),

@@ -58,7 +58,8 @@ NO_DOWNLOADS: Final = (
 logger = logging.getLogger(__name__)
 
 _ECOSYSTEM: Final = Ecosystem.COCOAPODS
-_SHARD_LINE = re.compile(r"^[^\s/]+(?:/[^\s/]+)*$")
+_SHARD_LINE = re.compile(r"^[^/]+(?:/[0-9A-Za-z][0-9A-Za-z.+_-]*)+$")
+"""`Name/version/...`: a name may hold blanks (`ID.me WebVerify`), versions may not."""
 
 
 def shard(name: str) -> tuple[str, str, str]:
