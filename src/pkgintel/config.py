@@ -311,11 +311,11 @@ class Settings(BaseSettings):
     # -- package knowledge (issue 18) ------------------------------------------------------
     upstream_github_api_url: str = Field(
         "https://api.github.com",
-        description="GitHub REST API: release notes, changelog files and bug issues for `pkgintel harvest`.",
+        description="GitHub REST API: release notes, changelog files and bug issues for `pkgintel harvest`; Swift package tags, releases and repository facts.",
     )
     github_token: str | None = Field(
         None,
-        description="GitHub token sent as `Authorization: Bearer` by harvests (unset: 60 requests/hour).",
+        description="GitHub token sent as `Authorization: Bearer` by harvests and Swift reports (unset: 60 requests/hour).",
     )
     usage_log_enabled: bool = Field(
         True,
