@@ -89,7 +89,7 @@ def test_install_lines(
     ("ecosystem", "name"),
     [
         (Ecosystem.COCOAPODS, "Foo'; system('x"),
-        (Ecosystem.COCOAPODS, " Foo"),
+        (Ecosystem.COCOAPODS, "Foo\\Bar"),
         (Ecosystem.COCOAPODS, "Foo/Core"),
         (Ecosystem.CPAN, "Plack; rm -rf"),
         (Ecosystem.CPAN, "Plack::"),
