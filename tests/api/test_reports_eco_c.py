@@ -20,7 +20,7 @@ from pkgintel.services.runtime import Runtime
 from pkgintel.sources.name_lists import parse_name_list
 from tests.api.test_report import assert_complete_report
 from tests.fake_registry import ReplayRegistry
-from tests.shared import read_shared_bytes, requires_shared
+from tests.shared import read_shared_bytes, read_shared_json, requires_shared
 
 pytestmark = requires_shared
 
@@ -94,6 +94,37 @@ async def test_swift_report_without_code_host_data_is_a_503_naming_it(
     assert problem["source"] == "api.github.com"
     assert problem["reason"] == "code_host.not_found"
     assert "Retry-After" in resp.headers
+
+
+async def test_swift_report_is_complete_when_the_code_host_answers(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    """Real GitHub documents (gocardless/business, recorded by dependabot-core) served at the
+    listed package's paths stand in for a recording of Chronicle's: the report is complete."""
+    releases = read_shared_json(
+        "registry-fixtures",
+        "github",
+        "api.github.com_repos_gocardless_business_releases_per_page_100.json",
+    )
+    repo = read_shared_json(
+        "registry-fixtures", "github", "api.github.com_repos_gocardless_business.json"
+    )
+    base = "https://api.github.com/repos/0xLeif/Chronicle"
+    registry.add(base, repo)
+    registry.add(f"{base}/tags?per_page=100", [{"name": r["tag_name"]} for r in releases])
+    registry.add(f"{base}/releases?per_page=100", releases)
+    resp = await client.get("/api/check/swift/0xLeif%2FChronicle")
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert_complete_report({**body, "license": "unknown"} if body["license"] is None else body)
+    assert body["latest_version"] == "1.8.0"
+    assert body["versions"]["recent"] == ["1.8.0", "1.7.0", "1.6.0", "1.5.0"]
+    sources = {s["name"]: s["status"] for s in body["_meta"]["sources"]}
+    assert sources["api.github.com"] == "ok" and sources["swiftpackageindex.com"] == "ok"
+    install = (await client.get("/api/install/swift/0xLeif%2FChronicle")).json()["commands"]
+    assert install["Package.swift"] == (
+        '.package(url: "https://github.com/0xLeif/Chronicle.git", from: "1.8.0")'
+    )
 
 
 async def _load_names(runtime: Runtime, ecosystem: Ecosystem, *file: str) -> None:

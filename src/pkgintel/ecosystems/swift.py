@@ -68,8 +68,11 @@ from pkgintel.upstream import raise_if_unavailable, send
 
 DEFAULT_BASE_URL: Final = "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main"
 DEFAULT_GITHUB_API_URL: Final = "https://api.github.com"
-REGISTRY_SOURCE: Final = "swiftpackageindex.com"
+LIST_SOURCE: Final = "swiftpackageindex.com"
+"""The package list: whether a package exists (a secondary source in `_meta.sources`)."""
 CODE_HOST_SOURCE: Final = "api.github.com"
+REGISTRY_SOURCE: Final = CODE_HOST_SOURCE
+"""Versions, dates and repository facts all come from the code host: it is the report's registry."""
 LIST_TTL_S: Final = 3600.0
 MAX_TAG_PAGES: Final = 10
 AVAILABLE_IN_ERRORS: Final = 10
@@ -104,9 +107,9 @@ def parse_package_list(body: bytes) -> dict[str, str]:
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
-        raise _invalid(REGISTRY_SOURCE, "the package list is not JSON") from exc
+        raise _invalid(LIST_SOURCE, "the package list is not JSON") from exc
     if not isinstance(data, list) or not all(isinstance(u, str) for u in data):
-        raise _invalid(REGISTRY_SOURCE, "the package list is not an array of URLs")
+        raise _invalid(LIST_SOURCE, "the package list is not an array of URLs")
     return {normalise_name(_ECOSYSTEM, url): url.strip() for url in data if url.strip()}
 
 
@@ -152,14 +155,14 @@ class SwiftAdapter:
                 "GET",
                 self.list_url,
                 ecosystem=_ECOSYSTEM,
-                source=REGISTRY_SOURCE,
+                source=LIST_SOURCE,
                 headers=_http.DEFAULT_HEADERS,
                 log=logger,
             )
-            raise_if_unavailable(response, ecosystem=_ECOSYSTEM, source=REGISTRY_SOURCE)
+            raise_if_unavailable(response, ecosystem=_ECOSYSTEM, source=LIST_SOURCE)
             if not 200 <= response.status_code < 300:
                 raise _invalid(
-                    REGISTRY_SOURCE,
+                    LIST_SOURCE,
                     f"answered HTTP {response.status_code}",
                     reason=f"status.{response.status_code}",
                 )
@@ -222,16 +225,16 @@ class SwiftAdapter:
         """See `RegistryAdapter.fetch_package` and the module's failure table."""
         key = normalise_name(_ECOSYSTEM, name)
         listed_as: str | None = None
-        list_status = SourceStatus(REGISTRY_SOURCE, "registry", SourceState.OK)
+        list_status = SourceStatus(LIST_SOURCE, "registry", SourceState.OK)
         try:
             listed = await self.package_list()
         except PackageNotFound:
             list_status = SourceStatus(
-                REGISTRY_SOURCE, "registry", SourceState.UNAVAILABLE, None, "no list"
+                LIST_SOURCE, "registry", SourceState.UNAVAILABLE, None, "no list"
             )
         except RegistryError as exc:
             list_status = SourceStatus(
-                REGISTRY_SOURCE, "registry", SourceState.UNAVAILABLE, None, exc.reason
+                LIST_SOURCE, "registry", SourceState.UNAVAILABLE, None, exc.reason
             )
         else:
             if key not in listed:
@@ -245,7 +248,7 @@ class SwiftAdapter:
                 _ECOSYSTEM,
                 f"{listed_as} is not hosted on GitHub, the one code host read here",
                 reason="code_host.unsupported",
-                source=REGISTRY_SOURCE,
+                source=LIST_SOURCE,
             )
         # The key is lower case; ask the code host in the spelling the list (or the caller) uses.
         spelling, wanted = listed_as or name, f"{m[1]}/{m[2]}"
