@@ -98,7 +98,7 @@ def settings_for(db_url: str, registry: str, *, cold: bool) -> Any:
         "database_url": db_url,
         "upstream_npm_url": f"{registry}/npm",
         "upstream_npm_downloads_url": f"{registry}/npm-downloads",
-        "upstream_swift_url": f"{registry}/spi-list/SwiftPackageIndex/PackageList/main",
+        "upstream_swift_url": f"{registry}/raw-github/SwiftPackageIndex/PackageList/main",
         "upstream_github_api_url": f"{registry}/github",
         "upstream_cocoapods_url": f"{registry}/cocoapods",
         "upstream_cpan_url": f"{registry}/cpan",

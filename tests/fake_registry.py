@@ -29,9 +29,12 @@ One server stands in for several upstreams, each under its own prefix:
 | `/packagist-repo` | repo.packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL=.../packagist-repo` |
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
-| `/spi-list` | raw.githubusercontent.com (Swift Package Index list) | `PKGINTEL_UPSTREAM_SWIFT_URL=.../spi-list/SwiftPackageIndex/PackageList/main` |
 | `/cocoapods` | cdn.cocoapods.org | `PKGINTEL_UPSTREAM_COCOAPODS_URL=.../cocoapods` |
 | `/cpan` | fastapi.metacpan.org | `PKGINTEL_UPSTREAM_CPAN_URL=.../cpan` |
+| `/homebrew` | formulae.brew.sh | `PKGINTEL_UPSTREAM_HOMEBREW_URL=.../homebrew` |
+| `/raw-github` | raw.githubusercontent.com | `PKGINTEL_UPSTREAM_JULIA_URL=.../raw-github/JuliaRegistries/General/master`, `PKGINTEL_UPSTREAM_SWIFT_URL=.../raw-github/SwiftPackageIndex/PackageList/main` |
+| `/juliahub` | juliahub.com | `PKGINTEL_UPSTREAM_JULIAHUB_URL=.../juliahub` |
+| `/jsr`, `/jsr-api` | jsr.io, api.jsr.io | `PKGINTEL_UPSTREAM_JSR_URL`, `PKGINTEL_UPSTREAM_JSR_API_URL` |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
 from extra `{url: body}` mappings. A recording whose URL has a query string answers only that query;
@@ -79,10 +82,15 @@ HOST_PREFIX = {
     "pub.dev": "/pub",
     "hex.pm": "/hex",
     "api.github.com": "/github",
-    # eco-c
-    "raw.githubusercontent.com": "/spi-list",
+    # eco-c (raw.githubusercontent.com, the Swift Package Index list: `/raw-github` below)
     "cdn.cocoapods.org": "/cocoapods",
     "fastapi.metacpan.org": "/cpan",
+    # eco-e: Homebrew, Julia, JSR
+    "formulae.brew.sh": "/homebrew",
+    "raw.githubusercontent.com": "/raw-github",
+    "juliahub.com": "/juliahub",
+    "jsr.io": "/jsr",
+    "api.jsr.io": "/jsr-api",
 }
 FIXTURE_DIRS = (
     "registry-fixtures/npm",
@@ -100,6 +108,10 @@ FIXTURE_DIRS = (
     "registry-fixtures/swift",
     "registry-fixtures/cocoapods",
     "registry-fixtures/cpan",
+    # eco-e
+    "registry-fixtures/homebrew",
+    "registry-fixtures/julia",
+    "registry-fixtures/jsr",
 )
 
 
