@@ -93,6 +93,10 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_pub_url="http://registry.test/pub",
         upstream_hex_url="http://registry.test/hex",
         upstream_github_api_url="http://registry.test/github",
+        # eco-c
+        upstream_swift_url="http://registry.test/raw-github/SwiftPackageIndex/PackageList/main",
+        upstream_cocoapods_url="http://registry.test/cocoapods",
+        upstream_cpan_url="http://registry.test/cpan",
         # eco-e
         upstream_homebrew_url="http://registry.test/homebrew",
         upstream_julia_url="http://registry.test/raw-github/JuliaRegistries/General/master",

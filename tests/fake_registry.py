@@ -29,8 +29,10 @@ One server stands in for several upstreams, each under its own prefix:
 | `/packagist-repo` | repo.packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL=.../packagist-repo` |
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
+| `/cocoapods` | cdn.cocoapods.org | `PKGINTEL_UPSTREAM_COCOAPODS_URL=.../cocoapods` |
+| `/cpan` | fastapi.metacpan.org | `PKGINTEL_UPSTREAM_CPAN_URL=.../cpan` |
 | `/homebrew` | formulae.brew.sh | `PKGINTEL_UPSTREAM_HOMEBREW_URL=.../homebrew` |
-| `/raw-github` | raw.githubusercontent.com | `PKGINTEL_UPSTREAM_JULIA_URL=.../raw-github/JuliaRegistries/General/master` |
+| `/raw-github` | raw.githubusercontent.com | `PKGINTEL_UPSTREAM_JULIA_URL=.../raw-github/JuliaRegistries/General/master`, `PKGINTEL_UPSTREAM_SWIFT_URL=.../raw-github/SwiftPackageIndex/PackageList/main` |
 | `/juliahub` | juliahub.com | `PKGINTEL_UPSTREAM_JULIAHUB_URL=.../juliahub` |
 | `/jsr`, `/jsr-api` | jsr.io, api.jsr.io | `PKGINTEL_UPSTREAM_JSR_URL`, `PKGINTEL_UPSTREAM_JSR_API_URL` |
 
@@ -80,6 +82,9 @@ HOST_PREFIX = {
     "pub.dev": "/pub",
     "hex.pm": "/hex",
     "api.github.com": "/github",
+    # eco-c (raw.githubusercontent.com, the Swift Package Index list: `/raw-github` below)
+    "cdn.cocoapods.org": "/cocoapods",
+    "fastapi.metacpan.org": "/cpan",
     # eco-e: Homebrew, Julia, JSR
     "formulae.brew.sh": "/homebrew",
     "raw.githubusercontent.com": "/raw-github",
@@ -99,6 +104,10 @@ FIXTURE_DIRS = (
     "registry-fixtures/composer",
     "registry-fixtures/pub",
     "registry-fixtures/hex",
+    # eco-c
+    "registry-fixtures/swift",
+    "registry-fixtures/cocoapods",
+    "registry-fixtures/cpan",
     # eco-e
     "registry-fixtures/homebrew",
     "registry-fixtures/julia",

@@ -105,6 +105,14 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         },
         Ecosystem.PUB: {"base_url": settings.upstream_pub_url},
         Ecosystem.HEX: {"base_url": settings.upstream_hex_url},
+        # eco-c: Swift, CocoaPods, CPAN
+        Ecosystem.SWIFT: {
+            "base_url": settings.upstream_swift_url,
+            "github_api_url": settings.upstream_github_api_url,
+            **({"github_token": settings.github_token} if settings.github_token else {}),
+        },
+        Ecosystem.COCOAPODS: {"base_url": settings.upstream_cocoapods_url},
+        Ecosystem.CPAN: {"base_url": settings.upstream_cpan_url},
         # eco-e: Homebrew, Julia, JSR
         Ecosystem.HOMEBREW: {"base_url": settings.upstream_homebrew_url},
         Ecosystem.JULIA: {

@@ -87,6 +87,21 @@ class Settings(BaseSettings):
     upstream_hex_url: str = Field(
         "https://hex.pm", description="hex.pm API (packages, releases, owners, downloads)."
     )
+    # --- eco-c: Swift, CocoaPods, CPAN ---
+    upstream_swift_url: str = Field(
+        "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main",
+        description="Swift Package Index package list (`packages.json`); versions come from "
+        "the code host (`PKGINTEL_UPSTREAM_GITHUB_API_URL`, `PKGINTEL_GITHUB_TOKEN`).",
+    )
+    upstream_cocoapods_url: str = Field(
+        "https://cdn.cocoapods.org",
+        description="CocoaPods CDN (`all_pods_versions_a_b_c.txt` shards, podspec JSON, `all_pods.txt`).",
+    )
+    upstream_cpan_url: str = Field(
+        "https://fastapi.metacpan.org",
+        description="MetaCPAN API (`/v1/release/<dist>`, release search, `/v1/module/<Module>`).",
+    )
+    # --- end eco-c ---
     # --- eco-e: Homebrew, Julia, JSR ---
     upstream_homebrew_url: str = Field(
         "https://formulae.brew.sh",
@@ -320,11 +335,11 @@ class Settings(BaseSettings):
     # -- package knowledge (issue 18) ------------------------------------------------------
     upstream_github_api_url: str = Field(
         "https://api.github.com",
-        description="GitHub REST API: release notes, changelog files and bug issues for `pkgintel harvest`; repository stats and maintainer trust.",
+        description="GitHub REST API: release notes, changelog files and bug issues for `pkgintel harvest`; repository stats and maintainer trust; Swift package tags, releases and repository facts.",
     )
     github_token: str | None = Field(
         None,
-        description="GitHub token sent as `Authorization: Bearer` by harvests, `github_stats` and maintainer trust (unset: 60 requests/hour).",
+        description="GitHub token sent as `Authorization: Bearer` by harvests, `github_stats`, maintainer trust and Swift reports (unset: 60 requests/hour).",
     )
     usage_log_enabled: bool = Field(
         True,

@@ -497,6 +497,132 @@ MORE_CASES: list[ContractCase] = [
 ]
 
 
+# --- eco-c: Swift, CocoaPods, CPAN ----------------------------------------------------------------
+
+_SPI = "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main/packages.json"
+_GH = "https://api.github.com/repos/example/TinySwift"
+_POD_SPEC = {
+    "name": "TinyPod",
+    "version": "1.2.0",
+    "summary": "A tiny pod for tests",
+    "homepage": "https://github.com/example/TinyPod",
+    "license": {"type": "MIT", "file": "LICENSE"},
+    "authors": {"Ann Author": "ann@example.org"},
+    "source": {"git": "https://github.com/example/TinyPod.git", "tag": "1.2.0"},
+    "dependencies": {"Alamofire": ["~> 5.0"]},
+}
+_CPAN_RELEASE = {
+    "distribution": "Tiny-Dist",
+    "name": "Tiny-Dist-0.02",
+    "version": "0.02",
+    "date": "2024-02-01T10:00:00",
+    "author": "ANNA",
+    "abstract": "A tiny distribution for tests",
+    "license": ["perl_5"],
+    "main_module": "Tiny::Dist",
+    "status": "latest",
+    "deprecated": False,
+    "metadata": {"author": ["Ann Author <ann@example.org>"]},
+    "resources": {"repository": {"web": "https://github.com/example/tiny-dist"}},
+    "dependency": [
+        {"module": "perl", "phase": "runtime", "relationship": "requires", "version": "5.010"},
+        {"module": "JSON::PP", "phase": "runtime", "relationship": "requires", "version": "2.27"},
+    ],
+}
+_CPAN_SEARCH = {
+    "hits": {
+        "total": 2,
+        "hits": [
+            {"fields": {"version": "0.02", "date": "2024-02-01T10:00:00"}},
+            {"fields": {"version": "0.01", "date": "2023-01-01T10:00:00"}},
+        ],
+    }
+}
+
+ECO_C_CASES: list[ContractCase] = [
+    ContractCase(
+        "swift-hand",
+        Ecosystem.SWIFT,
+        "https://github.com/example/TinySwift.git",
+        fixed(
+            {
+                _SPI: ["https://github.com/example/TinySwift.git", "https://github.com/b/c.git"],
+                _GH: {
+                    "full_name": "example/TinySwift",
+                    "html_url": "https://github.com/example/TinySwift",
+                    "description": "A tiny Swift package for tests",
+                    "license": {"spdx_id": "Apache-2.0"},
+                    "owner": {"login": "example", "type": "Organization"},
+                    "archived": False,
+                },
+                f"{_GH}/tags?per_page=100": [
+                    {"name": "v1.2.0"},
+                    {"name": "1.1.0"},
+                    {"name": "2.0.0-beta.1"},
+                    {"name": "nightly"},
+                ],
+                f"{_GH}/releases?per_page=100": [
+                    {"tag_name": "v1.2.0", "published_at": "2024-03-01T10:00:00Z"},
+                    {"tag_name": "2.0.0-beta.1", "prerelease": True, "published_at": None},
+                ],
+            }
+        ),
+        f"{_GH}/tags?per_page=100",
+    ),
+    ContractCase(
+        "cocoapods-hand",
+        Ecosystem.COCOAPODS,
+        "TinyPod",
+        fixed(
+            {
+                # md5("TinyPod") starts with 9d4
+                "https://cdn.cocoapods.org/all_pods_versions_9_d_4.txt": (
+                    "OtherPod/0.1.0\nTinyPod/1.0.0/1.1.0/1.2.0/2.0.0-beta.1\n"
+                ),
+                "https://cdn.cocoapods.org/Specs/9/d/4/TinyPod/1.2.0/TinyPod.podspec.json": _POD_SPEC,
+            }
+        ),
+        "https://cdn.cocoapods.org/all_pods_versions_9_d_4.txt",
+    ),
+    ContractCase(
+        "cocoapods-recorded",
+        Ecosystem.COCOAPODS,
+        "Foo",
+        recorded(
+            "cocoapods",
+            "cdn.cocoapods.org_all_pods_versions_1_3_5.txt",
+            "cdn.cocoapods.org_Specs_1_3_5_Foo_1.1.3_Foo.podspec.json",
+        ),
+        "https://cdn.cocoapods.org/all_pods_versions_1_3_5.txt",
+        recorded=True,
+    ),
+    ContractCase(
+        "cpan-hand",
+        Ecosystem.CPAN,
+        "Tiny::Dist",
+        fixed(
+            {
+                "https://fastapi.metacpan.org/v1/release/Tiny-Dist": _CPAN_RELEASE,
+                "https://fastapi.metacpan.org/v1/release/_search?fields=version,date"
+                "&q=distribution:Tiny-Dist&size=5000": _CPAN_SEARCH,
+            }
+        ),
+        "https://fastapi.metacpan.org/v1/release/Tiny-Dist",
+    ),
+    ContractCase(
+        "cpan-recorded",
+        Ecosystem.CPAN,
+        "Dpkg",
+        recorded(
+            "cpan",
+            "fastapi.metacpan.org_v1_release_Dpkg.json",
+            "fastapi.metacpan.org_v1_release__search_fields_version_date_q_distribution_Dpkg_size_5000.json",
+        ),
+        "https://fastapi.metacpan.org/v1/release/Dpkg",
+        recorded=True,
+    ),
+]
+
 # --- eco-e: Homebrew, Julia, JSR -------------------------------------------------------------------
 
 _BREW = "https://formulae.brew.sh/api"
@@ -643,5 +769,6 @@ CASES: list[ContractCase] = [
     NUGET_RECORDED,
     # end eco-a
     *MORE_CASES,
+    *ECO_C_CASES,
     *ECO_E_CASES,
 ]

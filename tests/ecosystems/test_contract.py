@@ -90,9 +90,16 @@ def _assert_from_bodies(info: PackageInfo, answers: Answers) -> None:
         if url:
             assert url.split("://", 1)[-1].rstrip("/").lower() in blob
     if info.license:
+        # An adapter that maps the registry's licence names to SPDX keeps the registry's own
+        # spelling as `extra["license_registry"]` (CPAN's `perl_5`); that spelling is checked.
+        registry_spelling = info.extra.get("license_registry")
+        if registry_spelling:
+            assert all(part.lower() in blob for part in registry_spelling.split())
         for token in _license_tokens(info.license):
-            assert token.lower() in blob or any(
-                spdx == token and name in blob for name, spdx in LICENSE_NAMES.items()
+            assert (
+                registry_spelling
+                or token.lower() in blob
+                or any(spdx == token and name in blob for name, spdx in LICENSE_NAMES.items())
             ), token
     if "downloads" in info.extra:
         assert info.extra["downloads"] in blob

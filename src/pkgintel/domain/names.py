@@ -23,6 +23,7 @@ _CONTROL_NAMES = {
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NPM_NAME = re.compile(r"^(?:@[a-z0-9~][a-z0-9._~-]*/)?[a-zA-Z0-9~][a-zA-Z0-9._~-]*$")
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_SCP_LIKE = re.compile(r"^[\w.-]+@([\w.-]+):(?!//)/?(.+)$")
 _PYPI_NAME = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
 # eco-b: RubyGems, Composer, Pub, Hex name grammars (see `validate_name`).
 _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
@@ -43,6 +44,25 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
     Ecosystem.HEX: (
         re.compile(r"^[A-Za-z][A-Za-z0-9_]*$"),
         "a Hex name (letters, digits and `_`, starting with a letter)",
+    ),
+    # eco-c: Swift, CocoaPods, CPAN
+    Ecosystem.SWIFT: (
+        re.compile(
+            r"^(?!.*(?:^|[/:])\.+(?:/|$))"  # no `.` or `..` path segments
+            r"(?:(?:https?|git|ssh)://(?:[\w.-]+@)?[\w.-]+(?::\d+)?/"  # URL: scheme://host/
+            r"|[\w.-]+@[\w.-]+:/?"  # scp-like: git@host:
+            r"|[\w-]+(?:\.[\w-]+)+/)?"  # host/ without a scheme
+            r"[\w.-]+(?:/[\w.-]+)+?(?:\.git)?/?$"  # owner/repo(.git)
+        ),
+        "a Swift package repository URL (`https://github.com/owner/repo.git`) or `owner/repo`",
+    ),
+    Ecosystem.COCOAPODS: (
+        re.compile(r"^[^\s/'\"\\](?:[^/'\"\\]*[^\s/'\"\\])?$"),
+        "a CocoaPods pod name (no quotes, `/` or `\\`, no blanks at either end)",
+    ),
+    Ecosystem.CPAN: (
+        re.compile(r"^[A-Za-z0-9_]+(?:(?:::|-|\.)[A-Za-z0-9_]+)*$"),
+        "a CPAN distribution (`Module-Name`) or module (`Module::Name`) name",
     ),
     # eco-e: Homebrew (formula, or `cask:` + cask token), Julia (identifier, optional `.jl`), JSR
     Ecosystem.HOMEBREW: (
@@ -76,9 +96,11 @@ def normalise_name(ecosystem: Ecosystem, name: str) -> str:
     - NuGet, Composer, Conda, Homebrew: lower case (those registries compare ids
       case-insensitively; Packagist and Conda names are lower case anyway).
     - Swift (OSV `SwiftURL`): the repository URL without scheme, `.git` suffix or trailing
-      slash, lower-cased (`https://github.com/Vapor/vapor.git` → `github.com/vapor/vapor`).
+      slash, lower-cased (`https://github.com/Vapor/vapor.git` → `github.com/vapor/vapor`);
+      `git@github.com:Vapor/vapor.git` and the shorthand `Vapor/vapor` give the same key.
+    - CPAN: `Module::Name` → `Module-Name` (a module name read as its distribution's); case kept.
     - Julia: a trailing `.jl` is dropped (`HTTP.jl` → `HTTP`); otherwise unchanged.
-    - RubyGems, Pub, Hex, CocoaPods, CPAN, Hackage, CRAN: unchanged (case-sensitive names).
+    - RubyGems, Pub, Hex, CocoaPods, Hackage, CRAN: unchanged (case-sensitive names).
     """
     if ecosystem is Ecosystem.PYPI:
         return _PEP503.sub("-", name).lower()
@@ -93,9 +115,16 @@ def normalise_name(ecosystem: Ecosystem, name: str) -> str:
         group, sep, artifact = cleaned.partition(":")
         return f"{group.strip()}{sep}{artifact.strip()}" if sep else cleaned
     if ecosystem is Ecosystem.SWIFT:
-        url = _URL_SCHEME.sub("", name.strip()).rstrip("/")
+        url = name.strip()
+        if scp := _SCP_LIKE.match(url):  # eco-c: git@github.com:owner/repo.git
+            url = f"{scp[1]}/{scp[2]}"
+        url = _URL_SCHEME.sub("", url).rstrip("/")
         url = url.removesuffix(".git").rstrip("/")
+        if url.count("/") == 1 and "." not in url.split("/", 1)[0]:
+            url = f"github.com/{url}"  # eco-c: the `owner/repo` shorthand names a GitHub repository
         return url.lower()
+    if ecosystem is Ecosystem.CPAN:
+        return name.strip().replace("::", "-")  # eco-c: module spelling → distribution spelling
     if ecosystem is Ecosystem.JULIA:
         return name.removesuffix(".jl")
     return name

@@ -13,7 +13,9 @@ from typing import Final
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems.base import AdapterFactory
 from pkgintel.ecosystems.cargo import CargoAdapter
+from pkgintel.ecosystems.cocoapods import CocoaPodsAdapter
 from pkgintel.ecosystems.composer import ComposerAdapter
+from pkgintel.ecosystems.cpan import CpanAdapter
 from pkgintel.ecosystems.go import GoAdapter
 from pkgintel.ecosystems.hex import HexAdapter
 from pkgintel.ecosystems.homebrew import HomebrewAdapter
@@ -25,6 +27,7 @@ from pkgintel.ecosystems.nuget import NuGetAdapter
 from pkgintel.ecosystems.pub import PubAdapter
 from pkgintel.ecosystems.pypi import PyPIAdapter
 from pkgintel.ecosystems.rubygems import RubyGemsAdapter
+from pkgintel.ecosystems.swift import SwiftAdapter
 
 ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.NPM: NpmAdapter,
@@ -40,6 +43,10 @@ ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.COMPOSER: ComposerAdapter,
     Ecosystem.PUB: PubAdapter,
     Ecosystem.HEX: HexAdapter,
+    # eco-c: Swift, CocoaPods, CPAN
+    Ecosystem.SWIFT: SwiftAdapter,
+    Ecosystem.COCOAPODS: CocoaPodsAdapter,
+    Ecosystem.CPAN: CpanAdapter,
     # eco-e: Homebrew, Julia, JSR
     Ecosystem.HOMEBREW: HomebrewAdapter,
     Ecosystem.JULIA: JuliaAdapter,

@@ -22,6 +22,9 @@ Accepted formats:
   `packages/list.json` (`{"packageNames": [...]}`), pub.dev `api/package-names`
   (`{"packages": [...], "nextUrl": ...}`) and hex.pm `api/packages?page=N` pages (a JSON array of
   package objects with `name`; pages joined into one array, e.g. `jq -s add`).
+- eco-c: Swift Package Index `packages.json` (a JSON array of repository URLs, keyed by
+  `normalise_name`), CocoaPods `all_pods.txt` (one pod a line) and MetaCPAN release search answers
+  (`{"hits": {"hits": [{"fields": {"distribution": ...}}]}}`, one or an array of scroll pages).
 - Homebrew `formulae.brew.sh/api/formula.json` and `api/cask.json` (casks as `cask:<token>`), the
   Julia General registry's `Registry.toml`, and api.jsr.io `packages` pages (`@scope/name`).
 """
@@ -276,6 +279,47 @@ def _nuget_names(raw: bytes) -> Iterator[NameEntry] | None:
 
 # --- end eco-a --------------------------------------------------------------------------------------
 
+# --- eco-c: CPAN (MetaCPAN release search answers) ---------------------------------------------
+
+
+def _cpan_names(raw: bytes) -> Iterator[NameEntry] | None:
+    """
+    MetaCPAN release search answers (`/v1/release/_search?fields=distribution&q=status:latest`,
+    scrolled with `size=5000`): one answer, or several joined into a JSON array (`jq -s`). Each
+    hit's `fields.distribution` (or `_source.distribution`) is a name; `version` when present.
+    """
+    if raw.lstrip()[:1] not in (b"{", b"["):
+        return None
+    data = orjson.loads(raw)
+    answers = data if isinstance(data, list) else [data]
+    if not answers or not all(
+        isinstance(a, dict) and isinstance(a.get("hits"), dict) for a in answers
+    ):
+        return None
+    found: dict[str, NameEntry] = {}
+    for answer in answers:
+        for hit in answer["hits"].get("hits") or ():
+            if not isinstance(hit, dict):
+                continue
+            doc = hit.get("fields") if isinstance(hit.get("fields"), dict) else hit.get("_source")
+            if not isinstance(doc, dict):
+                continue
+            dist, version = doc.get("distribution"), doc.get("version")
+            dist = dist[0] if isinstance(dist, list) and dist else dist
+            version = version[0] if isinstance(version, list) and version else version
+            if isinstance(dist, str):
+                _newest(
+                    Ecosystem.CPAN,
+                    found,
+                    _entry(
+                        Ecosystem.CPAN,
+                        dist,
+                        latest_version=version if isinstance(version, str) else None,
+                    ),
+                )
+    return iter(found.values())
+
+
 # --- eco-e: Homebrew, Julia, JSR name lists ---------------------------------------------------------
 
 
@@ -408,6 +452,7 @@ REGISTRY_FORMATS: dict[Ecosystem, Callable[[bytes], Iterator[NameEntry] | None]]
     Ecosystem.MAVEN: _maven_names,
     Ecosystem.NUGET: _nuget_names,
     # end eco-a
+    Ecosystem.CPAN: _cpan_names,  # eco-c
     # eco-e
     Ecosystem.HOMEBREW: _homebrew_names,
     Ecosystem.JULIA: _julia_names,

@@ -430,7 +430,14 @@ async def install_answer(
         "ecosystem": ecosystem.value,
         "package": info.name,
         "version": chosen,
-        "commands": install_commands(ecosystem, info.name, chosen, exact=version is not None),
+        "commands": install_commands(
+            # an adapter may name what the tools install when it differs from the package
+            # (CPAN: the distribution's main module)
+            ecosystem,
+            info.extra.get("install_name", info.name),
+            chosen,
+            exact=version is not None,
+        ),
         "notes": notes,
         "check": f"/api/check/{ecosystem.value}/{path_name(info.name)}?version={chosen}",
         "_meta": {
