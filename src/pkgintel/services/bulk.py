@@ -8,7 +8,9 @@ Status per item, first match wins:
    latest release in the name index, or no clean release is known (the name left the index after
    the report, or the index has no version for it); `review_advisory` marks mainstream packages
    (`scoring.verdicts.malicious_status`).
-3. `typosquat_suspect`: within a small edit distance of a much more popular name, not established itself.
+3. `typosquat_suspect`: imitates a far more popular name (`NameService.typosquat`: omission,
+   repetition, transposition, adjacent key, homoglyph, delimiter, scope, combosquat, version
+   suffix), not established itself; or a registered name reported as invented by language models.
 4. `historical_incident`: reports exist, but the version asked (or the latest) is outside all of them.
 5. `exists`: in the name index (or seen by a live report).
 6. `unknown`: none of the above is known — not "absent": the caller may fall back to `/api/check`.
@@ -132,8 +134,10 @@ class BulkCheckService:
                 return {
                     **base,
                     "status": "typosquat_suspect",
-                    "reason": "close to " + ", ".join(n for n, _ in hint.targets[:3]),
+                    "reason": hint.reason,
                     "similar_to": [n for n, _ in hint.targets[:3]],
+                    "techniques": [m.technique for m in hint.matches if m.suspected][:3],
+                    **({"slopsquat": True} if hint.slopsquat is not None else {}),
                 }
         if historical is not None:
             return historical
