@@ -71,25 +71,33 @@ async def test_suspects_carry_technique_distance_and_popularity_delta(
 async def test_the_report_uses_registry_downloads_for_the_gap(
     client: httpx.AsyncClient, runtime: Runtime
 ) -> None:
-    # tiny-lib has 250,000 downloads a week on the registry (established): a name 1 edit away
-    # must be at least 1,000 times as popular to make it a suspect.
-    await runtime.names.ingest(
-        Ecosystem.NPM,
-        [NameEntry(Ecosystem.NPM, "tiny-lid", "tiny-lid", monthly_downloads=100_000_000)],
-        source="names",
-    )
-    report = (await client.get("/api/check/npm/tiny-lib")).json()
-    squat = report["typosquat"]
-    assert squat["is_suspected"] is False and squat["established"] is not None
-    assert squat["targets"][0]["name"] == "tiny-lid" and not squat["targets"][0]["suspected"]
-
+    # tiny-lib has 250,000 downloads a week on the registry (about 1.09 million a month, so
+    # established): a name one edit away must be at least 1,000 times as popular to make it a
+    # suspect. The report takes the downloads from the registry, not from the index.
     await runtime.names.ingest(
         Ecosystem.NPM,
         [NameEntry(Ecosystem.NPM, "tiny-lid", "tiny-lid", monthly_downloads=5_000_000_000)],
         source="names",
     )
-    squat = (await client.get("/api/typosquat/npm/tiny-lib")).json()
-    assert squat["is_suspected"] is True  # 1,088,000 a month against 5 billion
+    squat = (await client.get("/api/check/npm/tiny-lib")).json()["typosquat"]
+    assert squat["is_suspected"] is True and squat["established"] is not None
+    (target,) = squat["targets"]
+    assert target["name"] == "tiny-lid" and target["technique"] == "substitution"
+    assert target["popularity_delta"]["basis"] == "downloads"
+    assert target["popularity_delta"]["ratio"] > 1000
+
+    # The same shape against a target only ~90 times as popular: not a suspect.
+    await runtime.names.ingest(
+        Ecosystem.NPM,
+        [
+            NameEntry(Ecosystem.NPM, "tiny-lid", "tiny-lid", monthly_downloads=100_000_000),
+            NameEntry(Ecosystem.NPM, "tiny-lib", "tiny-lib", monthly_downloads=1_088_000),
+        ],
+        source="names",
+    )
+    body = (await client.get("/api/typosquat/npm/tiny-lib")).json()
+    assert body["is_suspected"] is False and body["established"] is not None
+    assert not body["targets"][0]["suspected"]
 
 
 async def test_registered_llm_invented_names_are_flagged_as_slopsquats(

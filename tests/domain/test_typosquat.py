@@ -12,6 +12,7 @@ from pkgintel.scoring.typosquat import (
     Popularity,
     popularity_gap,
     suspected_by,
+    young,
 )
 
 POPULAR = [
@@ -30,6 +31,7 @@ POPULAR = [
     "electron",
     "babel-cli",
     "@tapjs/core",
+    "html5lib",
 ]
 
 
@@ -89,6 +91,7 @@ def test_skeleton_and_fold() -> None:
         ("lodash-4", "lodash", "version_suffix"),
         ("requests2", "requests", "insertion"),
         ("babelcli", "babel-cli", "delimiter"),
+        ("libhtml5", "html5lib", "reorder"),
     ],
 )
 def test_variants_find_the_imitated_name(
@@ -117,14 +120,18 @@ def test_short_names_only_by_fold(index: VariantIndex) -> None:
 
 def test_gap_by_downloads_and_by_rank() -> None:
     big = Popularity(monthly_downloads=100_000_000)
-    assert popularity_gap(big, Popularity(monthly_downloads=10_000)) == Gap(True, 10_000.0, "downloads")
+    assert popularity_gap(big, Popularity(monthly_downloads=10_000)) == Gap(
+        True, 10_000.0, "downloads"
+    )
     assert popularity_gap(big, Popularity(monthly_downloads=20_000_000)).holds is False
     # Ranks stand in for downloads; a name outside the ranking is ranked just past its end.
     top = Popularity(rank=5, ranked_count=15_000)
     assert popularity_gap(top, Popularity(rank=4000)).holds is True
     assert popularity_gap(top, Popularity(rank=50)).holds is False
     assert popularity_gap(top, Popularity(ranked_count=15_000)).holds is True
-    outside = popularity_gap(Popularity(rank=3000, ranked_count=15_000), Popularity(ranked_count=15_000))
+    outside = popularity_gap(
+        Popularity(rank=3000, ranked_count=15_000), Popularity(ranked_count=15_000)
+    )
     assert outside.holds is None  # the real rank may be far lower: not measurable
     assert popularity_gap(big, None) == Gap(None, None, "unknown")
 
@@ -157,3 +164,15 @@ def test_unknown_popularity_suspects_typos_of_any_and_affixes_of_the_top() -> No
     assert suspected_by("omission", COMBO_TOP + 5, unknown)
     assert suspected_by("combosquat", 10, unknown)
     assert not suspected_by("combosquat", COMBO_TOP + 5, unknown)
+
+
+def test_listed_names_need_youth_when_the_gap_is_not_measurable() -> None:
+    unknown = Gap(None, None, "unknown")
+    # Listed in the index (it exists), popularity not comparable: only a young, thin package.
+    assert not suspected_by("omission", 10, unknown, listed=True)
+    assert not suspected_by("omission", 10, unknown, listed=True, is_young=False)
+    assert suspected_by("omission", 10, unknown, listed=True, is_young=True)
+    assert young(2, 30) is True
+    assert young(2, 900) is False  # old, even with few releases
+    assert young(40, None) is False
+    assert young(None, None) is None

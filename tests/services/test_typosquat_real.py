@@ -51,7 +51,9 @@ def _pypi_ranked() -> tuple[list[str], list[str]]:
 async def loaded(runtime: Runtime) -> dict[Ecosystem, list[str]]:
     npm_lines, npm_names = _npm_top()
     pypi_lines, pypi_names = _pypi_ranked()
-    await runtime.names.ingest(Ecosystem.NPM, parse_tsv(Ecosystem.NPM, npm_lines), source="npm.tsv.gz")
+    await runtime.names.ingest(
+        Ecosystem.NPM, parse_tsv(Ecosystem.NPM, npm_lines), source="npm.tsv.gz"
+    )
     await runtime.names.ingest(
         Ecosystem.PYPI, parse_tsv(Ecosystem.PYPI, pypi_lines), source="pypi.tsv.gz"
     )

@@ -20,6 +20,8 @@ Techniques, tried in this order (a target keeps the first technique found):
 - `combosquat`: a known prefix or suffix added to, removed from or swapped on a popular name
   (`python3-dateutil` / `python-dateutil`, `cross-env.js` / `cross-env`, `node-fabric` / `fabric`).
 - `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`).
+- `reorder`: the same letters cut in two and swapped (`libhtml5` / `html5lib`, `nmap-python` /
+  `python-nmap`), each part at least `MIN_ROTATED` long.
 
 Names shorter than `MIN_LENGTH` are compared by delimiter and homoglyph folding only: one edit turns
 most three-letter names into another real one.
@@ -43,6 +45,8 @@ LONG_NAME: Final = 8
 """Names longer than this are compared within two edits, shorter ones within one."""
 MIN_BASE: Final = 4
 """A combosquat's popular base must be at least this long (`node-` + `ws` is not an imitation)."""
+MIN_ROTATED: Final = 3
+"""Each part of a `reorder` variant (`libhtml5` / `html5lib`) is at least this long."""
 
 _DELIMITERS = re.compile(r"[-_.]+")
 _HOMOGLYPHS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("1", "l"), ("i", "l"), ("0", "o"))
@@ -106,6 +110,7 @@ SUFFIXES: Final = (
     "-module",
     "-package",
     "-validator",
+    "-basic",
 )
 """Affixes a combosquat adds behind a popular name."""
 
@@ -182,16 +187,19 @@ def classify_edit(query: str, target: str) -> str:
 
 
 _JS_SUFFIXES: Final = frozenset({".js", "-js", "js"})
+_PY_PREFIXES: Final = frozenset({"py", "py-", "python-", "py3-", "python3-", "python"})
 
 
 def _affix_bases(name: str) -> list[tuple[str, str]]:
     """`(base, affix)` for each known prefix or suffix `name` carries (base at least `MIN_BASE`;
-    two characters for the `js` suffixes, `d3.js` / `d3`)."""
+    two characters for the `js` suffixes, `d3.js` / `d3`, three for the `py` prefixes, `pysmb` /
+    `smb`)."""
     out: list[tuple[str, str]] = []
     scope, sep, rest = name.rpartition("/")
     head = f"{scope}{sep}"
     for prefix in PREFIXES:
-        if rest.startswith(prefix) and len(rest) - len(prefix) >= MIN_BASE:
+        least = 3 if prefix in _PY_PREFIXES else MIN_BASE
+        if rest.startswith(prefix) and len(rest) - len(prefix) >= least:
             out.append((head + rest[len(prefix) :], prefix))
     for suffix in SUFFIXES:
         least = 2 if suffix in _JS_SUFFIXES else MIN_BASE
@@ -292,6 +300,12 @@ class VariantIndex:
         i = self._folded.get(fold(query))
         if i is not None:
             add(i, "homoglyph", "the same name with look-alike characters swapped")
+        flat = skeleton(query)
+        if len(flat) >= 2 * MIN_ROTATED and "/" not in flat:
+            for cut in range(MIN_ROTATED, len(flat) - MIN_ROTATED + 1):
+                i = self._skeletons.get(flat[cut:] + flat[:cut])
+                if i is not None:
+                    add(i, "reorder", "the same words in another order")
         package_part = query.rpartition("/")[2]
         if len(package_part) >= MIN_LENGTH:
             k = 2 if len(package_part) > LONG_NAME else 1
@@ -357,6 +371,7 @@ _ORDER: Final = {
     "substitution": 1,
     "scope_confusion": 2,
     "version_suffix": 2,
+    "reorder": 2,
     "combosquat": 3,
     "two_edits": 3,
 }

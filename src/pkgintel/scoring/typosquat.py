@@ -10,10 +10,14 @@ module weighs the **popularity gap**, which decides whether the imitation is sus
   stand in for downloads (download counts fall roughly as 1/rank), so a target must rank at least
   `POPULARITY_GAP` times higher; a name outside the ranking counts as ranked just below its end,
   the most popular it could be.
-- When the suspect's popularity is unknown (it is not in the name index), the gap cannot be measured;
-  the answer says so. Typo-shaped variants (one or two edits, delimiters, homoglyphs, scope) of any
-  popular name are then suspected; affix variants (`combosquat`, `version_suffix`), a weaker shape
-  that legitimate plugins share, only of the `COMBO_TOP` most popular names.
+- When the gap cannot be measured — the name is not in the name index (new, or never published),
+  or it is listed without enough popularity data (a PyPI name outside the ranking beside a target
+  ranked below the 750th) — the answer says so. A name missing from the index is then suspected on
+  its shape: typo-shaped variants (one or two edits, delimiters, homoglyphs, scope) of any popular
+  name, affix variants (`combosquat`, `version_suffix`) of the `COMBO_TOP` most popular. A listed
+  name is suspected only when the registry shows it young with few releases (`young`: at most
+  `FEW_RELEASES` releases, first one at most `YOUNG_DAYS` ago), as a report does; `check_bulk`,
+  which reads the index only, leaves it alone.
 - An established package (`scoring.verdicts.established`: real downloads, a place in the ranking or
   a long release history) is a suspect only when the gap is measured and at least
   `ESTABLISHED_GAP`: typo traffic alone gives a squat of a very popular name thousands of downloads
@@ -46,6 +50,7 @@ TYPO_TECHNIQUES: Final = frozenset(
         "substitution",
         "two_edits",
         "scope_confusion",
+        "reorder",
     }
 )
 
@@ -102,12 +107,37 @@ def popularity_gap(target: Popularity, suspect: Popularity | None) -> Gap:
     return Gap(None, None, "unknown")
 
 
+YOUNG_DAYS: Final = 180
+FEW_RELEASES: Final = 3
+
+
+def young(release_count: int | None, first_release_days: int | None) -> bool | None:
+    """True when the registry shows a young package with few releases (both facts, when both are
+    known, must agree); None when neither is known."""
+    facts = []
+    if release_count is not None:
+        facts.append(release_count <= FEW_RELEASES)
+    if first_release_days is not None:
+        facts.append(first_release_days <= YOUNG_DAYS)
+    return all(facts) if facts else None
+
+
 def suspected_by(
-    technique: str, target_position: int, gap: Gap, *, established: bool = False
+    technique: str,
+    target_position: int,
+    gap: Gap,
+    *,
+    established: bool = False,
+    listed: bool = False,
+    is_young: bool | None = None,
 ) -> bool:
-    """Whether one variant makes its name a suspect, given the gap (see the module docstring)."""
+    """
+    Whether one variant makes its name a suspect, given the gap (see the module docstring).
+    `listed`: the name is in the index (it exists and has what evidence the index holds); when the
+    gap is then not measurable, only a young package with few releases (`is_young`) is suspected.
+    """
     if gap.holds is None:
-        if established:
+        if established or (listed and not is_young):
             return False
         return technique in TYPO_TECHNIQUES or target_position < COMBO_TOP
     if gap.ratio is None:

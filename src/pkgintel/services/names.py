@@ -21,7 +21,13 @@ from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.typosquat import Variant, VariantIndex
 from pkgintel.knowledge.slopsquats import HallucinatedName, hallucinated
-from pkgintel.scoring.typosquat import ESTABLISHED_GAP, Popularity, popularity_gap, suspected_by
+from pkgintel.scoring.typosquat import (
+    ESTABLISHED_GAP,
+    Popularity,
+    popularity_gap,
+    suspected_by,
+    young,
+)
 from pkgintel.scoring.verdicts import established
 from pkgintel.storage.base import NameStore
 
@@ -340,7 +346,13 @@ class NameService:
             if use_established
             else None
         )
-        matches = tuple(self._judge(pool, v, suspect_pop, why_established) for v in variants)
+        is_young = young(release_count, first_release_days)
+        matches = tuple(
+            self._judge(
+                pool, v, suspect_pop, why_established, listed=entry is not None, is_young=is_young
+            )
+            for v in variants
+        )
         suspects = [m for m in matches if m.suspected]
         if suspects:
             reason = "imitates " + "; ".join(
@@ -373,7 +385,13 @@ class NameService:
 
     @staticmethod
     def _judge(
-        pool: _Pool, v: Variant, suspect: Popularity | None, why_established: str | None
+        pool: _Pool,
+        v: Variant,
+        suspect: Popularity | None,
+        why_established: str | None,
+        *,
+        listed: bool,
+        is_young: bool | None,
     ) -> TyposquatTarget:
         target_entry = pool.entries[v.index]
         target = Popularity(
@@ -381,7 +399,9 @@ class NameService:
         )
         gap = popularity_gap(target, suspect)
         firm = why_established is not None
-        suspected = suspected_by(v.technique, v.index, gap, established=firm)
+        suspected = suspected_by(
+            v.technique, v.index, gap, established=firm, listed=listed, is_young=is_young
+        )
         if firm and suspected:
             why = (
                 f"the target is {gap.ratio:,g} times as popular: this name's own traffic "
@@ -401,7 +421,14 @@ class NameService:
             unit = "downloads" if gap.basis == "downloads" else "rank (as a stand-in for downloads)"
             why = f"the target is {gap.ratio:,g} times as popular by {unit}"
         elif suspected:
-            why = f"target {target.describe()}; this name's popularity is not measurable"
+            why = f"target {target.describe()}; this name's popularity is not measurable" + (
+                ", and it is young with few releases" if is_young else ""
+            )
+        elif listed and not is_young:
+            why = (
+                f"not a suspect: target {target.describe()}, this name {suspect.describe() if suspect else 'listed'}; "
+                "the gap is not measurable and nothing shows it young with few releases"
+            )
         else:
             why = (
                 "not a suspect: an affix variant of a name outside the most popular "
