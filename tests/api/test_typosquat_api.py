@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx
 
 from pkgintel.domain.names import NameEntry
-from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.knowledge.slopsquats import all_hallucinated, hallucinated
 from pkgintel.services.runtime import Runtime
 
@@ -146,3 +146,21 @@ async def test_check_bulk_marks_slopsquats(client: httpx.AsyncClient, runtime: R
     )
     (result,) = resp.json()["results"]
     assert result["status"] == "typosquat_suspect" and result["slopsquat"] is True
+
+
+async def test_a_live_sighting_does_not_clear_a_suspect(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    """A name seen by a live report joins the index without popularity: that proves it exists,
+    not that it is far less suspicious, so `check_bulk` keeps flagging it."""
+    await runtime.names.ingest(
+        Ecosystem.NPM,
+        [NameEntry(Ecosystem.NPM, "lodash", "lodash", monthly_downloads=300_000_000)],
+        source="names",
+    )
+    await runtime.names.record_seen(PackageInfo(Ecosystem.NPM, "lodahs", "1.0.0"), None)
+    assert (await client.get("/api/exists/npm/lodahs")).json()["exists"] is True
+    resp = await client.post(
+        "/api/check_bulk", json={"items": [{"ecosystem": "npm", "package": "lodahs"}]}
+    )
+    assert resp.json()["results"][0]["status"] == "typosquat_suspect"

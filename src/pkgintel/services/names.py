@@ -347,10 +347,14 @@ class NameService:
             else None
         )
         is_young = young(release_count, first_release_days)
+        # What is known of the name beyond its shape: a row of a loaded list (its popularity, or
+        # its absence from the ranking) or the registry's facts in a report. A live sighting alone
+        # says it exists, nothing more.
+        listed = (entry is not None and entry.source == "ingest") or any(
+            fact is not None for fact in (weekly_downloads, release_count, first_release_days)
+        )
         matches = tuple(
-            self._judge(
-                pool, v, suspect_pop, why_established, listed=entry is not None, is_young=is_young
-            )
+            self._judge(pool, v, suspect_pop, why_established, listed=listed, is_young=is_young)
             for v in variants
         )
         suspects = [m for m in matches if m.suspected]
