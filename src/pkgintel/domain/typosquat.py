@@ -187,6 +187,17 @@ def classify_edit(query: str, target: str) -> str:
 
 
 _JS_SUFFIXES: Final = frozenset({".js", "-js", "js"})
+
+
+def _by(key_of: int, affixes: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for affix in affixes:
+        out.setdefault(affix[key_of], []).append(affix)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_PREFIXES_BY_FIRST: Final = _by(0, PREFIXES)
+_SUFFIXES_BY_LAST: Final = _by(-1, SUFFIXES)
 _PY_PREFIXES: Final = frozenset({"py", "py-", "python-", "py3-", "python3-", "python"})
 
 
@@ -196,12 +207,14 @@ def _affix_bases(name: str) -> list[tuple[str, str]]:
     `smb`)."""
     out: list[tuple[str, str]] = []
     scope, sep, rest = name.rpartition("/")
+    if not rest:
+        return out
     head = f"{scope}{sep}"
-    for prefix in PREFIXES:
+    for prefix in _PREFIXES_BY_FIRST.get(rest[0], ()):
         least = 3 if prefix in _PY_PREFIXES else MIN_BASE
         if rest.startswith(prefix) and len(rest) - len(prefix) >= least:
             out.append((head + rest[len(prefix) :], prefix))
-    for suffix in SUFFIXES:
+    for suffix in _SUFFIXES_BY_LAST.get(rest[-1], ()):
         least = 2 if suffix in _JS_SUFFIXES else MIN_BASE
         if rest.endswith(suffix) and len(rest) - len(suffix) >= least:
             out.append((head + rest[: -len(suffix)], suffix))
