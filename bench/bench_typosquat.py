@@ -269,11 +269,11 @@ def report(out: dict[str, Any]) -> str:
     if r["missed"]:
         lines.append("missed: " + ", ".join(f"{m['ecosystem']}:{m['name']}" for m in r["missed"]))
     lines += ["", "## False alarms on established names (target <= 1 %)", ""]
-    lines.append("| set | deployed | model only (established rule off) | target met |")
+    lines.append("| set | deployed | model only (established rule off) | target met (deployed) |")
     lines.append("|---|---:|---:|---|")
     for label, modes in out["alarms"].items():
         d, m = modes["deployed"], modes["model_only"]
-        ok = "yes" if max(d["rate"], m["rate"]) <= TARGET_ALARMS else "NO"
+        ok = "yes" if d["rate"] <= TARGET_ALARMS else "NO"
         lines.append(
             f"| {label} | {d['alarms']}/{d['n']} ({d['rate']:.1%}) | "
             f"{m['alarms']}/{m['n']} ({m['rate']:.1%}) | {ok} |"
