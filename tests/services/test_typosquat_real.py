@@ -108,6 +108,7 @@ async def test_typosquat_endpoint_answers_with_evidence_and_sources(
     (source,) = body["_meta"]["sources"]
     assert source["kind"] == "name_index" and source["status"] == "ok"
     assert source["fetched_at"] and "npm names" in source["detail"]
+    assert source["age_s"] >= 0 and source["stale"] is False
 
     # PyPI: ranks stand in for downloads.
     body = (await client.get("/api/typosquat/pypi/colourama")).json()
