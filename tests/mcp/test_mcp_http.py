@@ -185,6 +185,10 @@ CASES: dict[str, tuple[dict[str, Any], tuple[str, str, dict[str, Any] | None]]] 
         {"ecosystem": "npm", "package": "tiny-lib", "version": "1.1.0"},
         ("GET", "/api/malicious/npm/tiny-lib?version=1.1.0", None),
     ),
+    "check_typosquat": (
+        {"ecosystem": "npm", "package": "tiny-lbi"},
+        ("GET", "/api/typosquat/npm/tiny-lbi", None),
+    ),
     "get_vulnerabilities": (
         {"ecosystem": "pypi", "package": "demo-pkg"},
         ("GET", "/api/vulns/pypi/demo-pkg", None),

@@ -130,6 +130,22 @@ def malicious(data: dict[str, Any]) -> str:
     )
 
 
+def typosquat(data: dict[str, Any]) -> str:
+    flag = {True: "SUSPECTED TYPOSQUAT", False: "not suspected", None: "unknown"}[
+        data.get("is_suspected")
+    ]
+    targets = [t for t in data.get("targets") or [] if t.get("suspected")]
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')}: {flag} — {data.get('reason')}",
+        *(
+            f"imitates {t.get('name')} ({t.get('technique')}, edit distance "
+            f"{t.get('edit_distance')}): {t.get('why')}"
+            for t in targets[:5]
+        ),
+        f"slopsquat: {data['slopsquat'].get('source')}" if data.get("slopsquat") else None,
+    )
+
+
 def vulns(data: dict[str, Any]) -> str:
     details = data.get("details") or []
     return _lines(

@@ -43,7 +43,8 @@ checked, never "safe". Call a tool at these moments:
   100, database only), then check_package for the ones it marks unknown or suspicious.
 - Before writing a version into a manifest or upgrading: get_latest_version (never guess a version),
   pin_safe (highest version without known advisories at a severity), install_command (exact commands).
-- When a package looks suspicious or a security alert names it: check_malicious, get_vulnerabilities.
+- When a package looks suspicious or a security alert names it: check_malicious, get_vulnerabilities;
+  check_typosquat when the name may imitate a more popular one (or was suggested by a model).
 - When a package is deprecated, abandoned or unhealthy (check_package says find_alternative or
   do_not_use): find_alternatives (scored replacements with sources), then get_migration_path from it to
   the one you pick (steps, before/after code when curated).

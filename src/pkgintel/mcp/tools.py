@@ -49,6 +49,7 @@ from pkgintel.api.routes.packages import (
     latest_answer,
     prompt_answer,
 )
+from pkgintel.api.routes.typosquat import typosquat_answer
 from pkgintel.api.schemas.answers import (
     BulkOut,
     MaliciousOut,
@@ -74,6 +75,7 @@ from pkgintel.api.schemas.packages import (
     PackageHealthOut,
     PackageReportOut,
 )
+from pkgintel.api.schemas.typosquat import TyposquatOut
 from pkgintel.domain.contact import (
     MAX_EMAIL_CHARS,
     MAX_MESSAGE_CHARS,
@@ -286,6 +288,21 @@ async def check_malicious(
     GET /api/malicious/{ecosystem}/{package}.
     """
     return (await malicious_answer(rt, ecosystem, package, version)).wire()
+
+
+async def check_typosquat(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg
+) -> dict[str, Any]:
+    """
+    Whether a package name imitates a far more popular one of the same ecosystem (a typosquat):
+    each popular name it resembles with the technique (omission, repetition, transposition,
+    adjacent key, homoglyph, delimiter, scope, combosquat, version suffix), edit distance and
+    popularity delta, and why it is or is not a suspect; also names language models were reported
+    to invent (slopsquats). Database only, about a millisecond. Call it for a name you did not copy
+    from the package's own documentation. `is_suspected: null` means no popularity data is loaded.
+    Same answer as GET /api/typosquat/{ecosystem}/{package}.
+    """
+    return (await typosquat_answer(rt, ecosystem, package)).wire()
 
 
 async def get_vulnerabilities(
@@ -621,6 +638,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(install_command, "Install command", InstallOut, render.install),
     Tool(pin_safe, "Safe version to pin", PinSafeOut, render.pin),
     Tool(check_malicious, "Malware check", MaliciousOut, render.malicious),
+    Tool(check_typosquat, "Typosquat check", TyposquatOut, render.typosquat, open_world=False),
     Tool(get_vulnerabilities, "Known vulnerabilities", VulnsOut, render.vulns),
     Tool(scan_project, "Audit a lockfile", ScanOut, render.scan, open_world=False),
     Tool(

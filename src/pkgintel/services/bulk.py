@@ -8,7 +8,9 @@ Status per item, first match wins:
    latest release in the name index, or no clean release is known (the name left the index after
    the report, or the index has no version for it); `review_advisory` marks mainstream packages
    (`scoring.verdicts.malicious_status`).
-3. `typosquat_suspect`: within a small edit distance of a much more popular name, not established itself.
+3. `typosquat_suspect`: imitates a far more popular name (`NameService.typosquat`: omission,
+   repetition, transposition, adjacent key, homoglyph, delimiter, scope, combosquat, version
+   suffix), not established itself; or a registered name reported as invented by language models.
 4. `historical_incident`: reports exist, but the version asked (or the latest) is outside all of them.
    Curated past compromises (`knowledge/compromises`) count as reports: a release they name is
    `malicious` (2.), a package they name is otherwise `historical_incident`; they never downgrade.
@@ -151,8 +153,10 @@ class BulkCheckService:
                 return {
                     **base,
                     "status": "typosquat_suspect",
-                    "reason": "close to " + ", ".join(n for n, _ in hint.targets[:3]),
+                    "reason": hint.reason,
                     "similar_to": [n for n, _ in hint.targets[:3]],
+                    "techniques": [m.technique for m in hint.matches if m.suspected][:3],
+                    **({"slopsquat": True} if hint.slopsquat is not None else {}),
                 }
         if historical is not None:
             return historical

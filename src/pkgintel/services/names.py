@@ -16,12 +16,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from rapidfuzz.distance import DamerauLevenshtein
-
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
-from pkgintel.scoring.verdicts import established, far_more_popular, scope_compatible
+from pkgintel.domain.typosquat import Variant, VariantIndex
+from pkgintel.knowledge.slopsquats import HallucinatedName, hallucinated
+from pkgintel.scoring.typosquat import (
+    ESTABLISHED_GAP,
+    Popularity,
+    popularity_gap,
+    suspected_by,
+    young,
+)
+from pkgintel.scoring.verdicts import established
 from pkgintel.storage.base import NameStore
 
 logger = logging.getLogger(__name__)
@@ -50,40 +57,81 @@ class ExistsAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class TyposquatTarget:
+    """A popular name the checked name imitates, with the evidence for and against suspicion."""
+
+    name: str
+    technique: str
+    """See `domain.typosquat` (omission, repetition, transposition, adjacent_key, homoglyph,
+    delimiter, insertion, substitution, two_edits, scope_confusion, combosquat, version_suffix)."""
+    edit_distance: int
+    similarity: float
+    """rapidfuzz ratio, 0-100."""
+    detail: str
+    popularity: str
+    """The target's popularity in words (downloads or rank)."""
+    monthly_downloads: int | None
+    rank: int | None
+    popularity_ratio: float | None
+    """Target over suspect (downloads, or ranks as a stand-in); None when not measurable."""
+    gap_basis: str
+    """`downloads`, `rank` or `unknown`."""
+    suspected: bool
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Slopsquat:
+    """The name was publicly reported as invented by language models (`knowledge.slopsquats`)."""
+
+    report: HallucinatedName
+    registered: bool | None
+    """True: the registry (or the name index) has it; None: unknown (no index loaded)."""
+    registered_after_report: bool | None
+    """From the first release date when known; None when either date is unknown."""
+
+
+@dataclass(frozen=True, slots=True)
 class TyposquatHint:
     """Whether a name looks like a misspelling of a much more popular one."""
 
     is_suspected: bool
     checked: bool
     targets: tuple[tuple[str, int], ...] = ()
-    """(popular name, edit distance)."""
+    """(popular name, edit distance) of the targets that make it a suspect."""
     reason: str = ""
+    matches: tuple[TyposquatTarget, ...] = ()
+    """Every popular name it imitates, suspected or not, with the evidence."""
+    suspect_popularity: str | None = None
+    status: str = "ok"
+    """`ok`, or `unavailable` when no popularity data is loaded for the ecosystem."""
+    index: NameIndexState | None = None
+    slopsquat: Slopsquat | None = None
+    established: str | None = None
+    """Why the name is established (and so not a suspect), when it is."""
 
 
 @dataclass(slots=True)
 class _Pool:
-    """The popular names of one ecosystem as loaded at `loaded_at`, with the hints computed on them."""
+    """The popular names of one ecosystem as loaded at `loaded_at`, with the variants found on them."""
 
     loaded_at: float
     entries: list[NameEntry]
     names: NamePool
-    hints: OrderedDict[str, TyposquatHint]
+    hints: OrderedDict[str, tuple[Variant, ...]]
     popularity: dict[str, int | None] = field(default_factory=dict)
     """Display name → monthly downloads, for the popularity-gap rule."""
+    variants: VariantIndex | None = None
+    ranked_count: int = 0
+    """How many pool names carry a registry rank (PyPI: the top-15,000 list)."""
 
 
-def _indexed_pool(names: list[str]) -> NamePool:
-    """A `NamePool` with the segment indexes `typosquat` and `suggest` use (k = 1 and 2) built."""
+def _indexed_pool(names: list[str]) -> tuple[NamePool, VariantIndex]:
+    """A `NamePool` with the segment indexes `typosquat` and `suggest` use (k = 1 and 2) built,
+    and the typosquat variant index over it."""
     pool = NamePool(names)
     pool.prepare(1, 2)
-    return pool
-
-
-def _scope_distance(a: str, b: str) -> int:
-    """Edit distance between the npm scopes of two scoped names (0 when either is unscoped)."""
-    if not (a.startswith("@") and b.startswith("@")):
-        return 0
-    return int(DamerauLevenshtein.distance(a.partition("/")[0], b.partition("/")[0]))
+    return pool, VariantIndex(names, pool)
 
 
 def _renamed(answer: ExistsAnswer, name: str) -> ExistsAnswer:
@@ -190,14 +238,16 @@ class NameService:
             if pool is not None:
                 return pool
             entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
-            # Indexing 20,000 names takes ~100 ms of CPU: done in a thread, off the event loop.
-            names = await asyncio.to_thread(_indexed_pool, [e.name for e in entries])
+            # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
+            names, variants = await asyncio.to_thread(_indexed_pool, [e.name for e in entries])
             pool = _Pool(
                 self._clock(),
                 entries,
                 names,
                 OrderedDict(),
                 {e.display_name: e.monthly_downloads for e in entries},
+                variants,
+                sum(1 for e in entries if e.popularity_rank is not None),
             )
             self._pools[ecosystem] = pool
             return pool
@@ -229,77 +279,227 @@ class NameService:
         weekly_downloads: int | None = None,
         release_count: int | None = None,
         first_release_days: int | None = None,
+        first_release: datetime | None = None,
         lookup: bool = True,
+        use_established: bool = True,
     ) -> TyposquatHint:
         """
-        Suspected when `name` is within edit distance 1 (2 for names over 8 characters) of a name in the
-        popular pool that is far more popular (`scoring.verdicts.far_more_popular`), while `name`
-        itself is neither in that pool nor established (`scoring.verdicts.established`, from its
-        name-index `entry` — looked up when not given, unless `lookup` is False because the caller
-        already knows there is none — and the registry facts a report passes).
-        Scoped npm names in different scopes follow the scope rule (`scope_compatible`). Not checked
-        when the index is not loaded. Near-miss candidates are computed once per name and pool load.
+        Which popular names of the ecosystem `name` imitates (`domain.typosquat`, against the
+        `POPULAR_POOL` most popular names), and whether that makes it a suspect
+        (`scoring.typosquat`): the target must be far more popular (popularity gap), and `name`
+        must not be established (`scoring.verdicts.established`, from its name-index `entry` —
+        looked up when not given, unless `lookup` is False because the caller knows there is none —
+        and the registry facts a report passes). A name publicly reported as invented by language
+        models (`knowledge.slopsquats`) that is registered is a suspect whatever its popularity.
+
+        `status` is `unavailable` (and `checked` False) when the ecosystem has no popularity data
+        loaded: which of two similar names is the original cannot then be told. `use_established`
+        False skips the established-package rule (the benchmark uses it to measure the name model
+        and the popularity gap on their own). Variants are computed once per name and pool load.
         """
         key = normalise_name(ecosystem, name)
         pool = await self._pool(ecosystem)
-        hint = pool.hints.get(key)
-        if hint is None:
-            hint = self._typosquat(ecosystem, key, pool)
-            pool.hints[key] = hint
-            if len(pool.hints) > HINT_ENTRIES:
-                pool.hints.popitem(last=False)
-        if not hint.is_suspected:
-            return hint
         if entry is None and lookup:
             entry = (await self.exists(ecosystem, name)).entry
-        monthly = entry.monthly_downloads if entry is not None else None
-        why = established(
-            monthly_downloads=monthly,
-            popularity_rank=entry.popularity_rank if entry is not None else None,
-            weekly_downloads=weekly_downloads,
-            release_count=release_count,
-            first_release_days=first_release_days,
-        )
-        if why is not None:
-            return TyposquatHint(False, True, (), f"an established package ({why}), not a suspect")
-        targets = tuple(
-            (target, dist)
-            for target, dist in hint.targets
-            if far_more_popular(pool.popularity.get(target), monthly)
-        )
-        if not targets:
-            return TyposquatHint(
-                False, True, (), "near names exist, but none is far more popular than this one"
+        state = await self.index_state(ecosystem)
+        slop = self._slopsquat(ecosystem, name, entry, state, first_release)
+        if not len(pool.names) or pool.variants is None:
+            reason = (
+                f"no {ecosystem.value} name index is loaded"
+                if state is None
+                else f"the {ecosystem.value} name index holds no popularity data (downloads or "
+                "rank), so which of two similar names is the original cannot be told"
             )
-        return TyposquatHint(True, True, targets, hint.reason)
+            return self._with_slop(
+                TyposquatHint(False, False, reason=reason, status="unavailable", index=state),
+                slop,
+            )
+        variants = pool.hints.get(key)
+        if variants is None:
+            variants = tuple(pool.variants.variants(key)) if len(key) >= 2 else ()
+            pool.hints[key] = variants
+            if len(pool.hints) > HINT_ENTRIES:
+                pool.hints.popitem(last=False)
+        monthly = entry.monthly_downloads if entry is not None else None
+        if monthly is None and weekly_downloads is not None:
+            monthly = round(weekly_downloads * 30.44 / 7)
+        suspect_pop: Popularity | None = None
+        if entry is not None or weekly_downloads is not None:
+            suspect_pop = Popularity(
+                monthly,
+                entry.popularity_rank if entry is not None else None,
+                pool.ranked_count or None,
+            )
+        described = (
+            suspect_pop.describe()
+            if suspect_pop is not None
+            else "not in the name index: popularity unknown"
+        )
+        why_established = (
+            established(
+                monthly_downloads=entry.monthly_downloads if entry is not None else None,
+                popularity_rank=entry.popularity_rank if entry is not None else None,
+                weekly_downloads=weekly_downloads,
+                release_count=release_count,
+                first_release_days=first_release_days,
+            )
+            if use_established
+            else None
+        )
+        is_young = young(release_count, first_release_days)
+        # What is known of the name beyond its shape: a row of a loaded list (its popularity, or
+        # its absence from the ranking) or the registry's facts in a report. A live sighting alone
+        # says it exists, nothing more.
+        listed = (entry is not None and entry.source == "ingest") or any(
+            fact is not None for fact in (weekly_downloads, release_count, first_release_days)
+        )
+        matches = tuple(
+            self._judge(pool, v, suspect_pop, why_established, listed=listed, is_young=is_young)
+            for v in variants
+        )
+        suspects = [m for m in matches if m.suspected]
+        if suspects:
+            reason = "imitates " + "; ".join(
+                f"{m.name} ({m.technique}, {m.why})" for m in suspects[:3]
+            )
+        elif why_established is not None and matches:
+            reason = f"an established package ({why_established}), not a suspect"
+        elif matches:
+            reason = "resembles popular names, but none is far more popular than this one"
+        elif len(key) < 4:
+            reason = (
+                "no popular name it imitates (names under 4 characters are compared by "
+                "separators and look-alike characters only)"
+            )
+        else:
+            reason = "no popular name it imitates"
+        hint = TyposquatHint(
+            bool(suspects),
+            True,
+            tuple((m.name, m.edit_distance) for m in suspects),
+            reason,
+            matches,
+            described,
+            "ok",
+            state,
+            None,
+            why_established,
+        )
+        return self._with_slop(hint, slop)
 
     @staticmethod
-    def _typosquat(ecosystem: Ecosystem, key: str, pool: _Pool) -> TyposquatHint:
-        if not len(pool.names):
-            return TyposquatHint(
-                False, False, reason=f"no popularity data loaded for {ecosystem.value}"
-            )
-        if key in pool.names:
-            return TyposquatHint(
-                False, True, reason="the name is itself among the most popular packages"
-            )
-        if len(key) < 4:
-            return TyposquatHint(False, True, reason="names under 4 characters are not compared")
-        cutoff = 2 if len(key) > 8 else 1
-        hits = pool.names.near(key, cutoff, 5)
-        targets = tuple(
-            (pool.entries[idx].display_name, dist)
-            for idx, dist in hits
-            if scope_compatible(
-                key, pool.entries[idx].name, _scope_distance(key, pool.entries[idx].name)
-            )
+    def _judge(
+        pool: _Pool,
+        v: Variant,
+        suspect: Popularity | None,
+        why_established: str | None,
+        *,
+        listed: bool,
+        is_young: bool | None,
+    ) -> TyposquatTarget:
+        target_entry = pool.entries[v.index]
+        target = Popularity(
+            target_entry.monthly_downloads, target_entry.popularity_rank, pool.ranked_count or None
         )
-        if targets:
-            return TyposquatHint(
-                True, True, targets, "the name is a near-miss of a much more popular package"
+        gap = popularity_gap(target, suspect)
+        firm = why_established is not None
+        suspected = suspected_by(
+            v.technique, v.index, gap, established=firm, listed=listed, is_young=is_young
+        )
+        if firm and suspected:
+            why = (
+                f"the target is {gap.ratio:,g} times as popular: this name's own traffic "
+                f"({why_established}) is what typos of it would draw"
             )
-        return TyposquatHint(
-            False, True, reason="no popular package within the edit-distance threshold"
+        elif firm:
+            why = f"not a suspect: established ({why_established}) and the gap is under " + (
+                f"{ESTABLISHED_GAP:,}x" if gap.ratio is not None else "measurable"
+            )
+        elif gap.holds is False:
+            why = (
+                f"not a suspect: the target is only {gap.ratio:g} times as popular"
+                if gap.ratio is not None
+                else "not a suspect: the target is not far more popular"
+            )
+        elif gap.holds is True:
+            unit = "downloads" if gap.basis == "downloads" else "rank (as a stand-in for downloads)"
+            why = f"the target is {gap.ratio:,g} times as popular by {unit}"
+        elif suspected:
+            why = f"target {target.describe()}; this name's popularity is not measurable" + (
+                ", and it is young with few releases" if is_young else ""
+            )
+        elif listed and not is_young:
+            why = (
+                f"not a suspect: target {target.describe()}, this name {suspect.describe() if suspect else 'listed'}; "
+                "the gap is not measurable and nothing shows it young with few releases"
+            )
+        else:
+            why = (
+                "not a suspect: an affix variant of a name outside the most popular "
+                "(popularity gap not measurable)"
+            )
+        return TyposquatTarget(
+            target_entry.display_name,
+            v.technique,
+            v.edit_distance,
+            v.similarity,
+            v.detail,
+            target.describe(),
+            target.monthly_downloads,
+            target.rank,
+            gap.ratio,
+            gap.basis,
+            suspected,
+            why,
+        )
+
+    def _slopsquat(
+        self,
+        ecosystem: Ecosystem,
+        name: str,
+        entry: NameEntry | None,
+        state: NameIndexState | None,
+        first_release: datetime | None,
+    ) -> Slopsquat | None:
+        report = hallucinated(ecosystem, name)
+        if report is None:
+            return None
+        registered: bool | None
+        if entry is not None or first_release is not None:
+            registered = True
+        elif state is not None:
+            registered = False
+        else:
+            registered = None
+        after: bool | None = None
+        if first_release is not None and report.reported_in:
+            month = first_release.strftime("%Y-%m")
+            after = None if month == report.reported_in else month > report.reported_in
+        return Slopsquat(report, registered, after)
+
+    @staticmethod
+    def _with_slop(hint: TyposquatHint, slop: Slopsquat | None) -> TyposquatHint:
+        """A registered name reported as LLM-invented is a suspect whatever its popularity:
+        its downloads come from the invented recommendations themselves."""
+        if slop is None:
+            return hint
+        if slop.registered:
+            why = (
+                f"a name language models were reported to invent ({slop.report.source}), "
+                "now registered"
+                + (" after the report" if slop.registered_after_report else "")
+                + (f"; the real package is {slop.report.meant}" if slop.report.meant else "")
+            )
+            return replace(hint, is_suspected=True, slopsquat=slop, reason=why)
+        return replace(
+            hint,
+            slopsquat=slop,
+            reason=hint.reason
+            + (
+                "; language models were reported to invent this name and it is not registered"
+                if slop.registered is False
+                else ""
+            ),
         )
 
     async def record_seen(self, info: PackageInfo, weekly_downloads: int | None) -> None:

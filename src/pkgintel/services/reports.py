@@ -244,6 +244,10 @@ class ReportService:
                 weekly_downloads=snapshot.weekly_downloads,
                 release_count=len(info.releases),
                 first_release_days=_first_release_days(info, self._clock()),
+                first_release=min(
+                    (r.published_at for r in info.releases if r.published_at is not None),
+                    default=None,
+                ),
             ),
             *([scoped_task] if scoped_task is not None else []),
             *([bugs_task] if bugs_task is not None else []),

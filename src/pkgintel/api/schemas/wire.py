@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pkgintel.api.schemas import people
+from pkgintel.api.schemas.typosquat import typosquat_wire
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import newest_first
@@ -312,12 +313,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         "upgrade": upgrade_wire(report.upgrade),
         "version_scoped": version_scoped,
         "requested_version": report.requested_version,
-        "typosquat": {
-            "is_suspected": report.typosquat.is_suspected,
-            "checked": report.typosquat.checked,
-            "targets": [{"name": n, "edit_distance": d} for n, d in report.typosquat.targets],
-            "reason": report.typosquat.reason,
-        },
+        "typosquat": typosquat_wire(report.typosquat),
         "maintainer_trust": people.report_maintainer_trust(report),
         "malicious": {
             "is_malicious": bool(mal.is_malicious),

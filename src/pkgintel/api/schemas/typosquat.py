@@ -1,0 +1,93 @@
+"""Wire shape of a typosquat answer: `/api/typosquat`, the report's `typosquat` field, MCP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from pkgintel.api.schemas.answers import SourcesMetaOut, _Open
+from pkgintel.domain.names import NameIndexState
+from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.services.names import TyposquatHint
+
+
+def typosquat_wire(hint: TyposquatHint, *, nullable: bool = False) -> dict[str, Any]:
+    """
+    The typosquat object. `is_suspected` is a boolean in the report (the specification's type);
+    with `nullable` (the `/api/typosquat` answer) it is null when `status` is `unavailable`.
+    `targets` lists every popular name the package imitates, suspected or not, with the evidence.
+    """
+    slop = hint.slopsquat
+    return {
+        "is_suspected": None if nullable and hint.status == "unavailable" else hint.is_suspected,
+        "checked": hint.checked,
+        "status": hint.status,
+        "reason": hint.reason,
+        "suspect_popularity": hint.suspect_popularity,
+        "established": hint.established,
+        "targets": [
+            {
+                "name": m.name,
+                "technique": m.technique,
+                "edit_distance": m.edit_distance,
+                "similarity": m.similarity,
+                "detail": m.detail,
+                "target_popularity": m.popularity,
+                "target_monthly_downloads": m.monthly_downloads,
+                "target_rank": m.rank,
+                "popularity_delta": {"ratio": m.popularity_ratio, "basis": m.gap_basis},
+                "suspected": m.suspected,
+                "why": m.why,
+            }
+            for m in hint.matches
+        ],
+        "slopsquat": None
+        if slop is None
+        else {
+            "reported_as_llm_invented": True,
+            "registered": slop.registered,
+            "registered_after_report": slop.registered_after_report,
+            "reported_in": slop.report.reported_in,
+            "real_package": slop.report.meant,
+            "note": slop.report.note,
+            "source": slop.report.source,
+        },
+    }
+
+
+def name_index_source(ecosystem: str, state: NameIndexState | None) -> SourceStatus:
+    """The name index as a `_meta.sources` entry (unavailable when it was never loaded)."""
+    if state is None:
+        return SourceStatus(
+            "name_index",
+            "name_index",
+            SourceState.UNAVAILABLE,
+            detail=f"no {ecosystem} name index is loaded (`pkgintel ingest names`)",
+        )
+    return SourceStatus(
+        f"name_index:{state.source}",
+        "name_index",
+        SourceState.OK,
+        fetched_at=state.loaded_at,
+        detail=f"{state.names_count:,} {ecosystem} names",
+    )
+
+
+class TyposquatOut(_Open):
+    """`/api/typosquat/{ecosystem}/{package}`: popular names the package imitates."""
+
+    package: str
+    ecosystem: str
+    normalized: str
+    exists: bool | None = Field(description="in the name index; null when none is loaded")
+    is_suspected: bool | None = Field(description="null: no popularity data to judge with")
+    checked: bool
+    status: str = Field(description="ok or unavailable")
+    reason: str
+    suspect_popularity: str | None
+    established: str | None
+    targets: list[dict[str, Any]]
+    slopsquat: dict[str, Any] | None
+    meta: SourcesMetaOut = Field(alias="_meta")
+    response_ms: int = Field(alias="_response_ms")

@@ -1,0 +1,398 @@
+"""
+The typosquat variant model (pure): which popular names a package name imitates, and how.
+
+A `VariantIndex` is built once from an ecosystem's popular names (normalised keys, most popular
+first) and answers `variants(query)`: every popular name the query is a variant of, each with the
+**technique**, the Damerau-Levenshtein **edit distance** and the rapidfuzz **similarity** (0-100).
+Whether a variant makes the query a *suspect* is decided elsewhere (`scoring.typosquat`), from the
+popularity of both names; this module only recognises shapes.
+
+Techniques, tried in this order (a target keeps the first technique found):
+
+- `delimiter`: the same name once `-`, `_` and `.` are dropped (`crossenv` / `cross-env`).
+- `homoglyph`: the same name once look-alike characters are folded (`rn`/`m`, `vv`/`w`, `cl`/`d`,
+  `1`/`l`, `i`/`l`, `0`/`o`, `5`/`s`), e.g. `jeIlyfish` / `jellyfish` (PyPI folds case first).
+- one edit (two for names over `LONG_NAME` characters), classified by its shape: `omission`
+  (`lodsh`), `repetition` (`expresss`), `transposition` (`lodahs`), `adjacent_key` (a neighbour on a
+  QWERTY keyboard: `reqyests`), `insertion`, `substitution`, or `two_edits`.
+- `scope_confusion` (npm): `@scope/name` against `scope-name` / `scopename` (`types-node` /
+  `@types/node`), and one edit in the scope with the same package part (`@babe1/core`).
+- `combosquat`: a known prefix or suffix added to, removed from or swapped on a popular name
+  (`python3-dateutil` / `python-dateutil`, `cross-env.js` / `cross-env`, `node-fabric` / `fabric`).
+- `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`).
+- `reorder`: the same letters cut in two and swapped (`libhtml5` / `html5lib`, `nmap-python` /
+  `python-nmap`), each part at least `MIN_ROTATED` long.
+
+Names shorter than `MIN_LENGTH` are compared by delimiter and homoglyph folding only: one edit turns
+most three-letter names into another real one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import DamerauLevenshtein
+
+from pkgintel.domain.near_names import NamePool
+
+MIN_LENGTH: Final = 4
+"""Shorter names are not compared by edit distance."""
+LONG_NAME: Final = 8
+"""Names longer than this are compared within two edits, shorter ones within one."""
+MIN_BASE: Final = 4
+"""A combosquat's popular base must be at least this long (`node-` + `ws` is not an imitation)."""
+MIN_ROTATED: Final = 3
+"""Each part of a `reorder` variant (`libhtml5` / `html5lib`) is at least this long."""
+
+_DELIMITERS = re.compile(r"[-_.]+")
+_HOMOGLYPHS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("1", "l"), ("i", "l"), ("0", "o"))
+_HOMOGLYPH_PAIRS: Final = frozenset(
+    {frozenset(p) for p in (("1", "l"), ("i", "l"), ("0", "o"), ("5", "s"), ("1", "i"))}
+)
+_QWERTY: Final = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
+_VERSION_SUFFIX = re.compile(r"^(?P<base>.*?[a-z])[-_.]?v?(?P<version>\d+(?:[._]\d+)*)$")
+
+PREFIXES: Final = (
+    "python3-",
+    "python-",
+    "python",
+    "py3-",
+    "py-",
+    "py",
+    "node-",
+    "node",
+    "nodejs-",
+    "js-",
+    "go-",
+    "lib",
+    "the-",
+    "real-",
+    "official-",
+)
+"""Affixes a combosquat adds in front of a popular name (longest first within a family)."""
+SUFFIXES: Final = (
+    "-python3",
+    "-python",
+    "-py3",
+    "-py",
+    "-nodejs",
+    "-node",
+    ".js",
+    "-js",
+    "js",
+    "-ts",
+    "-dev",
+    "-cli",
+    "-lib",
+    "-api",
+    "-sdk",
+    "-core",
+    "-utils",
+    "-util",
+    "-tools",
+    "-tool",
+    "-plus",
+    "-pro",
+    "-new",
+    "-next",
+    "-latest",
+    "-official",
+    "-fixed",
+    "-fix",
+    "-secure",
+    "-lite",
+    "-async",
+    "-helper",
+    "-module",
+    "-package",
+    "-validator",
+    "-basic",
+)
+"""Affixes a combosquat adds behind a popular name."""
+
+
+def _neighbours() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for r, row in enumerate(_QWERTY):
+        for c, ch in enumerate(row):
+            near = out.setdefault(ch, set())
+            for dr in (-1, 0, 1):
+                rr = r + dr
+                if not 0 <= rr < len(_QWERTY):
+                    continue
+                for dc in (-1, 0, 1):
+                    cc = c + dc
+                    if (dr, dc) != (0, 0) and 0 <= cc < len(_QWERTY[rr]):
+                        near.add(_QWERTY[rr][cc])
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+_ADJACENT: Final = _neighbours()
+
+
+def skeleton(name: str) -> str:
+    """The name without delimiters (`-`, `_`, `.`), lower-cased; the npm scope's `@` and `/` kept."""
+    return _DELIMITERS.sub("", name.lower())
+
+
+def fold(name: str) -> str:
+    """`skeleton(name)` with look-alike characters folded to one spelling (see the module docstring)."""
+    out = skeleton(name)
+    for seen, meant in _HOMOGLYPHS:
+        out = out.replace(seen, meant)
+    return out.replace("5", "s")
+
+
+def classify_edit(query: str, target: str) -> str:
+    """
+    The technique of a one-edit difference between `query` and `target` (`two_edits` when they are
+    further apart): omission, repetition, transposition, adjacent_key, homoglyph, delimiter,
+    insertion or substitution.
+    """
+    if DamerauLevenshtein.distance(query, target) != 1:
+        return "two_edits"
+    lq, lt = len(query), len(target)
+    i = 0
+    while i < min(lq, lt) and query[i] == target[i]:
+        i += 1
+    if lq == lt - 1:
+        return "delimiter" if target[i] in "-_." else "omission"
+    if lq == lt + 1:
+        extra = query[i]
+        if extra in "-_.":
+            return "delimiter"
+        if (i > 0 and query[i - 1] == extra) or (i + 1 < lq and query[i + 1] == extra):
+            return "repetition"
+        neighbours = {query[j] for j in (i - 1, i + 1) if 0 <= j < lq}
+        return "adjacent_key" if neighbours & _ADJACENT.get(extra, frozenset()) else "insertion"
+    if (
+        i + 1 < lq
+        and query[i] == target[i + 1]
+        and query[i + 1] == target[i]
+        and query[i + 2 :] == target[i + 2 :]
+    ):
+        return "transposition"
+    a, b = query[i], target[i]
+    if a in "-_." and b in "-_.":
+        return "delimiter"
+    if frozenset((a, b)) in _HOMOGLYPH_PAIRS:
+        return "homoglyph"
+    if b in _ADJACENT.get(a, frozenset()):
+        return "adjacent_key"
+    return "substitution"
+
+
+_JS_SUFFIXES: Final = frozenset({".js", "-js", "js"})
+
+
+def _by(key_of: int, affixes: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for affix in affixes:
+        out.setdefault(affix[key_of], []).append(affix)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_PREFIXES_BY_FIRST: Final = _by(0, PREFIXES)
+_SUFFIXES_BY_LAST: Final = _by(-1, SUFFIXES)
+_PY_PREFIXES: Final = frozenset({"py", "py-", "python-", "py3-", "python3-", "python"})
+
+
+def _affix_bases(name: str) -> list[tuple[str, str]]:
+    """`(base, affix)` for each known prefix or suffix `name` carries (base at least `MIN_BASE`;
+    two characters for the `js` suffixes, `d3.js` / `d3`, three for the `py` prefixes, `pysmb` /
+    `smb`)."""
+    out: list[tuple[str, str]] = []
+    scope, sep, rest = name.rpartition("/")
+    if not rest:
+        return out
+    head = f"{scope}{sep}"
+    for prefix in _PREFIXES_BY_FIRST.get(rest[0], ()):
+        least = 3 if prefix in _PY_PREFIXES else MIN_BASE
+        if rest.startswith(prefix) and len(rest) - len(prefix) >= least:
+            out.append((head + rest[len(prefix) :], prefix))
+    for suffix in _SUFFIXES_BY_LAST.get(rest[-1], ()):
+        least = 2 if suffix in _JS_SUFFIXES else MIN_BASE
+        if rest.endswith(suffix) and len(rest) - len(suffix) >= least:
+            out.append((head + rest[: -len(suffix)], suffix))
+    return out
+
+
+def _token_bases(name: str) -> list[tuple[str, str]]:
+    """`(base, word)` for each way of dropping one delimited word from an unscoped name of three
+    or more words (`plain-crypto-js` → `crypto-js`, `is-buffer-validator` → `is-buffer`)."""
+    if name.startswith("@"):
+        return []
+    words = re.split(r"([-_.])", name)
+    tokens = words[0::2]
+    if len(tokens) < 3:
+        return []
+    out = []
+    for i, word in enumerate(tokens):
+        kept = words[: 2 * i] + words[2 * i + 2 :] if i < len(tokens) - 1 else words[: 2 * i - 1]
+        base = "".join(kept).strip("-_.")
+        if len(base) >= MIN_BASE + 2:
+            out.append((base, word))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """`query` imitates the popular name at `index` (position in the pool, most popular first)."""
+
+    index: int
+    target: str
+    technique: str
+    edit_distance: int
+    similarity: float
+    detail: str
+
+
+class VariantIndex:
+    """
+    Popular names (normalised keys, most popular first) indexed for `variants`. Built once per
+    pool; lookups are dictionary probes plus the exact near-miss search of `domain.near_names`.
+    """
+
+    __slots__ = ("_affixed", "_folded", "_names", "_pool", "_position", "_skeletons")
+
+    def __init__(self, names: Sequence[str], pool: NamePool | None = None) -> None:
+        self._names = list(names)
+        self._pool = pool if pool is not None else NamePool(self._names)
+        self._position = {n: i for i, n in reversed(list(enumerate(self._names)))}
+        self._skeletons: dict[str, int] = {}
+        self._folded: dict[str, int] = {}
+        self._affixed: dict[str, list[tuple[int, str]]] = {}
+        for i, name in enumerate(self._names):
+            self._skeletons.setdefault(skeleton(name), i)
+            self._folded.setdefault(fold(name), i)
+            for base, affix in _affix_bases(name):
+                self._affixed.setdefault(base, []).append((i, affix))
+
+    @property
+    def pool(self) -> NamePool:
+        return self._pool
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._position
+
+    def position(self, name: str) -> int | None:
+        """Popularity position (0 = most popular) of a pool member."""
+        return self._position.get(name)
+
+    def variants(self, query: str, limit: int = 5) -> list[Variant]:
+        """
+        The popular names `query` is a variant of (never `query` itself), most telling first:
+        delimiter, homoglyph and one-edit variants before two-edit, scope and affix ones, and
+        within a technique the more popular target first. At most `limit`.
+        """
+        found: dict[int, Variant] = {}
+
+        def add(i: int, technique: str, detail: str) -> None:
+            target = self._names[i]
+            if target == query or i in found:
+                return
+            found[i] = Variant(
+                i,
+                target,
+                technique,
+                int(DamerauLevenshtein.distance(query, target)),
+                round(float(fuzz.ratio(query, target)), 1),
+                detail,
+            )
+
+        i = self._skeletons.get(skeleton(query))
+        if i is not None:
+            add(i, "delimiter", "the same name with different separators")
+        i = self._folded.get(fold(query))
+        if i is not None:
+            add(i, "homoglyph", "the same name with look-alike characters swapped")
+        flat = skeleton(query)
+        if len(flat) >= 2 * MIN_ROTATED and "/" not in flat:
+            for cut in range(MIN_ROTATED, len(flat) - MIN_ROTATED + 1):
+                i = self._skeletons.get(flat[cut:] + flat[:cut])
+                if i is not None:
+                    add(i, "reorder", "the same words in another order")
+        package_part = query.rpartition("/")[2]
+        if len(package_part) >= MIN_LENGTH:
+            k = 2 if len(package_part) > LONG_NAME else 1
+            for i, dist in self._pool.near(query, k, limit * 2):
+                target = self._names[i]
+                if not _scopes_compatible(query, target):
+                    continue
+                technique = classify_edit(query, target)
+                add(i, technique, f"{dist} edit{'s' if dist > 1 else ''} from the popular name")
+        for i, detail in self._scope_variants(query):
+            add(i, "scope_confusion", detail)
+        for base, affix in _affix_bases(query):
+            i = self._position.get(base)
+            if i is not None:
+                add(i, "combosquat", f"the popular name with {affix!r} added")
+            for j, other in self._affixed.get(base, ()):
+                if other != affix:
+                    add(j, "combosquat", f"{other!r} of the popular name swapped for {affix!r}")
+        for i, other in self._affixed.get(query, ()):
+            add(i, "combosquat", f"the popular name without its {other!r}")
+        for base, word in _token_bases(query):
+            i = self._position.get(base)
+            if i is not None:
+                add(i, "combosquat", f"the popular name with the word {word!r} added")
+        match = _VERSION_SUFFIX.match(query.rpartition("/")[2])
+        if match is not None:
+            head = query[: len(query) - len(query.rpartition("/")[2])]
+            base = head + match.group("base")
+            i = self._position.get(base)
+            if i is not None and len(match.group("base")) >= MIN_LENGTH - 1:
+                add(i, "version_suffix", f"the popular name with {match.group('version')!r} added")
+        ranked = sorted(found.values(), key=lambda v: (_ORDER.get(v.technique, 9), v.index))
+        return ranked[:limit]
+
+    def _scope_variants(self, query: str) -> list[tuple[int, str]]:
+        out: list[tuple[int, str]] = []
+        if query.startswith("@") and "/" in query:
+            scope, _, rest = query[1:].partition("/")
+            for flat in (f"{scope}-{rest}", f"{scope}{rest}"):
+                i = self._position.get(flat)
+                if i is not None:
+                    out.append((i, f"the unscoped name {flat!r} moved into the @{scope} scope"))
+            for i, dist in self._pool.near(query, 1, 10):
+                target = self._names[i]
+                if target.startswith("@") and target.partition("/")[2] == rest and dist == 1:
+                    out.append((i, "the same package name in a scope one edit away"))
+        elif "-" in query and not query.startswith("@"):
+            scope, _, rest = query.partition("-")
+            i = self._position.get(f"@{scope}/{rest}")
+            if i is not None:
+                out.append((i, f"the scoped name @{scope}/{rest} flattened"))
+        return out
+
+
+_ORDER: Final = {
+    "delimiter": 0,
+    "homoglyph": 0,
+    "omission": 1,
+    "repetition": 1,
+    "transposition": 1,
+    "adjacent_key": 1,
+    "insertion": 1,
+    "substitution": 1,
+    "scope_confusion": 2,
+    "version_suffix": 2,
+    "reorder": 2,
+    "combosquat": 3,
+    "two_edits": 3,
+}
+
+
+def _scopes_compatible(query: str, target: str) -> bool:
+    """Scoped names in different scopes are compared by `_scope_variants` only (the package part
+    must be identical), never by their whole strings (`@talkjs/core` vs `@tapjs/core`)."""
+    if query.startswith("@") and target.startswith("@"):
+        return query.partition("/")[0] == target.partition("/")[0]
+    return True
