@@ -29,6 +29,11 @@ One server stands in for several upstreams, each under its own prefix:
 | `/packagist-repo` | repo.packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL=.../packagist-repo` |
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
+| `/hackage` | hackage.haskell.org | `PKGINTEL_UPSTREAM_HACKAGE_URL=.../hackage` |
+| `/ppm` | packagemanager.posit.co | `PKGINTEL_UPSTREAM_CRAN_PPM_URL=.../ppm/__api__/repos/2` |
+| `/cran` | cran.r-project.org | `PKGINTEL_UPSTREAM_CRAN_URL=.../cran` |
+| `/cranlogs` | cranlogs.r-pkg.org | `PKGINTEL_UPSTREAM_CRANLOGS_URL=.../cranlogs` |
+| `/anaconda` | api.anaconda.org | `PKGINTEL_UPSTREAM_CONDA_URL=.../anaconda` |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
 from extra `{url: body}` mappings. A recording whose URL has a query string answers only that query;
@@ -76,6 +81,12 @@ HOST_PREFIX = {
     "pub.dev": "/pub",
     "hex.pm": "/hex",
     "api.github.com": "/github",
+    # eco-d
+    "hackage.haskell.org": "/hackage",
+    "packagemanager.posit.co": "/ppm",
+    "cran.r-project.org": "/cran",
+    "cranlogs.r-pkg.org": "/cranlogs",
+    "api.anaconda.org": "/anaconda",
 }
 FIXTURE_DIRS = (
     "registry-fixtures/npm",
@@ -89,6 +100,9 @@ FIXTURE_DIRS = (
     "registry-fixtures/composer",
     "registry-fixtures/pub",
     "registry-fixtures/hex",
+    "registry-fixtures/hackage",
+    "registry-fixtures/cran",
+    "registry-fixtures/conda",
 )
 
 

@@ -102,6 +102,14 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         },
         Ecosystem.PUB: {"base_url": settings.upstream_pub_url},
         Ecosystem.HEX: {"base_url": settings.upstream_hex_url},
+        # eco-d: Hackage, CRAN, Conda
+        Ecosystem.HACKAGE: {"base_url": settings.upstream_hackage_url},
+        Ecosystem.CRAN: {
+            "base_url": settings.upstream_cran_ppm_url,
+            "cran_url": settings.upstream_cran_url,
+            "downloads_url": settings.upstream_cranlogs_url,
+        },
+        Ecosystem.CONDA: {"base_url": settings.upstream_conda_url},
     }
 
 

@@ -87,6 +87,26 @@ class Settings(BaseSettings):
     upstream_hex_url: str = Field(
         "https://hex.pm", description="hex.pm API (packages, releases, owners, downloads)."
     )
+    # --- eco-d: Hackage, CRAN, Conda registries ---
+    upstream_hackage_url: str = Field(
+        "https://hackage.haskell.org",
+        description="Hackage (version statuses, package pages, deprecations).",
+    )
+    upstream_cran_ppm_url: str = Field(
+        "https://packagemanager.posit.co/__api__/repos/2",
+        description="Posit Package Manager API of its CRAN repository (versions, archive, DESCRIPTION fields).",
+    )
+    upstream_cran_url: str = Field(
+        "https://cran.r-project.org",
+        description="CRAN (package pages with the archival notice, `src/contrib/Archive`).",
+    )
+    upstream_cranlogs_url: str = Field(
+        "https://cranlogs.r-pkg.org", description="cranlogs (CRAN download counts)."
+    )
+    upstream_conda_url: str = Field(
+        "https://api.anaconda.org", description="anaconda.org API (conda packages by channel)."
+    )
+    # --- end eco-d ---
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
+from pkgintel.domain.install_haskell_r_conda import INSTALLERS_HASKELL_R_CONDA
 from pkgintel.domain.install_more import INSTALLERS_MORE
 from pkgintel.domain.packages import Ecosystem
 
@@ -105,6 +106,7 @@ INSTALLERS: Final[Mapping[Ecosystem, Installer]] = {
     Ecosystem.NUGET: _nuget,
     # end eco-a
     **INSTALLERS_MORE,  # RubyGems, Composer, Pub, Hex
+    **INSTALLERS_HASKELL_R_CONDA,  # eco-d: Hackage, CRAN, Conda
 }
 
 

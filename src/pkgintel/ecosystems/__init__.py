@@ -14,7 +14,10 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems.base import AdapterFactory
 from pkgintel.ecosystems.cargo import CargoAdapter
 from pkgintel.ecosystems.composer import ComposerAdapter
+from pkgintel.ecosystems.conda import CondaAdapter
+from pkgintel.ecosystems.cran import CranAdapter
 from pkgintel.ecosystems.go import GoAdapter
+from pkgintel.ecosystems.hackage import HackageAdapter
 from pkgintel.ecosystems.hex import HexAdapter
 from pkgintel.ecosystems.maven import MavenAdapter
 from pkgintel.ecosystems.npm import NpmAdapter
@@ -37,6 +40,10 @@ ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.COMPOSER: ComposerAdapter,
     Ecosystem.PUB: PubAdapter,
     Ecosystem.HEX: HexAdapter,
+    # eco-d: Hackage, CRAN, Conda
+    Ecosystem.HACKAGE: HackageAdapter,
+    Ecosystem.CRAN: CranAdapter,
+    Ecosystem.CONDA: CondaAdapter,
 }
 
 __all__ = ["ADAPTERS"]
