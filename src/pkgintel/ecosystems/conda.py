@@ -11,7 +11,7 @@ Names are `name` (channel `conda-forge`, the default) or `channel/name`. Version
 `VersionOrder` (`domain.versions`, scheme `conda`); the builds of every platform collapse to one
 release per version. A release's date is the earliest upload of its builds, and it is yanked when
 none of its builds carries the `main` label (conda-forge moves broken builds to `broken`): both
-only when `files` covers every build the version lists, since a partial file list cannot say
+only when `files` covers every build the version lists (a yanked version is never the latest), since a partial file list cannot say
 when a version first appeared or whether some build is still installable. Dependencies are the
 `depends` of one build of the target version: `noarch` first, else `linux-64`, else the first
 platform listed, the most recent upload of it (`extra["dependencies_platform"]` names it).
@@ -120,10 +120,13 @@ def parse_package(
             key=lambda rel: sort_key(_ECOSYSTEM, rel.version),
         )
     )
+    yanked = {r.version for r in releases if r.yanked}
     latest = _text(body.get("latest_version"))
-    if latest not in builds:
-        stable = [v for v in builds if is_valid(_ECOSYSTEM, v) and not is_prerelease(_ECOSYSTEM, v)]
-        latest = newest_first(_ECOSYSTEM, stable or list(builds))[0]
+    if latest not in builds or latest in yanked:
+        # The newest stable version with an installable build (never a `broken`-only one).
+        usable = [v for v in builds if v not in yanked] or list(builds)
+        stable = [v for v in usable if is_valid(_ECOSYSTEM, v) and not is_prerelease(_ECOSYSTEM, v)]
+        latest = newest_first(_ECOSYSTEM, stable or usable)[0]
     target = latest if version is None else version.strip()
     if target not in builds:
         raise VersionNotFound(
