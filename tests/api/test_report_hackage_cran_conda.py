@@ -12,8 +12,11 @@ import pytest
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import newest_first
+from pkgintel.services.runtime import Runtime
+from pkgintel.sources.osv_export import iter_records
 from tests.api.test_report import assert_complete_report
-from tests.shared import requires_shared
+from tests.fake_registry import ReplayRegistry
+from tests.shared import requires_shared, shared_path
 
 pytestmark = requires_shared
 
@@ -215,3 +218,38 @@ async def test_pin_safe_scan_bulk_and_stack_answer(client: httpx.AsyncClient) ->
 async def test_brief_names_the_window_of_a_non_weekly_count(client: httpx.AsyncClient) -> None:
     brief = (await client.get("/api/prompt/cran/pack")).text
     assert "612 over last month (2023-02-24 to 2023-03-25)" in brief
+
+
+async def _ingest_shared_osv(runtime: Runtime) -> None:
+    for ecosystem in ("Hackage", "CRAN"):
+        path = shared_path("osv", ecosystem, "all.zip")
+        await runtime.ingestor.ingest_osv(
+            feed="osv", osv_ecosystem=ecosystem, location=str(path), entries=iter_records(path)
+        )
+    runtime.advisories.invalidate()
+
+
+async def test_real_osv_advisories_reach_reports_and_counts(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    await _ingest_shared_osv(runtime)
+    eco = {e["id"]: e for e in (await client.get("/api/ecosystems")).json()["ecosystems"]}
+    assert eco["hackage"]["vulnerability_count"] == 35
+    assert eco["cran"]["vulnerability_count"] == 14
+    assert eco["hackage"]["features"]["vulnerabilities"] is True
+
+    hit = (await client.get("/api/check/cran/readxl?version=1.4.1")).json()
+    ids = {d["id"] for d in hit["vulnerabilities"]["details"]}
+    assert "RSEC-2023-2" in ids  # introduced 1.4.1, fixed 1.4.2 (R version order)
+    clean = (await client.get("/api/check/cran/readxl?version=1.4.2")).json()
+    assert "RSEC-2023-2" not in {d["id"] for d in clean["vulnerabilities"]["details"]}
+
+    # HSEC-2023-0001: [0.4.0.0, 2.0.1.0); HSEC-2026-0007: [0.12.0.0, 2.3.0.0) — PVP order.
+    for version, expected in (
+        ("2.0.0.0", {"HSEC-2023-0001", "HSEC-2026-0007"}),
+        ("2.2.3.0", {"HSEC-2026-0007"}),
+        ("0.4.0.1", {"HSEC-2023-0001"}),
+        ("0.3.2.14", set()),
+    ):
+        body = (await client.get(f"/api/check/hackage/aeson?version={version}")).json()
+        assert {d["id"] for d in body["vulnerabilities"]["details"]} == expected, version
