@@ -7,9 +7,10 @@ CRAN adapter: R packages from Posit Package Manager's API, CRAN's own pages and 
 | `GET {cran}/web/packages/{name}/index.html` | the CRAN page: `Package ‘x’ was removed from the CRAN repository.` and `Archived on <date> as <reason>.` when the package is archived (the deprecation), else its Version/Published/License/Maintainer table |
 | `GET {cran}/src/contrib/Archive/{name}/` | the archive listing (`x_<version>.tar.gz` with its date), read only when Package Manager does not know the package |
 | `GET {cranlogs}/downloads/total/last-week/{name}` | `[{"start", "end", "downloads", "package"}]`: the weekly figure |
-| `GET {cranlogs}/downloads/total/last-month/{name}` | the 30-day figure, asked for only when the weekly one is not available (`downloads_window` names the dates) |
+| `GET {cranlogs}/downloads/total/last-month/{name}` | the 30-day figure, used only when the weekly one is not available (`downloads_window` names the dates) |
 
-The Package Manager document, the CRAN page and the weekly count are requested concurrently.
+The Package Manager document, the CRAN page and both cranlogs counts are requested concurrently
+(the last-month one is dropped when the weekly one answers).
 When Package Manager has no such package (404) but CRAN has a page (a package removed from CRAN,
 or one the mirror has not caught up with), the report is built from the page and the archive
 listing. Only when both say 404 is the package unknown.
@@ -217,19 +218,24 @@ class CranAdapter:
         weekly_task = asyncio.ensure_future(
             optional_source(lambda: self._last(name, "last-week"), source="", kind="downloads")
         )
+        # Asked for at once rather than after a missing weekly count: a cold report costs the
+        # slowest upstream, not a chain of them (one small extra cranlogs request).
+        monthly_task = asyncio.ensure_future(
+            optional_source(lambda: self._last(name, "last-month"), source="", kind="downloads")
+        )
         try:
             body = await ppm_task
         except BaseException:
-            page_task.cancel()
-            weekly_task.cancel()
+            for task in (page_task, weekly_task, monthly_task):
+                task.cancel()
             raise
         page, page_status = await page_task
         weekly, _ = await weekly_task
         monthly: JSONArray | None = None
         if _window_count(weekly) is None:
-            monthly, _ = await optional_source(
-                lambda: self._last(name, "last-month"), source="", kind="downloads"
-            )
+            monthly, _ = await monthly_task
+        else:
+            monthly_task.cancel()
         if body is None:
             if page is None:
                 raise PackageNotFound(self.ecosystem, name)
