@@ -9,7 +9,8 @@ import httpx
 import pytest
 
 from pkgintel.domain.errors import InvalidInput, RegistryResponseInvalid
-from pkgintel.domain.packages import Dependency
+from pkgintel.domain.packages import Dependency, Ecosystem
+from pkgintel.domain.purl import build_purl, parse_purl
 from pkgintel.ecosystems.conda import CondaAdapter, parse_package, split_channel
 from tests.ecosystems._routes import routes_transport
 from tests.shared import read_shared_json, requires_shared
@@ -140,3 +141,11 @@ async def test_fetch_uses_the_channel_in_the_path() -> None:
         info = await adapter.fetch_package("bioconda/tool")
         assert await adapter.fetch_weekly_downloads("bioconda/tool") is None
     assert info.name == "bioconda/tool" and seen == ["/package/bioconda/tool"]
+
+
+def test_purls_carry_the_channel_as_a_qualifier() -> None:
+    purl = build_purl(Ecosystem.CONDA, "bioconda/samtools", "1.21")
+    assert purl == "pkg:conda/samtools@1.21?channel=bioconda"
+    assert parse_purl(purl).name == "bioconda/samtools"
+    assert build_purl(Ecosystem.CONDA, "pytest") == "pkg:conda/pytest"
+    assert parse_purl("pkg:conda/pytest@8.0?channel=conda-forge").name == "pytest"
