@@ -253,3 +253,12 @@ async def test_real_osv_advisories_reach_reports_and_counts(
     ):
         body = (await client.get(f"/api/check/hackage/aeson?version={version}")).json()
         assert {d["id"] for d in body["vulnerabilities"]["details"]} == expected, version
+
+
+@pytest.mark.parametrize("path", ["conda/pytest", "conda/conda-forge/pytest", "conda/PyTest"])
+async def test_conda_name_plain_with_channel_or_capitalised(
+    client: httpx.AsyncClient, path: str
+) -> None:
+    resp = await client.get(f"/api/check/{path}")
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["latest_version"] == "6.2.5"
