@@ -99,6 +99,12 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_cranlogs_url="http://registry.test/cranlogs",
         upstream_conda_url="http://registry.test/anaconda",
         upstream_github_api_url="http://registry.test/github",
+        # eco-e
+        upstream_homebrew_url="http://registry.test/homebrew",
+        upstream_julia_url="http://registry.test/raw-github/JuliaRegistries/General/master",
+        upstream_juliahub_url="http://registry.test/juliahub",
+        upstream_jsr_url="http://registry.test/jsr",
+        upstream_jsr_api_url="http://registry.test/jsr-api",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )

@@ -34,6 +34,10 @@ One server stands in for several upstreams, each under its own prefix:
 | `/cran` | cran.r-project.org | `PKGINTEL_UPSTREAM_CRAN_URL=.../cran` |
 | `/cranlogs` | cranlogs.r-pkg.org | `PKGINTEL_UPSTREAM_CRANLOGS_URL=.../cranlogs` |
 | `/anaconda` | api.anaconda.org | `PKGINTEL_UPSTREAM_CONDA_URL=.../anaconda` |
+| `/homebrew` | formulae.brew.sh | `PKGINTEL_UPSTREAM_HOMEBREW_URL=.../homebrew` |
+| `/raw-github` | raw.githubusercontent.com | `PKGINTEL_UPSTREAM_JULIA_URL=.../raw-github/JuliaRegistries/General/master` |
+| `/juliahub` | juliahub.com | `PKGINTEL_UPSTREAM_JULIAHUB_URL=.../juliahub` |
+| `/jsr`, `/jsr-api` | jsr.io, api.jsr.io | `PKGINTEL_UPSTREAM_JSR_URL`, `PKGINTEL_UPSTREAM_JSR_API_URL` |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
 from extra `{url: body}` mappings. A recording whose URL has a query string answers only that query;
@@ -87,6 +91,12 @@ HOST_PREFIX = {
     "cran.r-project.org": "/cran",
     "cranlogs.r-pkg.org": "/cranlogs",
     "api.anaconda.org": "/anaconda",
+    # eco-e: Homebrew, Julia, JSR
+    "formulae.brew.sh": "/homebrew",
+    "raw.githubusercontent.com": "/raw-github",
+    "juliahub.com": "/juliahub",
+    "jsr.io": "/jsr",
+    "api.jsr.io": "/jsr-api",
 }
 FIXTURE_DIRS = (
     "registry-fixtures/npm",
@@ -103,6 +113,10 @@ FIXTURE_DIRS = (
     "registry-fixtures/hackage",
     "registry-fixtures/cran",
     "registry-fixtures/conda",
+    # eco-e
+    "registry-fixtures/homebrew",
+    "registry-fixtures/julia",
+    "registry-fixtures/jsr",
 )
 
 

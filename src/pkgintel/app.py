@@ -30,6 +30,7 @@ from pkgintel.api.routes import (
     service,
 )
 from pkgintel.api.routes import compat as compat_routes
+from pkgintel.api.routes import contact as contact_routes
 from pkgintel.api.routes import errors as error_routes
 from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
@@ -96,6 +97,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(advisories.router)
     app.include_router(audit.router)
     app.include_router(error_routes.router)
+    app.include_router(contact_routes.router)
     app.include_router(compat_routes.router)
     app.include_router(badges.router)
     app.include_router(discovery.router)

@@ -35,6 +35,7 @@ from pkgintel.services.bugs import BugService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compare import CompareService
 from pkgintel.services.compat import CompatService, NpmConstraintSource
+from pkgintel.services.contact import ContactService
 from pkgintel.services.discovery import DiscoveryService
 from pkgintel.services.errors import ErrorService
 from pkgintel.services.harvest import HarvestService
@@ -54,6 +55,7 @@ from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.sources.github import GitHubClient
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
+from pkgintel.storage.contact import SqlContactStore
 from pkgintel.storage.errors import SqlErrorStore
 from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
@@ -110,6 +112,16 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
             "downloads_url": settings.upstream_cranlogs_url,
         },
         Ecosystem.CONDA: {"base_url": settings.upstream_conda_url},
+        # eco-e: Homebrew, Julia, JSR
+        Ecosystem.HOMEBREW: {"base_url": settings.upstream_homebrew_url},
+        Ecosystem.JULIA: {
+            "base_url": settings.upstream_julia_url,
+            "juliahub_url": settings.upstream_juliahub_url,
+        },
+        Ecosystem.JSR: {
+            "base_url": settings.upstream_jsr_url,
+            "api_url": settings.upstream_jsr_api_url,
+        },
     }
 
 
@@ -221,6 +233,7 @@ def assemble(
     )
     seen_hooks.append(knowledge.discovery.record_seen)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
+    contact = build_contact_service(settings, store, clock)
     return Runtime(
         packages=packages,
         reports=reports,
@@ -242,6 +255,7 @@ def assemble(
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
         errors=build_error_service(settings, store, clock),
+        contact=contact,
         compat=compat,
         knowledge=knowledge,
         ops=build_ops(
@@ -257,6 +271,7 @@ def assemble(
             invalidate=advisory_service.invalidate,
             usage=knowledge.usage if settings.usage_log_enabled else None,
             knowledge=knowledge,
+            contact=contact,
         ),
     )
 
@@ -274,6 +289,18 @@ def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> Erro
         ),
         clock=clock,
         min_confidence=settings.error_min_confidence,
+    )
+
+
+def build_contact_service(settings: Settings, store: SqlStore, clock: Any) -> ContactService:
+    """Contact requests on the service's engine, limited per client."""
+    from pkgintel.cache.rate_gate import LimitsGate
+
+    return ContactService(
+        SqlContactStore(store.engine),
+        gate=LimitsGate(settings.contact_limit, redis_url=settings.redis_url, namespace="contact"),
+        retention_days=settings.contact_retention_days,
+        clock=clock,
     )
 
 
@@ -342,6 +369,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         await runtime.feed.close()
         if runtime.errors is not None:
             await runtime.errors.close()
+        if runtime.contact is not None:
+            await runtime.contact.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):
@@ -363,6 +392,7 @@ def build_ops(
     invalidate: Any = None,
     usage: Any = None,
     knowledge: Any = None,
+    contact: Any = None,
 ) -> Ops:
     """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
     from urllib.parse import quote
@@ -400,6 +430,7 @@ def build_ops(
         popular=popular,
         invalidate=invalidate or (lambda: None),
         knowledge=knowledge,
+        contact=contact,
     )
     kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
     kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)

@@ -107,6 +107,28 @@ class Settings(BaseSettings):
         "https://api.anaconda.org", description="anaconda.org API (conda packages by channel)."
     )
     # --- end eco-d ---
+    # --- eco-e: Homebrew, Julia, JSR ---
+    upstream_homebrew_url: str = Field(
+        "https://formulae.brew.sh",
+        description="Homebrew JSON API (`api/formula/<name>.json`, `api/cask/<token>.json`, `formula.json`).",
+    )
+    upstream_julia_url: str = Field(
+        "https://raw.githubusercontent.com/JuliaRegistries/General/master",
+        description="Raw files of the Julia General registry (`Registry.toml`, `<L>/<Name>/Versions.toml`, `Deps.toml`, `Compat.toml`).",
+    )
+    upstream_juliahub_url: str = Field(
+        "https://juliahub.com",
+        description="JuliaHub package documents (`docs/General/<Name>/<version>/pkg.json`: licence, description, owner).",
+    )
+    upstream_jsr_url: str = Field(
+        "https://jsr.io",
+        description="JSR registry files (`@scope/name/meta.json`, `<version>_meta.json`).",
+    )
+    upstream_jsr_api_url: str = Field(
+        "https://api.jsr.io",
+        description="JSR API (package description, repository, JSR score, runtime compatibility).",
+    )
+    # --- end eco-e ---
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",
@@ -261,6 +283,7 @@ class Settings(BaseSettings):
             "harvest-changelogs": "37 5 * * *",
             "harvest-bugs": "7 6 * * *",
             "usage-retention": "53 1 * * *",
+            "contact-retention": "13 1 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
     )
@@ -353,6 +376,16 @@ class Settings(BaseSettings):
         50,
         ge=1,
         description="Packages one API request may look up upstream on demand; the rest are named as not looked up.",
+    )
+    # -- contact requests --
+    contact_limit: str = Field(
+        "5/hour",
+        description="Contact requests one client may send (a `limits` rate string).",
+    )
+    contact_retention_days: int = Field(
+        365,
+        ge=1,
+        description="Days contact requests are kept before the `contact-retention` job removes them.",
     )
 
     @field_validator("database_url")

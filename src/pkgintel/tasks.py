@@ -55,6 +55,8 @@ class TaskDeps:
     knowledge: Any = None
     """`services.knowledge.Knowledge` (harvests, usage log), when wired."""
     harvest_top: int = 20
+    contact: Any = None
+    """`services.contact.ContactService`, when wired."""
 
 
 def _feed(location: str) -> str:
@@ -259,6 +261,15 @@ async def usage_retention(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     return {"removed": removed}
 
 
+async def contact_retention(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Delete contact requests older than `PKGINTEL_CONTACT_RETENTION_DAYS`."""
+    if deps.contact is None:
+        raise PkgIntelError("contact requests are not wired in this installation")
+    removed = await deps.contact.prune()
+    await ctx.log(f"contact requests: {removed} past retention removed")
+    return {"removed": removed}
+
+
 TaskFn = Callable[[TaskDeps, JobContext], Any]
 
 TASKS: dict[str, TaskFn] = {
@@ -269,6 +280,7 @@ TASKS: dict[str, TaskFn] = {
     "harvest-changelogs": harvest_changelogs,
     "harvest-bugs": harvest_bugs,
     "usage-retention": usage_retention,
+    "contact-retention": contact_retention,
 }
 """Registered cron slugs → their work. One line per slug."""
 
@@ -280,6 +292,7 @@ DESCRIPTIONS = {
     "harvest-changelogs": "release notes of the packages asked about most this week",
     "harvest-bugs": "bug reports of the packages asked about most this week",
     "usage-retention": "usage-log rows past PKGINTEL_USAGE_RETENTION_DAYS removed",
+    "contact-retention": "contact requests past PKGINTEL_CONTACT_RETENTION_DAYS removed",
 }
 
 

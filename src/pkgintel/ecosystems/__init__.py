@@ -19,6 +19,9 @@ from pkgintel.ecosystems.cran import CranAdapter
 from pkgintel.ecosystems.go import GoAdapter
 from pkgintel.ecosystems.hackage import HackageAdapter
 from pkgintel.ecosystems.hex import HexAdapter
+from pkgintel.ecosystems.homebrew import HomebrewAdapter
+from pkgintel.ecosystems.jsr import JsrAdapter
+from pkgintel.ecosystems.julia import JuliaAdapter
 from pkgintel.ecosystems.maven import MavenAdapter
 from pkgintel.ecosystems.npm import NpmAdapter
 from pkgintel.ecosystems.nuget import NuGetAdapter
@@ -44,6 +47,10 @@ ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.HACKAGE: HackageAdapter,
     Ecosystem.CRAN: CranAdapter,
     Ecosystem.CONDA: CondaAdapter,
+    # eco-e: Homebrew, Julia, JSR
+    Ecosystem.HOMEBREW: HomebrewAdapter,
+    Ecosystem.JULIA: JuliaAdapter,
+    Ecosystem.JSR: JsrAdapter,
 }
 
 __all__ = ["ADAPTERS"]

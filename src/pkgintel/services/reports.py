@@ -297,4 +297,5 @@ class ReportService:
             latest_version=info.latest_version,
             evaluated_version=evaluated,
             latest_is_prerelease=bool(latest_release and latest_release.prerelease),
+            release_history_known=info.extra.get("release_history") != "current_only",
         )

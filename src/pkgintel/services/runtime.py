@@ -9,6 +9,7 @@ from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import CompatService
+from pkgintel.services.contact import ContactService
 from pkgintel.services.errors import ErrorService
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
@@ -51,3 +52,6 @@ class Runtime:
     ops: Ops | None = None
     """Jobs, cron, missions, proposals, curator (None when not wired)."""
     knowledge: Knowledge | None = None
+    """Package knowledge and the usage log (None when not wired)."""
+    contact: ContactService | None = None
+    """Contact requests (set by `bootstrap.assemble`)."""
