@@ -32,6 +32,7 @@ from pkgintel.api.routes import (
 from pkgintel.api.routes import compat as compat_routes
 from pkgintel.api.routes import contact as contact_routes
 from pkgintel.api.routes import errors as error_routes
+from pkgintel.api.routes import graph as graph_routes
 from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
@@ -103,6 +104,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(discovery.router)
     app.include_router(admin.router)
     app.include_router(knowledge.router)
+    app.include_router(graph_routes.router)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)
     install_openapi(app)

@@ -38,6 +38,7 @@ from pkgintel.services.compat import CompatService, NpmConstraintSource
 from pkgintel.services.contact import ContactService
 from pkgintel.services.discovery import DiscoveryService
 from pkgintel.services.errors import ErrorService
+from pkgintel.services.graph import Graph
 from pkgintel.services.harvest import HarvestService
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
@@ -234,6 +235,7 @@ def assemble(
     seen_hooks.append(knowledge.discovery.record_seen)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     contact = build_contact_service(settings, store, clock)
+    graph = build_graph(settings, store, cache, reports, knowledge_store, clock)
     return Runtime(
         packages=packages,
         reports=reports,
@@ -272,8 +274,58 @@ def assemble(
             usage=knowledge.usage if settings.usage_log_enabled else None,
             knowledge=knowledge,
             contact=contact,
+            history=graph.history,
         ),
+        graph=graph,
     )
+
+
+def build_graph(
+    settings: Settings,
+    store: SqlStore,
+    cache: Cache,
+    reports: ReportService,
+    knowledge_store: SqlKnowledgeStore,
+    clock: Any,
+) -> Graph:
+    """Dependency trees, their licences and the health history (issue 16, items 7-8)."""
+    from pkgintel.domain.dependency_tree import Environment
+    from pkgintel.services.history import HistoryService
+    from pkgintel.services.tree import TreeService
+    from pkgintel.services.tree_licenses import TreeLicenseService
+    from pkgintel.services.usage import TRENDING_EXCLUDED_CLASSES, TRENDING_EXCLUDED_SOURCES
+    from pkgintel.storage.history import SqlHistoryStore
+
+    trees = TreeService(
+        reports,
+        cache,
+        ttl_s=settings.tree_cache_ttl_s,
+        max_upstream=settings.tree_max_upstream,
+        concurrency=settings.tree_concurrency,
+        environment=Environment(python_version=settings.compat_default_python),
+        clock=clock,
+    )
+
+    async def asked(start: datetime, end: datetime, limit: int) -> list[tuple[str, str]]:
+        counts = await knowledge_store.package_counts(
+            start,
+            end,
+            ecosystem=None,
+            exclude_classes=TRENDING_EXCLUDED_CLASSES,
+            exclude_sources=TRENDING_EXCLUDED_SOURCES,
+            limit=limit,
+        )
+        return list(counts)
+
+    history = HistoryService(
+        reports,
+        SqlHistoryStore(store.engine),
+        asked=asked if settings.usage_log_enabled else None,
+        asked_days=settings.history_asked_days,
+        limit=settings.history_limit,
+        clock=clock,
+    )
+    return Graph(trees=trees, licenses=TreeLicenseService(trees), history=history)
 
 
 def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:
@@ -393,6 +445,7 @@ def build_ops(
     usage: Any = None,
     knowledge: Any = None,
     contact: Any = None,
+    history: Any = None,
 ) -> Ops:
     """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
     from urllib.parse import quote
@@ -431,6 +484,7 @@ def build_ops(
         invalidate=invalidate or (lambda: None),
         knowledge=knowledge,
         contact=contact,
+        history=history,
     )
     kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
     kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)

@@ -284,6 +284,7 @@ class Settings(BaseSettings):
             "harvest-bugs": "7 6 * * *",
             "usage-retention": "53 1 * * *",
             "contact-retention": "13 1 * * *",
+            "health-snapshots": "41 0 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
     )
@@ -386,6 +387,26 @@ class Settings(BaseSettings):
         365,
         ge=1,
         description="Days contact requests are kept before the `contact-retention` job removes them.",
+    )
+    # -- dependency tree, licences, health history (issue 16: items 7-8) --
+    tree_cache_ttl_s: int = Field(
+        86_400, ge=0, description="How long a resolved dependency tree is cached, seconds."
+    )
+    tree_max_upstream: int = Field(
+        200,
+        ge=1,
+        description="Packages one dependency tree may fetch from a registry; the rest are named as not looked up.",
+    )
+    tree_concurrency: int = Field(
+        8, ge=1, description="Registry lookups one dependency tree runs at once."
+    )
+    history_asked_days: int = Field(
+        30,
+        ge=1,
+        description="The daily health-snapshots job records packages asked about in this many days.",
+    )
+    history_limit: int = Field(
+        2000, ge=1, description="Most packages the daily health-snapshots job records per run."
     )
 
     @field_validator("database_url")

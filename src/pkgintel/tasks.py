@@ -3,8 +3,7 @@ Cron tasks and the first-start ingestion: the work behind each whitelisted cron 
 
 `TASKS` maps a slug to the function that builds its handler. **A slug is registered by adding one
 line here** (and a default schedule in `Settings.cron_schedules`); `services/cron.CRON_SLUGS` is the
-whitelist it must belong to. `health-snapshots` (issue 16's history) is left out until its work
-exists.
+whitelist it must belong to. `health-snapshots` records the daily health history (issue 16).
 
 A composition-level module like `bootstrap.py`: it joins sources (files, URLs) to services.
 """
@@ -57,6 +56,8 @@ class TaskDeps:
     harvest_top: int = 20
     contact: Any = None
     """`services.contact.ContactService`, when wired."""
+    history: Any = None
+    """`services.history.HistoryService` (daily health snapshots), when wired."""
 
 
 def _feed(location: str) -> str:
@@ -270,6 +271,25 @@ async def contact_retention(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     return {"removed": removed}
 
 
+async def health_snapshots(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Today's health snapshot of every package asked about recently or already tracked."""
+    if deps.history is None:
+        raise PkgIntelError("the health history is not wired in this installation")
+    targets = await deps.history.targets()
+    await ctx.log(f"health snapshots: {len(targets)} packages")
+
+    async def progress(done: int, total: int) -> None:
+        await ctx.progress("snapshots", done, total)
+
+    run = await deps.history.run(targets, progress=progress)
+    for key, why in list(run.failed.items())[:20]:
+        await ctx.log(f"{key}: not recorded: {why}")
+    await ctx.log(
+        f"health snapshots: {run.recorded} of {run.packages} recorded in {run.seconds:.1f} s"
+    )
+    return {"packages": run.packages, "recorded": run.recorded, "failed": len(run.failed)}
+
+
 TaskFn = Callable[[TaskDeps, JobContext], Any]
 
 TASKS: dict[str, TaskFn] = {
@@ -281,6 +301,7 @@ TASKS: dict[str, TaskFn] = {
     "harvest-bugs": harvest_bugs,
     "usage-retention": usage_retention,
     "contact-retention": contact_retention,
+    "health-snapshots": health_snapshots,
 }
 """Registered cron slugs → their work. One line per slug."""
 
@@ -293,6 +314,7 @@ DESCRIPTIONS = {
     "harvest-bugs": "bug reports of the packages asked about most this week",
     "usage-retention": "usage-log rows past PKGINTEL_USAGE_RETENTION_DAYS removed",
     "contact-retention": "contact requests past PKGINTEL_CONTACT_RETENTION_DAYS removed",
+    "health-snapshots": "daily health snapshot of each package asked about (health history)",
 }
 
 

@@ -27,6 +27,7 @@ from pkgintel.scoring import (
     compute_recommendation,
 )
 from pkgintel.scoring.verdicts import SEVERITY_RANK, UpgradePlan, effective_severity
+from pkgintel.services.compromises import merge_answer
 from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
@@ -235,7 +236,7 @@ class ReportService:
         )
         known_issues: KnownIssues | None = results[-1] if bugs_task is not None else None
         latest_vulns: VulnerabilityReport = results[0]
-        malicious: MaliciousAnswer = results[1]
+        malicious: MaliciousAnswer = merge_answer(results[1], ecosystem, info.name, evaluated)
         typosquat: TyposquatHint = results[2]
         latest_vulns = with_published_fixes(latest_vulns, ecosystem, info.releases)
         evaluated_vulns = latest_vulns

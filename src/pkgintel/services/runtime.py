@@ -11,6 +11,7 @@ from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import CompatService
 from pkgintel.services.contact import ContactService
 from pkgintel.services.errors import ErrorService
+from pkgintel.services.graph import Graph
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
@@ -55,3 +56,5 @@ class Runtime:
     """Package knowledge and the usage log (None when not wired)."""
     contact: ContactService | None = None
     """Contact requests (set by `bootstrap.assemble`)."""
+    graph: Graph | None = None
+    """Dependency tree, tree licences and health history (issue 16; set by `bootstrap.assemble`)."""

@@ -425,3 +425,20 @@ contact_request = Table(
 """Contact requests (`POST /api/contact`, MCP `contact`); the sender is a keyed hash, never an IP."""
 Index("ix_contact_request_received_at", contact_request.c.received_at)
 Index("ix_contact_request_client", contact_request.c.client)
+health_snapshot = Table(
+    "health_snapshot",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("package", String(256), primary_key=True),
+    Column("day", Date, primary_key=True),
+    Column("display_name", String(256), nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("risk", String(16), nullable=False),
+    Column("breakdown", Text, nullable=False),
+    Column("vulnerabilities", Text, nullable=False),
+    Column("latest_version", String(128), nullable=False),
+)
+"""One health snapshot per package per day (issue 16's history; `services/history.py`).
+`breakdown` and `vulnerabilities` are JSON objects; `package` is the normalised name."""
+Index("ix_health_snapshot_day", health_snapshot.c.day)
