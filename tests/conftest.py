@@ -92,6 +92,12 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_packagist_url="http://registry.test/packagist",
         upstream_pub_url="http://registry.test/pub",
         upstream_hex_url="http://registry.test/hex",
+        # eco-d
+        upstream_hackage_url="http://registry.test/hackage",
+        upstream_cran_ppm_url="http://registry.test/ppm/__api__/repos/2",
+        upstream_cran_url="http://registry.test/cran",
+        upstream_cranlogs_url="http://registry.test/cranlogs",
+        upstream_conda_url="http://registry.test/anaconda",
         upstream_github_api_url="http://registry.test/github",
         # eco-c
         upstream_swift_url="http://registry.test/raw-github/SwiftPackageIndex/PackageList/main",

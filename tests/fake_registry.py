@@ -31,6 +31,11 @@ One server stands in for several upstreams, each under its own prefix:
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
 | `/cocoapods` | cdn.cocoapods.org | `PKGINTEL_UPSTREAM_COCOAPODS_URL=.../cocoapods` |
 | `/cpan` | fastapi.metacpan.org | `PKGINTEL_UPSTREAM_CPAN_URL=.../cpan` |
+| `/hackage` | hackage.haskell.org | `PKGINTEL_UPSTREAM_HACKAGE_URL=.../hackage` |
+| `/ppm` | packagemanager.posit.co | `PKGINTEL_UPSTREAM_CRAN_PPM_URL=.../ppm/__api__/repos/2` |
+| `/cran` | cran.r-project.org | `PKGINTEL_UPSTREAM_CRAN_URL=.../cran` |
+| `/cranlogs` | cranlogs.r-pkg.org | `PKGINTEL_UPSTREAM_CRANLOGS_URL=.../cranlogs` |
+| `/anaconda` | api.anaconda.org | `PKGINTEL_UPSTREAM_CONDA_URL=.../anaconda` |
 | `/homebrew` | formulae.brew.sh | `PKGINTEL_UPSTREAM_HOMEBREW_URL=.../homebrew` |
 | `/raw-github` | raw.githubusercontent.com | `PKGINTEL_UPSTREAM_JULIA_URL=.../raw-github/JuliaRegistries/General/master`, `PKGINTEL_UPSTREAM_SWIFT_URL=.../raw-github/SwiftPackageIndex/PackageList/main` |
 | `/juliahub` | juliahub.com | `PKGINTEL_UPSTREAM_JULIAHUB_URL=.../juliahub` |
@@ -85,6 +90,12 @@ HOST_PREFIX = {
     # eco-c (raw.githubusercontent.com, the Swift Package Index list: `/raw-github` below)
     "cdn.cocoapods.org": "/cocoapods",
     "fastapi.metacpan.org": "/cpan",
+    # eco-d
+    "hackage.haskell.org": "/hackage",
+    "packagemanager.posit.co": "/ppm",
+    "cran.r-project.org": "/cran",
+    "cranlogs.r-pkg.org": "/cranlogs",
+    "api.anaconda.org": "/anaconda",
     # eco-e: Homebrew, Julia, JSR
     "formulae.brew.sh": "/homebrew",
     "raw.githubusercontent.com": "/raw-github",
@@ -108,6 +119,9 @@ FIXTURE_DIRS = (
     "registry-fixtures/swift",
     "registry-fixtures/cocoapods",
     "registry-fixtures/cpan",
+    "registry-fixtures/hackage",
+    "registry-fixtures/cran",
+    "registry-fixtures/conda",
     # eco-e
     "registry-fixtures/homebrew",
     "registry-fixtures/julia",

@@ -113,6 +113,14 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         },
         Ecosystem.COCOAPODS: {"base_url": settings.upstream_cocoapods_url},
         Ecosystem.CPAN: {"base_url": settings.upstream_cpan_url},
+        # eco-d: Hackage, CRAN, Conda
+        Ecosystem.HACKAGE: {"base_url": settings.upstream_hackage_url},
+        Ecosystem.CRAN: {
+            "base_url": settings.upstream_cran_ppm_url,
+            "cran_url": settings.upstream_cran_url,
+            "downloads_url": settings.upstream_cranlogs_url,
+        },
+        Ecosystem.CONDA: {"base_url": settings.upstream_conda_url},
         # eco-e: Homebrew, Julia, JSR
         Ecosystem.HOMEBREW: {"base_url": settings.upstream_homebrew_url},
         Ecosystem.JULIA: {

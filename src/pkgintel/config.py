@@ -102,6 +102,26 @@ class Settings(BaseSettings):
         description="MetaCPAN API (`/v1/release/<dist>`, release search, `/v1/module/<Module>`).",
     )
     # --- end eco-c ---
+    # --- eco-d: Hackage, CRAN, Conda registries ---
+    upstream_hackage_url: str = Field(
+        "https://hackage.haskell.org",
+        description="Hackage (version statuses, package pages, deprecations).",
+    )
+    upstream_cran_ppm_url: str = Field(
+        "https://packagemanager.posit.co/__api__/repos/2",
+        description="Posit Package Manager API of its CRAN repository (versions, archive, DESCRIPTION fields).",
+    )
+    upstream_cran_url: str = Field(
+        "https://cran.r-project.org",
+        description="CRAN (package pages with the archival notice, `src/contrib/Archive`).",
+    )
+    upstream_cranlogs_url: str = Field(
+        "https://cranlogs.r-pkg.org", description="cranlogs (CRAN download counts)."
+    )
+    upstream_conda_url: str = Field(
+        "https://api.anaconda.org", description="anaconda.org API (conda packages by channel)."
+    )
+    # --- end eco-d ---
     # --- eco-e: Homebrew, Julia, JSR ---
     upstream_homebrew_url: str = Field(
         "https://formulae.brew.sh",

@@ -7,6 +7,7 @@ import pytest
 
 from pkgintel.domain.names import NameEntry
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.ecosystems import ADAPTERS
 from pkgintel.services.runtime import Runtime
 
 
@@ -60,10 +61,15 @@ async def test_unknown_version_is_404_listing_versions(client: httpx.AsyncClient
     assert body["available_versions"][0] == "2.0.0"
 
 
-async def test_ecosystem_without_adapter_is_501_not_500(client: httpx.AsyncClient) -> None:
-    resp = await client.get("/api/check/hackage/aeson")
-    assert resp.status_code == 501
-    assert resp.headers["content-type"] == "application/problem+json"
+async def test_every_ecosystem_is_live_and_an_unknown_one_is_422(client: httpx.AsyncClient) -> None:
+    """All 19 ecosystems have an adapter (none answers 501 any more); an identifier outside the 19
+    is bad input, never a 500."""
+    assert set(ADAPTERS) == set(Ecosystem)
+    body = (await client.get("/api/ecosystems")).json()
+    assert body["count"] == body["supported_count"] == 19
+    assert all(e["features"]["report"] and e["registry_url"] for e in body["ecosystems"])
+    resp = await client.get("/api/check/bower/foo")
+    assert resp.status_code == 422
 
 
 async def test_upstream_down_with_nothing_cached_is_503_with_retry_after(

@@ -74,7 +74,12 @@ def test_shell_metacharacters_are_quoted() -> None:
     assert "Include='a\"b'" in xml
 
 
-def test_ecosystems_without_installers_give_nothing() -> None:
-    missing = [eco for eco in Ecosystem if eco not in INSTALLERS]
-    assert missing
-    assert install_commands(missing[0], "x", "1.0.0") == {}
+def test_every_ecosystem_has_install_commands_naming_the_package() -> None:
+    assert set(INSTALLERS) == set(Ecosystem)
+    names = {Ecosystem.SWIFT: "apple/swift-nio", Ecosystem.JSR: "@std/path", Ecosystem.MAVEN: "g:a"}
+    for eco in Ecosystem:
+        name = names.get(eco, "Tinypkg")
+        commands = install_commands(eco, name, "1.2.3")
+        assert commands, eco
+        short = name.split("/")[-1].split(":")[-1].lower()
+        assert any(short in c.lower() for c in commands.values()), (eco, commands)

@@ -623,6 +623,140 @@ ECO_C_CASES: list[ContractCase] = [
     ),
 ]
 
+# --- eco-d: Hackage, CRAN, Conda ------------------------------------------------------------------
+
+_HACKAGE_PAGE = """<!DOCTYPE html><html><head><title>tiny-hs: Tiny Haskell helpers</title></head><body>
+<div id="content"><h1><a href="//hackage.haskell.org/package/tiny-hs">tiny-hs</a>: <small>Tiny Haskell helpers</small></h1>
+<div id="properties"><table class="properties"><tbody>
+<tr><th>Versions <span>[<a href="/package/tiny-hs.rss">RSS</a>]</span></th>
+<td><a href="/package/tiny-hs-0.1.0.0">0.1.0.0</a>, <a class="deprecated" href="/package/tiny-hs-0.1.1.0">0.1.1.0</a>, <strong>0.2.0.0</strong></td></tr>
+<tr><th>Dependencies</th><td><span><a href="/package/base">base</a> (>=4.14 && <5)</span>, <span><a href="/package/text">text</a></span><span> [<a href="/package/tiny-hs-0.2.0.0/dependencies">details</a>]</span></td></tr>
+<tr><th>License</th><td class="word-wrap"><a href="/package/tiny-hs-0.2.0.0/src/LICENSE">BSD-3-Clause</a></td></tr>
+<tr><th>Maintainer</th><td class="word-wrap">Ann Haskeller &lt;ann@example.org&gt;</td></tr>
+<tr><th>Home page</th><td class="word-wrap"><a href=https://github.com/ann/tiny-hs>https://github.com/ann/tiny-hs</a></td></tr>
+<tr><th>Uploaded</th><td>by <a href="/user/ann">ann</a> at <span title="Mon Mar  4 10:00:00 UTC 2024">2024-03-04T10:00:00Z</span></td></tr>
+<tr><th>Downloads</th><td>120 total (15 in the last 30 days)</td></tr>
+</tbody></table></div></div></body></html>"""
+_PPM = {
+    "name": "tinyr",
+    "version": "1.2-0",
+    "date_publication": "2024-05-02T10:00:00Z",
+    "title": "Tiny R Helpers",
+    "license": "GPL-2 | GPL-3",
+    "maintainer": "Ann Statistician <ann@example.org>",
+    "url": "https://github.com/ann/tinyr",
+    "depends": "R (>= 4.0)",
+    "imports": "stats, jsonlite (>= 1.8)",
+    "suggests": "testthat",
+    "archived": [
+        {"version": "1.1", "date_publication": "2023-01-10T09:00:00Z", "license": "GPL-2"},
+        {"version": "1.0-3", "date_publication": "2022-06-01T09:00:00Z", "license": "GPL-2"},
+    ],
+    "vulns": [],
+}
+_CONDA = {
+    "name": "tinycon",
+    "summary": "Tiny conda package",
+    "license": "BSD-3-Clause",
+    "home": "None",
+    "dev_url": "https://github.com/ann/tinycon",
+    "latest_version": "1.1.0",
+    "versions": ["1.0.0", "1.1.0"],
+    "releases": [
+        {
+            # Two builds listed, one file sent: the file list is incomplete, so no total.
+            "version": "1.0.0",
+            "distributions": [
+                "noarch/tinycon-1.0.0-pyhd8ed1ab_0.conda",
+                "noarch/tinycon-1.0.0-pyhd8ed1ab_1.conda",
+            ],
+        },
+        {
+            "version": "1.1.0",
+            "distributions": [
+                "noarch/tinycon-1.1.0-pyhd8ed1ab_0.conda",
+                "noarch/tinycon-1.1.0-pyhd8ed1ab_1.conda",
+            ],
+        },
+    ],
+    "files": [
+        {
+            "version": v,
+            "basename": f"noarch/tinycon-{v}-pyhd8ed1ab_{b}.conda",
+            "upload_time": when,
+            "labels": ["main"],
+            "ndownloads": n,
+            "attrs": {"subdir": "noarch", "depends": ["python >=3.9", "requests >=2.28"]},
+        }
+        for v, b, when, n in (
+            ("1.0.0", 0, "2024-01-05 10:00:00.000000+00:00", 40),
+            ("1.1.0", 0, "2024-06-01 10:00:00.000000+00:00", 25),
+            ("1.1.0", 1, "2024-06-03 10:00:00.000000+00:00", 7),
+        )
+    ],
+}
+
+HASKELL_R_CONDA_CASES: list[ContractCase] = [
+    ContractCase(
+        "hackage-hand",
+        Ecosystem.HACKAGE,
+        "tiny-hs",
+        fixed(
+            {
+                "https://hackage.haskell.org/package/tiny-hs.json": {
+                    "0.1.0.0": "normal",
+                    "0.1.1.0": "deprecated",
+                    "0.2.0.0": "normal",
+                },
+                "https://hackage.haskell.org/package/tiny-hs": _HACKAGE_PAGE,
+                "https://hackage.haskell.org/package/tiny-hs/deprecated.json": {
+                    "is-deprecated": False,
+                    "in-favour-of": [],
+                },
+            }
+        ),
+        "https://hackage.haskell.org/package/tiny-hs.json",
+    ),
+    ContractCase(
+        "hackage-recorded",
+        Ecosystem.HACKAGE,
+        "aeson",
+        recorded("hackage", "hackage.haskell.org_package_aeson.json"),
+        "https://hackage.haskell.org/package/aeson.json",
+        recorded=True,
+    ),
+    ContractCase(
+        "cran-hand",
+        Ecosystem.CRAN,
+        "tinyr",
+        fixed({"https://packagemanager.posit.co/__api__/repos/2/packages/tinyr": _PPM}),
+        "https://packagemanager.posit.co/__api__/repos/2/packages/tinyr",
+    ),
+    ContractCase(
+        "cran-recorded",
+        Ecosystem.CRAN,
+        "readxl",
+        recorded("cran", "packagemanager.posit.co___api___repos_2_packages_readxl.json"),
+        "https://packagemanager.posit.co/__api__/repos/2/packages/readxl",
+        recorded=True,
+    ),
+    ContractCase(
+        "conda-hand",
+        Ecosystem.CONDA,
+        "tinycon",
+        fixed({"https://api.anaconda.org/package/conda-forge/tinycon": _CONDA}),
+        "https://api.anaconda.org/package/conda-forge/tinycon",
+    ),
+    ContractCase(
+        "conda-recorded",
+        Ecosystem.CONDA,
+        "pytest",
+        recorded("conda", "api.anaconda.org_package_conda-forge_pytest.json"),
+        "https://api.anaconda.org/package/conda-forge/pytest",
+        recorded=True,
+    ),
+]
+
 # --- eco-e: Homebrew, Julia, JSR -------------------------------------------------------------------
 
 _BREW = "https://formulae.brew.sh/api"
@@ -770,5 +904,6 @@ CASES: list[ContractCase] = [
     # end eco-a
     *MORE_CASES,
     *ECO_C_CASES,
+    *HASKELL_R_CONDA_CASES,  # eco-d
     *ECO_E_CASES,
 ]

@@ -13,6 +13,7 @@ The `RegistryAdapter` contract, run over every adapter in `ADAPTERS` on the rows
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -30,6 +31,7 @@ from pkgintel.domain.packages import PackageInfo
 from pkgintel.domain.versions import sort_key
 from pkgintel.ecosystems import ADAPTERS
 from pkgintel.ecosystems.base import RegistryAdapter
+from pkgintel.ecosystems.cran import R_LICENSES
 from pkgintel.ecosystems.maven import LICENSE_NAMES
 from tests.ecosystems.contract_cases import CASES, Answers, ContractCase, recorded
 from tests.shared import SHARED_DATA
@@ -67,8 +69,17 @@ def _license_tokens(expression: str) -> list[str]:
     return [t for t in re.split(r"[()\s]+|\bOR\b|\bAND\b|\bWITH\b", expression) if t]
 
 
+def _decoded(body: bytes) -> str:
+    """A JSON body re-rendered without escapes (Go's encoder writes `>` as `\\u003e`), else ''."""
+    try:
+        return json.dumps(json.loads(body), ensure_ascii=False)
+    except ValueError:
+        return ""
+
+
 def _assert_from_bodies(info: PackageInfo, answers: Answers) -> None:
     blob = b"\n".join(body for _, body in answers.values()).decode("utf-8", "replace").lower()
+    blob += "\n" + "\n".join(_decoded(body) for _, body in answers.values()).lower()
     assert info.latest_version.lower() in blob
     assert info.release(info.latest_version) is not None
     keys = [sort_key(info.ecosystem, r.version) for r in info.releases]
@@ -100,6 +111,9 @@ def _assert_from_bodies(info: PackageInfo, answers: Answers) -> None:
                 registry_spelling
                 or token.lower() in blob
                 or any(spdx == token and name in blob for name, spdx in LICENSE_NAMES.items())
+                or any(  # eco-d: R licence short names mapped to SPDX
+                    spdx == token and name.lower() in blob for name, spdx in R_LICENSES.items()
+                )
             ), token
     if "downloads" in info.extra:
         assert info.extra["downloads"] in blob
@@ -189,6 +203,19 @@ RECORDED_NOT_FOUND = [
         "status-404__api.deps.dev_v3alpha_systems_maven_packages_doesnotexist_doesnotexist.txt",
         "doesnotexist:doesnotexist",
         id="maven",
+    ),
+    # eco-d
+    pytest.param(
+        "hackage",
+        "status-404__hackage.haskell.org_package_doesnotexist123456.json.txt",
+        "doesnotexist123456",
+        id="hackage",
+    ),
+    pytest.param(
+        "cran",
+        "status-404__packagemanager.posit.co___api___repos_2_packages_doesnotexist123456.json",
+        "doesnotexist123456",
+        id="cran",
     ),
 ]
 

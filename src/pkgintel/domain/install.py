@@ -17,6 +17,7 @@ from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from pkgintel.domain.install_eco_c import INSTALLERS_ECO_C
+from pkgintel.domain.install_haskell_r_conda import INSTALLERS_HASKELL_R_CONDA
 from pkgintel.domain.install_homebrew_julia_jsr import INSTALLERS_HOMEBREW_JULIA_JSR
 from pkgintel.domain.install_more import INSTALLERS_MORE
 from pkgintel.domain.packages import Ecosystem
@@ -108,6 +109,7 @@ INSTALLERS: Final[Mapping[Ecosystem, Installer]] = {
     # end eco-a
     **INSTALLERS_MORE,  # RubyGems, Composer, Pub, Hex
     **INSTALLERS_ECO_C,  # Swift, CocoaPods, CPAN
+    **INSTALLERS_HASKELL_R_CONDA,  # eco-d: Hackage, CRAN, Conda
     **INSTALLERS_HOMEBREW_JULIA_JSR,  # eco-e
 }
 

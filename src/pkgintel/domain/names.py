@@ -64,6 +64,19 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
         re.compile(r"^[A-Za-z0-9_]+(?:(?:::|-|\.)[A-Za-z0-9_]+)*$"),
         "a CPAN distribution (`Module-Name`) or module (`Module::Name`) name",
     ),
+    # eco-d: Hackage (Cabal package-name), CRAN ("Writing R Extensions" 1.1.1), Conda
+    Ecosystem.HACKAGE: (
+        re.compile(r"^[0-9]*[A-Za-z][A-Za-z0-9]*(?:-[0-9]*[A-Za-z][A-Za-z0-9]*)*$"),
+        "a Hackage name (`-`-separated words of letters and digits, each with a letter)",
+    ),
+    Ecosystem.CRAN: (
+        re.compile(r"^[A-Za-z][A-Za-z0-9.]*[A-Za-z0-9]$"),
+        "a CRAN name (letters, digits and `.`, starting with a letter, not ending in `.`)",
+    ),
+    Ecosystem.CONDA: (
+        re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9_-]*/)?[A-Za-z0-9_][A-Za-z0-9_.-]*$"),
+        "a conda name (`name` or `channel/name`; letters, digits, `_`, `-`, `.`)",
+    ),
     # eco-e: Homebrew (formula, or `cask:` + cask token), Julia (identifier, optional `.jl`), JSR
     Ecosystem.HOMEBREW: (
         re.compile(r"^(?:cask:)?[A-Za-z0-9][A-Za-z0-9+._@-]*$", re.IGNORECASE),
@@ -94,7 +107,8 @@ def normalise_name(ecosystem: Ecosystem, name: str) -> str:
     - cargo: lower case with `_` → `-`; crates.io refuses a new crate whose name equals an
       existing one under exactly this folding, so the key never merges two crates.
     - NuGet, Composer, Conda, Homebrew: lower case (those registries compare ids
-      case-insensitively; Packagist and Conda names are lower case anyway).
+      case-insensitively; Packagist and Conda names are lower case anyway). Conda names may
+      carry their channel (`bioconda/samtools`); `conda-forge/`, the default, is dropped.
     - Swift (OSV `SwiftURL`): the repository URL without scheme, `.git` suffix or trailing
       slash, lower-cased (`https://github.com/Vapor/vapor.git` → `github.com/vapor/vapor`);
       `git@github.com:Vapor/vapor.git` and the shorthand `Vapor/vapor` give the same key.
@@ -106,7 +120,9 @@ def normalise_name(ecosystem: Ecosystem, name: str) -> str:
         return _PEP503.sub("-", name).lower()
     if ecosystem is Ecosystem.CARGO:
         return name.lower().replace("_", "-")
-    if ecosystem in (Ecosystem.NUGET, Ecosystem.COMPOSER, Ecosystem.CONDA, Ecosystem.HOMEBREW):
+    if ecosystem is Ecosystem.CONDA:
+        return name.strip().lower().removeprefix("conda-forge/")
+    if ecosystem in (Ecosystem.NUGET, Ecosystem.COMPOSER, Ecosystem.HOMEBREW):
         return name.lower()
     if ecosystem is Ecosystem.MAVEN:
         cleaned = name.strip()
@@ -137,7 +153,7 @@ def validate_name(ecosystem: Ecosystem, name: str) -> str:
 
     Names holding a control character (a newline too, even at the end: it is refused, not
     stripped) or a lone surrogate, and empty or overlong names are refused for every ecosystem; npm,
-    PyPI, RubyGems, Composer, Pub and Hex names must also match their registry's grammar (npm legacy
+    PyPI, RubyGems, Composer, Pub, Hex, Hackage, CRAN and Conda names must also match their registry's grammar (npm legacy
     names with capitals are accepted; Pub legacy mixed-case names such as `Babylon` too; Composer
     and Hex case is not checked since the key or the registry folds it).
     """

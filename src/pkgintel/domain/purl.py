@@ -123,6 +123,11 @@ def build_purl(
     if not cleaned:
         raise InvalidInput("package", "package name is empty")
     namespace, purl_name, subpath = _split(ecosystem, cleaned)
+    if ecosystem is Ecosystem.CONDA and "/" in purl_name:
+        # purl-spec: a conda channel is the `channel` qualifier (`bioconda/samtools` →
+        # `pkg:conda/samtools?channel=bioconda`).
+        channel, _, purl_name = purl_name.partition("/")
+        qualifiers = {**(qualifiers or {}), "channel": channel}
     if not purl_name:
         raise InvalidInput("package", f"{name!r} has no package name part")
     try:
@@ -158,4 +163,7 @@ def parse_purl(purl: str) -> PackageRef:
         name = f"{url.namespace}{separator}{url.name}"
     if ecosystem is Ecosystem.COCOAPODS and url.subpath:
         name = f"{name}/{url.subpath}"
+    channel = (url.qualifiers or {}).get("channel") if ecosystem is Ecosystem.CONDA else None
+    if channel and channel != "conda-forge" and "/" not in name:
+        name = f"{channel}/{name}"
     return PackageRef(ecosystem=ecosystem, name=name, version=url.version or None)

@@ -15,8 +15,11 @@ from pkgintel.ecosystems.base import AdapterFactory
 from pkgintel.ecosystems.cargo import CargoAdapter
 from pkgintel.ecosystems.cocoapods import CocoaPodsAdapter
 from pkgintel.ecosystems.composer import ComposerAdapter
+from pkgintel.ecosystems.conda import CondaAdapter
 from pkgintel.ecosystems.cpan import CpanAdapter
+from pkgintel.ecosystems.cran import CranAdapter
 from pkgintel.ecosystems.go import GoAdapter
+from pkgintel.ecosystems.hackage import HackageAdapter
 from pkgintel.ecosystems.hex import HexAdapter
 from pkgintel.ecosystems.homebrew import HomebrewAdapter
 from pkgintel.ecosystems.jsr import JsrAdapter
@@ -47,6 +50,10 @@ ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.SWIFT: SwiftAdapter,
     Ecosystem.COCOAPODS: CocoaPodsAdapter,
     Ecosystem.CPAN: CpanAdapter,
+    # eco-d: Hackage, CRAN, Conda
+    Ecosystem.HACKAGE: HackageAdapter,
+    Ecosystem.CRAN: CranAdapter,
+    Ecosystem.CONDA: CondaAdapter,
     # eco-e: Homebrew, Julia, JSR
     Ecosystem.HOMEBREW: HomebrewAdapter,
     Ecosystem.JULIA: JuliaAdapter,

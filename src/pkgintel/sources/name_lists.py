@@ -25,6 +25,9 @@ Accepted formats:
 - eco-c: Swift Package Index `packages.json` (a JSON array of repository URLs, keyed by
   `normalise_name`), CocoaPods `all_pods.txt` (one pod a line) and MetaCPAN release search answers
   (`{"hits": {"hits": [{"fields": {"distribution": ...}}]}}`, one or an array of scroll pages).
+- Hackage `packages/` as JSON (`[{"packageName": ...}]`), CRAN `src/contrib/PACKAGES`,
+  `web/packages/available_packages_by_date.html` or cranlogs `top/last-month/<n>` (ranked), and a conda channel's `channeldata.json` or
+  `repodata.json`.
 - Homebrew `formulae.brew.sh/api/formula.json` and `api/cask.json` (casks as `cask:<token>`), the
   Julia General registry's `Registry.toml`, and api.jsr.io `packages` pages (`@scope/name`).
 """
@@ -34,6 +37,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
@@ -320,6 +324,112 @@ def _cpan_names(raw: bytes) -> Iterator[NameEntry] | None:
     return iter(found.values())
 
 
+# --- eco-d: Hackage, CRAN, Conda name lists -----------------------------------------------------------
+
+_CRAN_BY_DATE = re.compile(r'<a href="[^"]*?/web/packages/([A-Za-z][A-Za-z0-9.]*)/index\.html">')
+
+
+def _hackage_names(raw: bytes) -> Iterator[NameEntry] | None:
+    """Hackage `GET /packages/` as JSON: `[{"packageName": "aeson"}, ...]`."""
+    if not raw.lstrip().startswith(b"["):
+        return None
+    data = orjson.loads(raw)
+    if not isinstance(data, list) or not any(
+        isinstance(i, dict) and "packageName" in i for i in data[:10]
+    ):
+        return None
+    entries = (
+        _entry(Ecosystem.HACKAGE, i["packageName"])
+        for i in data
+        if isinstance(i, dict) and isinstance(i.get("packageName"), str)
+    )
+    return (e for e in entries if e is not None)
+
+
+def _cran_names(raw: bytes) -> Iterator[NameEntry] | None:
+    """CRAN `src/contrib/PACKAGES` (DCF stanzas with `Package:` and `Version:`), the page
+    `web/packages/available_packages_by_date.html` (one linked name per table row), or cranlogs'
+    `top/last-month/<n>` (`{"downloads": [{"package", "downloads"}]}`, ranked by that count, so
+    typosquat hints have popular targets)."""
+    if raw.lstrip().startswith(b"{"):
+        data = orjson.loads(raw)
+        top = data.get("downloads") if isinstance(data, dict) else None
+        if not isinstance(top, list):
+            return None
+        counted: list[tuple[NameEntry, int | None]] = []
+        for item in top:
+            if isinstance(item, dict) and isinstance(item.get("package"), str):
+                entry = _entry(Ecosystem.CRAN, item["package"])
+                if entry is not None:
+                    counted.append((entry, _count(item.get("downloads"))))
+        return _ranked(counted)
+    text = raw.decode("utf-8", errors="replace")
+    if text.lstrip().startswith("Package:"):
+        found: dict[str, NameEntry] = {}
+        for stanza in re.split(r"\n\s*\n", text):
+            fields = {
+                k.strip(): v.strip()
+                for k, _, v in (line.partition(":") for line in stanza.splitlines())
+                if k and not k[0].isspace()
+            }
+            if fields.get("Package"):
+                _newest(
+                    Ecosystem.CRAN,
+                    found,
+                    _entry(Ecosystem.CRAN, fields["Package"], latest_version=fields.get("Version")),
+                )
+        return iter(found.values())
+    if "<html" in text[:2048].lower() and "/web/packages/" in text:
+        names = dict.fromkeys(_CRAN_BY_DATE.findall(text))
+        entries = (_entry(Ecosystem.CRAN, n) for n in names)
+        return (e for e in entries if e is not None)
+    return None
+
+
+def _conda_names(raw: bytes) -> Iterator[NameEntry] | None:
+    """A conda channel's `channeldata.json` (`{"packages": {name: {"version", "summary"}}}`) or a
+    `repodata.json` (`{"packages"|"packages.conda": {file: {"name", "version"}}}`); the newest
+    version per name is kept."""
+    if not raw.lstrip().startswith(b"{"):
+        return None
+    data = orjson.loads(raw)
+    if not isinstance(data, dict) or not isinstance(data.get("packages"), dict):
+        return None
+    found: dict[str, NameEntry] = {}
+    eco = Ecosystem.CONDA
+    if "channeldata_version" in data or "subdirs" in data:
+        for name, item in data["packages"].items():
+            if isinstance(name, str) and isinstance(item, dict):
+                version, summary = item.get("version"), item.get("summary")
+                _newest(
+                    eco,
+                    found,
+                    _entry(
+                        eco,
+                        name,
+                        latest_version=version if isinstance(version, str) else None,
+                        summary=summary.strip()[:500] or None if isinstance(summary, str) else None,
+                    ),
+                )
+        return iter(found.values())
+    for key in ("packages", "packages.conda"):
+        files = data.get(key)
+        for item in files.values() if isinstance(files, dict) else ():
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                version = item.get("version")
+                _newest(
+                    eco,
+                    found,
+                    _entry(
+                        eco,
+                        item["name"],
+                        latest_version=version if isinstance(version, str) else None,
+                    ),
+                )
+    return iter(found.values())
+
+
+# --- end eco-d ----------------------------------------------------------------------------------------
 # --- eco-e: Homebrew, Julia, JSR name lists ---------------------------------------------------------
 
 
@@ -453,6 +563,10 @@ REGISTRY_FORMATS: dict[Ecosystem, Callable[[bytes], Iterator[NameEntry] | None]]
     Ecosystem.NUGET: _nuget_names,
     # end eco-a
     Ecosystem.CPAN: _cpan_names,  # eco-c
+    # eco-d
+    Ecosystem.HACKAGE: _hackage_names,
+    Ecosystem.CRAN: _cran_names,
+    Ecosystem.CONDA: _conda_names,
     # eco-e
     Ecosystem.HOMEBREW: _homebrew_names,
     Ecosystem.JULIA: _julia_names,

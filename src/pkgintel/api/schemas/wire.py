@@ -65,10 +65,11 @@ REGISTRY_FACTS: tuple[str, ...] = (
     "downloads_unavailable",
     "deprecated_successor",
     "registry_advisories",
+    "deprecation_unavailable",
 )
 """`PackageInfo.extra` keys shown under `metadata` when an adapter sets them (downloads counted over
 another window than a week, why there are none, a deprecation's successor, advisories the registry
-itself publishes)."""
+itself publishes, why the deprecation status could not be read)."""
 
 
 def sources_wire(sources: tuple[SourceStatus, ...] | list[SourceStatus]) -> list[dict[str, Any]]:
