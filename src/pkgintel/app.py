@@ -22,6 +22,7 @@ from pkgintel.api.openapi import install_openapi
 from pkgintel.api.routes import (
     admin,
     advisories,
+    artifacts,
     audit,
     badges,
     discovery,
@@ -101,6 +102,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(discovery.router)
     app.include_router(admin.router)
     app.include_router(knowledge.router)
+    app.include_router(artifacts.router)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)
     install_openapi(app)

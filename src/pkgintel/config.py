@@ -335,6 +335,12 @@ class Settings(BaseSettings):
         description="Packages one API request may look up upstream on demand; the rest are named as not looked up.",
     )
 
+    # -- supply-chain signals of artifacts (issue 16: scorecard, provenance) --
+    upstream_scorecard_url: str = Field(
+        "https://api.scorecard.dev",
+        description="OpenSSF Scorecard API (`/projects/github.com/<owner>/<repo>`); attestations are read from the npm and PyPI registry settings.",
+    )
+
     @field_validator("database_url")
     @classmethod
     def _known_driver(cls, value: str) -> str:

@@ -27,6 +27,7 @@ from pkgintel.scoring import (
     compute_recommendation,
 )
 from pkgintel.scoring.verdicts import SEVERITY_RANK, UpgradePlan, effective_severity
+from pkgintel.services.artifacts import ReportArtifacts
 from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
@@ -36,6 +37,8 @@ RECENT_VERSIONS = 10
 
 KnownIssuesLookup = Callable[[Ecosystem, str, str | None], Awaitable[KnownIssues]]
 """`(ecosystem, name, version) → known_issues` (the bug service's `known_issues`)."""
+ArtifactsLookup = Callable[[PackageInfo], Awaitable["ReportArtifacts"]]
+"""`info → bundle, typescript, scorecard` (`ArtifactService.for_report`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +78,8 @@ class PackageReport:
     generated_at: datetime
     known_issues: KnownIssues | None = None
     """Known non-CVE bugs (None when no bug lookup is wired in)."""
+    artifacts: ReportArtifacts | None = None
+    """Bundle, typescript and scorecard facts (None when no artifact service is wired in)."""
 
     @property
     def info(self) -> PackageInfo:
@@ -88,6 +93,7 @@ class PackageReport:
             *self.vulnerabilities.sources,
             *self.latest_vulnerabilities.sources,
             *self.malicious.sources,
+            *(self.artifacts.sources if self.artifacts is not None else ()),
         ):
             seen.setdefault((src.name, src.kind), src)
         return tuple(seen.values())
@@ -170,6 +176,7 @@ class ReportService:
         verdicts: VerdictService | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         known_issues: KnownIssuesLookup | None = None,
+        artifacts: ArtifactsLookup | None = None,
     ) -> None:
         self._packages = packages
         self._names = names
@@ -177,6 +184,7 @@ class ReportService:
         self._verdicts = verdicts or VerdictService(advisories)
         self._clock = clock
         self._known_issues = known_issues
+        self._artifacts = artifacts
 
     @property
     def packages(self) -> PackageService:
@@ -220,6 +228,11 @@ class ReportService:
             if self._known_issues is not None
             else None
         )
+        artifacts_task = (
+            asyncio.ensure_future(self._artifacts(info)) if self._artifacts is not None else None
+        )
+        if artifacts_task is not None:  # retrieved even when a lookup below fails first
+            artifacts_task.add_done_callback(lambda t: t.cancelled() or t.exception())
         results = await asyncio.gather(
             latest_task,
             self._advisories.malicious(ecosystem, info.name, evaluated),
@@ -242,6 +255,7 @@ class ReportService:
         if scoped_task is not None:
             evaluated_vulns = with_published_fixes(results[3], ecosystem, info.releases)
         plan = await self._verdicts.upgrade_plan(ecosystem, info, evaluated, evaluated_vulns)
+        artifacts = await artifacts_task if artifacts_task is not None else None
         now = self._clock()
         signals = self._signals(info, snapshot, evaluated, evaluated_vulns, malicious, plan)
         health = compute_health(signals, now=now)
@@ -262,6 +276,7 @@ class ReportService:
             history=summarise_history(info.releases, now),
             generated_at=now,
             known_issues=known_issues,
+            artifacts=artifacts,
         )
 
     @staticmethod
