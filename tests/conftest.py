@@ -93,6 +93,7 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_pub_url="http://registry.test/pub",
         upstream_hex_url="http://registry.test/hex",
         upstream_github_api_url="http://registry.test/github",
+        upstream_scorecard_url="http://registry.test/scorecard",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )
