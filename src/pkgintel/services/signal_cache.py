@@ -25,7 +25,6 @@ from pkgintel.domain.errors import RegistryError
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-_NONE = b"\x00none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,11 +55,11 @@ async def _set(cache: Cache, key: str, raw: bytes, ttl: float, stale: float) -> 
 
 
 def _decode(entry: CacheEntry, decode: Callable[[object], T]) -> tuple[T | None, datetime] | None:
-    when = datetime.fromtimestamp(entry.stored_at, UTC)
-    if entry.value == _NONE:
-        return None, when
+    """`(value, fetched_at)` of an entry written by `cached_signal` (`{"t": fetched, "v": value}`)."""
     try:
-        return decode(orjson.loads(entry.value)), when
+        doc = orjson.loads(entry.value)
+        when = datetime.fromtimestamp(float(doc["t"]), UTC)
+        return (None if doc["v"] is None else decode(doc["v"])), when
     except (ValueError, KeyError, TypeError, IndexError):
         logger.warning("dropping an undecodable cached signal")
         return None
@@ -95,9 +94,10 @@ async def cached_signal(
                 f"{decoded[1].isoformat().replace('+00:00', 'Z')}",
             )
         raise
-    fetched = datetime.fromtimestamp(now(), UTC)
+    stamp = now()
+    doc = {"t": stamp, "v": None if value is None else encode(value)}
     if value is None:
-        await _set(cache, key, _NONE, none_ttl_s, 0)
+        await _set(cache, key, orjson.dumps(doc), none_ttl_s, 0)
     else:
-        await _set(cache, key, orjson.dumps(encode(value)), ttl_s, stale_s)
-    return Cached(value, fetched, "miss")
+        await _set(cache, key, orjson.dumps(doc), ttl_s, stale_s)
+    return Cached(value, datetime.fromtimestamp(stamp, UTC), "miss")

@@ -327,6 +327,8 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "releases_last_365_days": hist.releases_last_365_days,
             "release_velocity": hist.release_velocity,
         },
-        **({"null_reasons": dict(art.null_reasons)} if art is not None and art.null_reasons else {}),
+        **(
+            {"null_reasons": dict(art.null_reasons)} if art is not None and art.null_reasons else {}
+        ),
         "_powered_by": POWERED_BY,
     }
