@@ -286,7 +286,10 @@ def build_artifact_services(
         ttl_s=settings.cache_ttl_s,
         stale_s=settings.cache_stale_s,
     )
-    return scorecard, provenance, ArtifactService(packages, scorecard)
+    artifacts = ArtifactService(
+        packages, scorecard, cache, ttl_s=settings.cache_ttl_s, stale_s=settings.cache_stale_s
+    )
+    return scorecard, provenance, artifacts
 
 
 def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:

@@ -11,14 +11,19 @@ read, so they are always null with that reason.
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, cast
 
+from pkgintel.cache.base import Cache
 from pkgintel.domain.errors import PackageNotFound, RegistryError
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.services.packages import PackageService
 from pkgintel.services.scorecard import ScorecardResult, ScorecardService
+from pkgintel.services.signal_cache import cached_signal
 
 NOT_NPM = "only npm publishes {what} in its registry metadata; not available for {ecosystem}"
 NO_BUNDLER_SIZE = (
@@ -113,11 +118,27 @@ def bundle_facts(info: PackageInfo) -> BundleFacts | None:
 
 
 class ArtifactService:
-    """Builds `ReportArtifacts`; the `@types/` lookup goes through the package service (cached)."""
+    """
+    Builds `ReportArtifacts`. The `@types/` lookup goes through the package service; its small result
+    is cached on its own (`dt:<name>`), so a warm report does not decode a large `@types/` packument.
+    """
 
-    def __init__(self, packages: PackageService, scorecard: ScorecardService | None) -> None:
+    def __init__(
+        self,
+        packages: PackageService,
+        scorecard: ScorecardService | None,
+        cache: Cache,
+        *,
+        ttl_s: float,
+        stale_s: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._packages = packages
         self._scorecard = scorecard
+        self._cache = cache
+        self._ttl = ttl_s
+        self._stale = stale_s
+        self._clock = clock
 
     async def for_report(self, info: PackageInfo) -> ReportArtifacts:
         """Bundle, typescript and scorecard facts of a report's package; never raises for upstream
@@ -183,21 +204,48 @@ class ArtifactService:
 
     async def definitely_typed(self, name: str) -> DefinitelyTyped:
         """Whether `@types/...` exists on the registry, its latest version and deprecation."""
+
+        async def fetch() -> dict[str, Any]:
+            try:
+                snap = await self._packages.get_snapshot(Ecosystem.NPM, name)
+            except PackageNotFound:
+                return {"exists": False}
+            info = snap.info
+            return {
+                "exists": True,
+                "latest": info.latest_version,
+                "deprecated": info.deprecated,
+                "message": info.deprecated_message,
+            }
+
         try:
-            snap = await self._packages.get_snapshot(Ecosystem.NPM, name)
-        except PackageNotFound:
-            return DefinitelyTyped(name, False, reason="no such package on the registry")
+            cached = await cached_signal(
+                self._cache,
+                f"dt:{name}",
+                fetch,
+                encode=lambda doc: doc,
+                decode=lambda doc: cast(dict[str, Any], doc),
+                ttl_s=self._ttl,
+                stale_s=self._stale,
+                none_ttl_s=self._ttl,
+                now=self._clock,
+            )
         except RegistryError as exc:
             return DefinitelyTyped(
                 name, None, reason=f"the registry could not be asked ({exc.reason})"
             )
+        doc = cached.value or {"exists": False}
+        if not doc["exists"]:
+            return DefinitelyTyped(
+                name, False, reason="no such package on the registry", fetched_at=cached.fetched_at
+            )
         return DefinitelyTyped(
             name,
             True,
-            latest_version=snap.info.latest_version,
-            deprecated=snap.info.deprecated,
-            deprecated_message=snap.info.deprecated_message,
-            fetched_at=snap.fetched_at,
+            latest_version=doc["latest"],
+            deprecated=doc["deprecated"],
+            deprecated_message=doc["message"],
+            fetched_at=cached.fetched_at,
         )
 
 
