@@ -237,3 +237,13 @@ async def test_report_survives_scorecard_outage(
     assert again["scorecard"]["available"] is True
     # Scorecard is shown, not scored: its outage moves no number (docs/scoring.md).
     assert again["health"] == body["health"]
+
+
+async def test_package_missing_from_the_attestation_index(client: httpx.AsyncClient) -> None:
+    # demo-pkg's JSON API answers, its simple page does not: unknown, not "no attestations".
+    resp = await client.get("/api/provenance/pypi/demo-pkg")
+    assert resp.status_code == 200
+    body = resp.json()
+    assert body["available"] is False
+    assert "does not list 1.2.0" in body["reason"]
+    assert "lost_provenance" not in body

@@ -38,6 +38,7 @@ from pkgintel.domain.attestations import (
     publisher_changed,
 )
 from pkgintel.domain.errors import RegistryError, VersionNotFound
+from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
@@ -282,7 +283,7 @@ class ProvenanceService:
     ) -> Cached[ProvenanceIndex]:
         return await cached_signal(
             self._cache,
-            f"prov-index:{ecosystem.value}:{name.lower()}",
+            f"prov-index:{ecosystem.value}:{normalise_name(ecosystem, name)}",
             lambda: source.fetch_index(name),
             encode=_encode_index,
             decode=_decode_index,
@@ -301,7 +302,7 @@ class ProvenanceService:
         try:
             cached = await cached_signal(
                 self._cache,
-                f"prov-facts:{source.ecosystem.value}:{name.lower()}:{entry.version}",
+                f"prov-facts:{source.ecosystem.value}:{normalise_name(source.ecosystem, name)}:{entry.version}",
                 fetch,
                 encode=_encode_facts,
                 decode=_decode_facts,

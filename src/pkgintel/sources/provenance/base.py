@@ -3,8 +3,8 @@ The `ProvenanceSource` Protocol: where one ecosystem's release attestations are 
 
 Contract:
 - `fetch_index(name)` makes ONE request and says, for every version the registry lists, whether it
-  carries attestations and where they are (`ProvenanceIndex`). Raises `PackageNotFound` when the
-  registry has no such package, `RegistryUnavailable` / `RegistryResponseInvalid` like the adapters.
+  carries attestations and where they are (`ProvenanceIndex`); None when the index has no such
+  package (404). Raises `RegistryUnavailable` / `RegistryResponseInvalid` like the adapters.
 - `fetch_facts(name, entry)` fetches the attestations of one version (one request: the first
   attested file) and returns the facts of each Sigstore bundle in it; `[]` when the registry lists
   attestations it then does not serve (404). Raises like `fetch_index`.
@@ -30,7 +30,7 @@ class ProvenanceSource(Protocol):
     kind: ClassVar[str]
     """What the attestations are, in a few words (`npm provenance (SLSA) ...`)."""
 
-    async def fetch_index(self, name: str) -> ProvenanceIndex: ...
+    async def fetch_index(self, name: str) -> ProvenanceIndex | None: ...
 
     async def fetch_facts(self, name: str, entry: VersionAttestations) -> list[SigstoreFacts]: ...
 

@@ -19,7 +19,7 @@ from urllib.parse import quote, unquote
 import httpx
 
 from pkgintel.domain.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
-from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid
+from pkgintel.domain.errors import RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.sources.provenance.base import reroot
 from pkgintel.sources.sigstore import npm_bundle_facts
@@ -57,12 +57,12 @@ class NpmProvenance:
         raise_if_unavailable(response, ecosystem="npm", source=source)
         return json_object(response, ecosystem="npm", source=source)
 
-    async def fetch_index(self, name: str) -> ProvenanceIndex:
+    async def fetch_index(self, name: str) -> ProvenanceIndex | None:
         name = unquote(name)
         url = f"{self._base}/{quote(name, safe='@')}"
         data = await self._get(url, name, INDEX_SOURCE, _ACCEPT)
         if data is None:
-            raise PackageNotFound("npm", name)
+            return None
         return parse_npm_index(data)
 
     def attestations_url(self, name: str, entry: VersionAttestations) -> str:

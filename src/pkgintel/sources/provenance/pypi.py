@@ -28,7 +28,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from pkgintel.domain.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
-from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid
+from pkgintel.domain.errors import RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.sources.provenance.base import reroot
 from pkgintel.sources.sigstore import pypi_attestation_facts
@@ -65,11 +65,11 @@ class PypiProvenance:
         raise_if_unavailable(response, ecosystem="pypi", source=source)
         return json_object(response, ecosystem="pypi", source=source)
 
-    async def fetch_index(self, name: str) -> ProvenanceIndex:
+    async def fetch_index(self, name: str) -> ProvenanceIndex | None:
         project = canonicalize_name(name)
         data = await self._get(f"{self._base}/simple/{project}/", INDEX_SOURCE, SIMPLE_JSON)
         if data is None:
-            raise PackageNotFound("pypi", name)
+            return None
         return parse_simple_index(data)
 
     async def fetch_facts(self, name: str, entry: VersionAttestations) -> list[SigstoreFacts]:
