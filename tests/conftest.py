@@ -93,6 +93,12 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_pub_url="http://registry.test/pub",
         upstream_hex_url="http://registry.test/hex",
         upstream_github_api_url="http://registry.test/github",
+        # eco-e
+        upstream_homebrew_url="http://registry.test/homebrew",
+        upstream_julia_url="http://registry.test/raw-github/JuliaRegistries/General/master",
+        upstream_juliahub_url="http://registry.test/juliahub",
+        upstream_jsr_url="http://registry.test/jsr",
+        upstream_jsr_api_url="http://registry.test/jsr-api",
         upstream_scorecard_url="http://registry.test/scorecard",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,

@@ -30,6 +30,10 @@ One server stands in for several upstreams, each under its own prefix:
 | `/packagist-repo` | repo.packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL=.../packagist-repo` |
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
+| `/homebrew` | formulae.brew.sh | `PKGINTEL_UPSTREAM_HOMEBREW_URL=.../homebrew` |
+| `/raw-github` | raw.githubusercontent.com | `PKGINTEL_UPSTREAM_JULIA_URL=.../raw-github/JuliaRegistries/General/master` |
+| `/juliahub` | juliahub.com | `PKGINTEL_UPSTREAM_JULIAHUB_URL=.../juliahub` |
+| `/jsr`, `/jsr-api` | jsr.io, api.jsr.io | `PKGINTEL_UPSTREAM_JSR_URL`, `PKGINTEL_UPSTREAM_JSR_API_URL` |
 
 Recordings come from the shared fixtures' `INDEX.json` files (read in place; newer captures win) and
 from extra `{url: body}` mappings. A recording whose URL has a query string answers only that query;
@@ -77,6 +81,12 @@ HOST_PREFIX = {
     "pub.dev": "/pub",
     "hex.pm": "/hex",
     "api.github.com": "/github",
+    # eco-e: Homebrew, Julia, JSR
+    "formulae.brew.sh": "/homebrew",
+    "raw.githubusercontent.com": "/raw-github",
+    "juliahub.com": "/juliahub",
+    "jsr.io": "/jsr",
+    "api.jsr.io": "/jsr-api",
     "api.scorecard.dev": "/scorecard",
 }
 FIXTURE_DIRS = (
@@ -91,6 +101,10 @@ FIXTURE_DIRS = (
     "registry-fixtures/composer",
     "registry-fixtures/pub",
     "registry-fixtures/hex",
+    # eco-e
+    "registry-fixtures/homebrew",
+    "registry-fixtures/julia",
+    "registry-fixtures/jsr",
     "registry-fixtures/scorecard",
     "registry-fixtures/provenance",
 )

@@ -31,7 +31,9 @@ from pkgintel.api.routes import (
     service,
 )
 from pkgintel.api.routes import compat as compat_routes
+from pkgintel.api.routes import contact as contact_routes
 from pkgintel.api.routes import errors as error_routes
+from pkgintel.api.routes import graph as graph_routes
 from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
@@ -97,11 +99,13 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(advisories.router)
     app.include_router(audit.router)
     app.include_router(error_routes.router)
+    app.include_router(contact_routes.router)
     app.include_router(compat_routes.router)
     app.include_router(badges.router)
     app.include_router(discovery.router)
     app.include_router(admin.router)
     app.include_router(knowledge.router)
+    app.include_router(graph_routes.router)
     app.include_router(artifacts.router)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)

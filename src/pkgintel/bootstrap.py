@@ -36,8 +36,10 @@ from pkgintel.services.bugs import BugService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compare import CompareService
 from pkgintel.services.compat import CompatService, NpmConstraintSource
+from pkgintel.services.contact import ContactService
 from pkgintel.services.discovery import DiscoveryService
 from pkgintel.services.errors import ErrorService
+from pkgintel.services.graph import Graph
 from pkgintel.services.harvest import HarvestService
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
@@ -59,6 +61,7 @@ from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.sources.provenance import PROVENANCE_SOURCES
 from pkgintel.sources.scorecard import ScorecardClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
+from pkgintel.storage.contact import SqlContactStore
 from pkgintel.storage.errors import SqlErrorStore
 from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
@@ -107,6 +110,16 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         },
         Ecosystem.PUB: {"base_url": settings.upstream_pub_url},
         Ecosystem.HEX: {"base_url": settings.upstream_hex_url},
+        # eco-e: Homebrew, Julia, JSR
+        Ecosystem.HOMEBREW: {"base_url": settings.upstream_homebrew_url},
+        Ecosystem.JULIA: {
+            "base_url": settings.upstream_julia_url,
+            "juliahub_url": settings.upstream_juliahub_url,
+        },
+        Ecosystem.JSR: {
+            "base_url": settings.upstream_jsr_url,
+            "api_url": settings.upstream_jsr_api_url,
+        },
     }
 
 
@@ -220,6 +233,8 @@ def assemble(
     )
     seen_hooks.append(knowledge.discovery.record_seen)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
+    contact = build_contact_service(settings, store, clock)
+    graph = build_graph(settings, store, cache, reports, knowledge_store, clock)
     return Runtime(
         packages=packages,
         reports=reports,
@@ -241,6 +256,7 @@ def assemble(
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
         errors=build_error_service(settings, store, clock),
+        contact=contact,
         compat=compat,
         knowledge=knowledge,
         ops=build_ops(
@@ -256,10 +272,61 @@ def assemble(
             invalidate=advisory_service.invalidate,
             usage=knowledge.usage if settings.usage_log_enabled else None,
             knowledge=knowledge,
+            contact=contact,
+            history=graph.history,
         ),
+        graph=graph,
         scorecard=scorecard,
         provenance=provenance,
     )
+
+
+def build_graph(
+    settings: Settings,
+    store: SqlStore,
+    cache: Cache,
+    reports: ReportService,
+    knowledge_store: SqlKnowledgeStore,
+    clock: Any,
+) -> Graph:
+    """Dependency trees, their licences and the health history (issue 16, items 7-8)."""
+    from pkgintel.domain.dependency_tree import Environment
+    from pkgintel.services.history import HistoryService
+    from pkgintel.services.tree import TreeService
+    from pkgintel.services.tree_licenses import TreeLicenseService
+    from pkgintel.services.usage import TRENDING_EXCLUDED_CLASSES, TRENDING_EXCLUDED_SOURCES
+    from pkgintel.storage.history import SqlHistoryStore
+
+    trees = TreeService(
+        reports,
+        cache,
+        ttl_s=settings.tree_cache_ttl_s,
+        max_upstream=settings.tree_max_upstream,
+        concurrency=settings.tree_concurrency,
+        environment=Environment(python_version=settings.compat_default_python),
+        clock=clock,
+    )
+
+    async def asked(start: datetime, end: datetime, limit: int) -> list[tuple[str, str]]:
+        counts = await knowledge_store.package_counts(
+            start,
+            end,
+            ecosystem=None,
+            exclude_classes=TRENDING_EXCLUDED_CLASSES,
+            exclude_sources=TRENDING_EXCLUDED_SOURCES,
+            limit=limit,
+        )
+        return list(counts)
+
+    history = HistoryService(
+        reports,
+        SqlHistoryStore(store.engine),
+        asked=asked if settings.usage_log_enabled else None,
+        asked_days=settings.history_asked_days,
+        limit=settings.history_limit,
+        clock=clock,
+    )
+    return Graph(trees=trees, licenses=TreeLicenseService(trees), history=history)
 
 
 def build_artifact_services(
@@ -305,6 +372,18 @@ def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> Erro
         ),
         clock=clock,
         min_confidence=settings.error_min_confidence,
+    )
+
+
+def build_contact_service(settings: Settings, store: SqlStore, clock: Any) -> ContactService:
+    """Contact requests on the service's engine, limited per client."""
+    from pkgintel.cache.rate_gate import LimitsGate
+
+    return ContactService(
+        SqlContactStore(store.engine),
+        gate=LimitsGate(settings.contact_limit, redis_url=settings.redis_url, namespace="contact"),
+        retention_days=settings.contact_retention_days,
+        clock=clock,
     )
 
 
@@ -373,6 +452,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         await runtime.feed.close()
         if runtime.errors is not None:
             await runtime.errors.close()
+        if runtime.contact is not None:
+            await runtime.contact.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):
@@ -394,6 +475,8 @@ def build_ops(
     invalidate: Any = None,
     usage: Any = None,
     knowledge: Any = None,
+    contact: Any = None,
+    history: Any = None,
 ) -> Ops:
     """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
     from urllib.parse import quote
@@ -431,6 +514,8 @@ def build_ops(
         popular=popular,
         invalidate=invalidate or (lambda: None),
         knowledge=knowledge,
+        contact=contact,
+        history=history,
     )
     kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
     kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)

@@ -1,6 +1,6 @@
 """
 Command line: `pkgintel serve | mcp | check | migrate | ingest names|osv|kev|epss|all|knowledge | worker |
-jobs list|run|kill | cron list | harvest releases|bugs|all|asked`.
+jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot`.
 
 A composition root like `app.py`: it reads `Settings` and builds what each command needs.
 Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input.
@@ -24,6 +24,7 @@ from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
 from pkgintel.cli_knowledge import harvest_app
 from pkgintel.cli_ops import cron_app, jobs_app, worker
@@ -37,6 +38,7 @@ app.add_typer(jobs_app, name="jobs")
 app.add_typer(cron_app, name="cron")
 app.command()(worker)
 app.add_typer(harvest_app, name="harvest")
+app.command()(snapshot)
 err = Console(stderr=True)
 
 

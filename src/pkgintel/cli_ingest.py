@@ -228,12 +228,13 @@ def ingest_epss(
 @ingest_app.command("knowledge")
 def ingest_knowledge() -> None:
     """Load the curated knowledge shipped in the package into the database: error-to-fix entries
-    (votes, hits and misses are kept) and alternatives, migration paths and breaking changes. Safe
-    to repeat."""
+    (votes, hits and misses are kept) and alternatives, migration paths and breaking changes; the
+    past compromises are validated (they are read from the package). Safe to repeat."""
     settings = Settings()
 
     async def _run() -> tuple[list[str], list[str]]:
         from pkgintel.bootstrap import build_error_service, prepare_database
+        from pkgintel.knowledge.compromises import load_incidents
         from pkgintel.knowledge.curated import load_curated
         from pkgintel.services.knowledge import ingest_curated
         from pkgintel.storage.knowledge import SqlKnowledgeStore
@@ -251,10 +252,14 @@ def ingest_knowledge() -> None:
         finally:
             await engine.dispose()
         tools = ", ".join(f"{tool} {n}" for tool, n in sorted(summary.by_tool.items()))
+        # Past compromises are read from the package at query time; loading them here validates them.
+        incidents = load_incidents()
         return [
             f"errors: {summary.total} entries — added {summary.added}, updated {summary.updated}, "
             f"removed {summary.removed} ({tools})",
             "packages: " + ", ".join(f"{n} {kind}" for kind, n in counts.items()),
+            f"compromises: {len(incidents)} incidents over "
+            f"{sum(len(i.packages) for i in incidents)} packages (validated; read from the package)",
         ], []
 
     _report(*asyncio.run(_run()))

@@ -87,6 +87,28 @@ class Settings(BaseSettings):
     upstream_hex_url: str = Field(
         "https://hex.pm", description="hex.pm API (packages, releases, owners, downloads)."
     )
+    # --- eco-e: Homebrew, Julia, JSR ---
+    upstream_homebrew_url: str = Field(
+        "https://formulae.brew.sh",
+        description="Homebrew JSON API (`api/formula/<name>.json`, `api/cask/<token>.json`, `formula.json`).",
+    )
+    upstream_julia_url: str = Field(
+        "https://raw.githubusercontent.com/JuliaRegistries/General/master",
+        description="Raw files of the Julia General registry (`Registry.toml`, `<L>/<Name>/Versions.toml`, `Deps.toml`, `Compat.toml`).",
+    )
+    upstream_juliahub_url: str = Field(
+        "https://juliahub.com",
+        description="JuliaHub package documents (`docs/General/<Name>/<version>/pkg.json`: licence, description, owner).",
+    )
+    upstream_jsr_url: str = Field(
+        "https://jsr.io",
+        description="JSR registry files (`@scope/name/meta.json`, `<version>_meta.json`).",
+    )
+    upstream_jsr_api_url: str = Field(
+        "https://api.jsr.io",
+        description="JSR API (package description, repository, JSR score, runtime compatibility).",
+    )
+    # --- end eco-e ---
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",
@@ -241,6 +263,8 @@ class Settings(BaseSettings):
             "harvest-changelogs": "37 5 * * *",
             "harvest-bugs": "7 6 * * *",
             "usage-retention": "53 1 * * *",
+            "contact-retention": "13 1 * * *",
+            "health-snapshots": "41 0 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
     )
@@ -333,6 +357,36 @@ class Settings(BaseSettings):
         50,
         ge=1,
         description="Packages one API request may look up upstream on demand; the rest are named as not looked up.",
+    )
+    # -- contact requests --
+    contact_limit: str = Field(
+        "5/hour",
+        description="Contact requests one client may send (a `limits` rate string).",
+    )
+    contact_retention_days: int = Field(
+        365,
+        ge=1,
+        description="Days contact requests are kept before the `contact-retention` job removes them.",
+    )
+    # -- dependency tree, licences, health history (issue 16: items 7-8) --
+    tree_cache_ttl_s: int = Field(
+        86_400, ge=0, description="How long a resolved dependency tree is cached, seconds."
+    )
+    tree_max_upstream: int = Field(
+        200,
+        ge=1,
+        description="Packages one dependency tree may fetch from a registry; the rest are named as not looked up.",
+    )
+    tree_concurrency: int = Field(
+        8, ge=1, description="Registry lookups one dependency tree runs at once."
+    )
+    history_asked_days: int = Field(
+        30,
+        ge=1,
+        description="The daily health-snapshots job records packages asked about in this many days.",
+    )
+    history_limit: int = Field(
+        2000, ge=1, description="Most packages the daily health-snapshots job records per run."
     )
 
     # -- supply-chain signals of artifacts (issue 16: scorecard, provenance) --

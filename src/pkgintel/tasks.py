@@ -3,8 +3,7 @@ Cron tasks and the first-start ingestion: the work behind each whitelisted cron 
 
 `TASKS` maps a slug to the function that builds its handler. **A slug is registered by adding one
 line here** (and a default schedule in `Settings.cron_schedules`); `services/cron.CRON_SLUGS` is the
-whitelist it must belong to. `health-snapshots` (issue 16's history) is left out until its work
-exists.
+whitelist it must belong to. `health-snapshots` records the daily health history (issue 16).
 
 A composition-level module like `bootstrap.py`: it joins sources (files, URLs) to services.
 """
@@ -55,6 +54,10 @@ class TaskDeps:
     knowledge: Any = None
     """`services.knowledge.Knowledge` (harvests, usage log), when wired."""
     harvest_top: int = 20
+    contact: Any = None
+    """`services.contact.ContactService`, when wired."""
+    history: Any = None
+    """`services.history.HistoryService` (daily health snapshots), when wired."""
 
 
 def _feed(location: str) -> str:
@@ -259,6 +262,34 @@ async def usage_retention(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     return {"removed": removed}
 
 
+async def contact_retention(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Delete contact requests older than `PKGINTEL_CONTACT_RETENTION_DAYS`."""
+    if deps.contact is None:
+        raise PkgIntelError("contact requests are not wired in this installation")
+    removed = await deps.contact.prune()
+    await ctx.log(f"contact requests: {removed} past retention removed")
+    return {"removed": removed}
+
+
+async def health_snapshots(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Today's health snapshot of every package asked about recently or already tracked."""
+    if deps.history is None:
+        raise PkgIntelError("the health history is not wired in this installation")
+    targets = await deps.history.targets()
+    await ctx.log(f"health snapshots: {len(targets)} packages")
+
+    async def progress(done: int, total: int) -> None:
+        await ctx.progress("snapshots", done, total)
+
+    run = await deps.history.run(targets, progress=progress)
+    for key, why in list(run.failed.items())[:20]:
+        await ctx.log(f"{key}: not recorded: {why}")
+    await ctx.log(
+        f"health snapshots: {run.recorded} of {run.packages} recorded in {run.seconds:.1f} s"
+    )
+    return {"packages": run.packages, "recorded": run.recorded, "failed": len(run.failed)}
+
+
 TaskFn = Callable[[TaskDeps, JobContext], Any]
 
 TASKS: dict[str, TaskFn] = {
@@ -269,6 +300,8 @@ TASKS: dict[str, TaskFn] = {
     "harvest-changelogs": harvest_changelogs,
     "harvest-bugs": harvest_bugs,
     "usage-retention": usage_retention,
+    "contact-retention": contact_retention,
+    "health-snapshots": health_snapshots,
 }
 """Registered cron slugs → their work. One line per slug."""
 
@@ -280,6 +313,8 @@ DESCRIPTIONS = {
     "harvest-changelogs": "release notes of the packages asked about most this week",
     "harvest-bugs": "bug reports of the packages asked about most this week",
     "usage-retention": "usage-log rows past PKGINTEL_USAGE_RETENTION_DAYS removed",
+    "contact-retention": "contact requests past PKGINTEL_CONTACT_RETENTION_DAYS removed",
+    "health-snapshots": "daily health snapshot of each package asked about (health history)",
 }
 
 

@@ -497,6 +497,137 @@ MORE_CASES: list[ContractCase] = [
 ]
 
 
+# --- eco-e: Homebrew, Julia, JSR -------------------------------------------------------------------
+
+_BREW = "https://formulae.brew.sh/api"
+_CASK = {
+    "token": "tiny-app",
+    "full_token": "tiny-app",
+    "tap": "homebrew/cask",
+    "name": ["Tiny App"],
+    "desc": "Menu bar helper that does one small thing",
+    "homepage": "https://github.com/example/tiny-app",
+    "url": "https://github.com/example/tiny-app/releases/download/v2.1.0/TinyApp.dmg",
+    "version": "2.1.0",
+    "depends_on": {"macos": {">=": ["12"]}, "formula": ["libtiny"]},
+    "deprecated": True,
+    "deprecation_date": "2025-09-01",
+    "deprecation_reason": "unmaintained",
+    "deprecation_replacement_cask": "tiny-app-ng",
+    "disabled": False,
+    "analytics": {"install": {"30d": {"tiny-app": 120}, "90d": {"tiny-app": 400}}},
+}
+_JULIA = "https://raw.githubusercontent.com/JuliaRegistries/General/master"
+_JULIA_FILES = {
+    f"{_JULIA}/T/TinyStats/Package.toml": (
+        'name = "TinyStats"\nuuid = "0b7ba130-8d10-5ba8-a3d6-c5182647fed9"\n'
+        'repo = "https://github.com/example/TinyStats.jl.git"\n'
+    ),
+    f"{_JULIA}/T/TinyStats/Versions.toml": (
+        '["0.1.0"]\ngit-tree-sha1 = "8ea7da8a5a4d6e4d5e3b0c7f3f3c1c6c2b1a0f9e"\n\n'
+        '["0.2.0"]\ngit-tree-sha1 = "1f5b8c0f4e5d2b7a9c3e6d8f0a1b2c3d4e5f6a7b"\nyanked = true\n\n'
+        '["0.2.1"]\ngit-tree-sha1 = "2a6c9d1e5f6a3b8c0d4e7f9a1b2c3d4e5f6a7b8c"\n'
+    ),
+    f"{_JULIA}/T/TinyStats/Deps.toml": (
+        '["0-0.1"]\nStatistics = "10745b16-79ce-11e8-11f9-7d13ad32a3b2"\n\n'
+        '["0.2-0"]\nDataFrames = "a93c6f00-e57d-5684-b7b6-d8193f3e46c0"\n'
+        'Statistics = "10745b16-79ce-11e8-11f9-7d13ad32a3b2"\n'
+    ),
+    f"{_JULIA}/T/TinyStats/Compat.toml": (
+        '["0-0.1"]\njulia = "1.6.0-1"\n\n["0.2-0"]\nDataFrames = "1.3.0-1"\njulia = "1.9.0-1"\n'
+    ),
+}
+_JSR_META = {
+    "scope": "example",
+    "name": "tiny",
+    "latest": "1.1.0",
+    "versions": {
+        "1.1.0": {"createdAt": "2025-05-02T10:00:00.000000Z"},
+        "1.0.0": {"createdAt": "2024-11-20T09:30:00.000000Z"},
+        "1.2.0-rc.1": {"createdAt": "2025-07-01T08:00:00.000000Z"},
+        "0.9.0": {"yanked": True, "createdAt": "2024-08-01T12:00:00.000000Z"},
+    },
+}
+_JSR_VERSION = {
+    "manifest": {"/mod.ts": {"size": 120, "checksum": "sha256-00"}},
+    "exports": {".": "./mod.ts"},
+    "moduleGraph2": {
+        "/mod.ts": {
+            "dependencies": [
+                {"type": "static", "kind": "import", "specifier": "jsr:@std/assert@^1.0.0"},
+                {"type": "static", "kind": "import", "specifier": "npm:chalk@5"},
+                {"type": "static", "kind": "import", "specifier": "./util.ts"},
+            ]
+        }
+    },
+}
+ECO_E_CASES: list[ContractCase] = [
+    ContractCase(
+        "homebrew-recorded",
+        Ecosystem.HOMEBREW,
+        "abook",
+        recorded("homebrew", "formulae.brew.sh_api_formula_abook.json"),
+        f"{_BREW}/formula/abook.json",
+        recorded=True,
+    ),
+    ContractCase(
+        "homebrew-hand-cask",
+        Ecosystem.HOMEBREW,
+        "cask:tiny-app",
+        fixed({f"{_BREW}/cask/tiny-app.json": _CASK}),
+        f"{_BREW}/cask/tiny-app.json",
+    ),
+    ContractCase(
+        "julia-hand",
+        Ecosystem.JULIA,
+        "TinyStats",
+        fixed(_JULIA_FILES),
+        f"{_JULIA}/T/TinyStats/Versions.toml",
+    ),
+    ContractCase(
+        "julia-recorded",
+        Ecosystem.JULIA,
+        "Inequality",
+        recorded(
+            "julia",
+            "raw.githubusercontent.com_JuliaRegistries_General_master_Registry.toml.txt.gz",
+            "juliahub.com_docs_General_Inequality_versions.json",
+            "juliahub.com_docs_General_Inequality_stable_pkg.json",
+        ),
+        f"{_JULIA}/Registry.toml",
+        recorded=True,
+    ),
+    ContractCase(
+        "jsr-hand",
+        Ecosystem.JSR,
+        "@example/tiny",
+        fixed(
+            {
+                "https://jsr.io/@example/tiny/meta.json": _JSR_META,
+                "https://jsr.io/@example/tiny/1.1.0_meta.json": _JSR_VERSION,
+                "https://api.jsr.io/scopes/example/packages/tiny": {
+                    "scope": "example",
+                    "name": "tiny",
+                    "description": "A tiny helper for Deno and Node",
+                    "score": 94,
+                    "runtimeCompat": {"deno": True, "node": True},
+                    "isArchived": False,
+                },
+            }
+        ),
+        "https://jsr.io/@example/tiny/meta.json",
+    ),
+    ContractCase(
+        "jsr-recorded",
+        Ecosystem.JSR,
+        "@std/path",
+        recorded("jsr", "jsr.io_@std_path_meta.json", "jsr.io_@std_path_1.1.3_meta.json"),
+        "https://jsr.io/@std/path/meta.json",
+        recorded=True,
+    ),
+]
+
+
 CASES: list[ContractCase] = [
     NPM_HAND,
     PYPI_HAND,
@@ -512,4 +643,5 @@ CASES: list[ContractCase] = [
     NUGET_RECORDED,
     # end eco-a
     *MORE_CASES,
+    *ECO_E_CASES,
 ]

@@ -285,7 +285,7 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
     async with connect(http) as mcp_client:
         listed = {t.name: t for t in (await mcp_client.list_tools()).tools}
         assert list(listed) == [t.name for t in TOOLS]
-        assert set(CASES) | {"get_package_prompt"} == set(listed)
+        assert set(CASES) | {"get_package_prompt", "contact"} == set(listed)
         for tool in listed.values():
             assert tool.description and tool.title
             jsonschema.Draft202012Validator.check_schema(tool.input_schema)
@@ -293,14 +293,14 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
             jsonschema.Draft202012Validator.check_schema(tool.output_schema)
             ann = tool.annotations
             assert ann is not None and ann.destructive_hint is False
-            if tool.name != "resolve_error":
+            if tool.name not in ("resolve_error", "contact"):
                 assert ann.read_only_hint is True and ann.idempotent_hint is True
             props = tool.input_schema["properties"]
             if "ecosystem" in props:
                 eco = props["ecosystem"]
                 enum = eco.get("enum") or eco["anyOf"][0]["enum"]
                 assert enum == ECOSYSTEM_IDS and len(enum) == 19
-            if "package" in props:
+            if "package" in props and tool.name != "contact":  # contact: optional, checked below
                 assert (props["package"]["minLength"], props["package"]["maxLength"]) == (1, 214)
         assert listed["package_exists"].annotations.open_world_hint is False  # type: ignore[union-attr]
         assert listed["check_package"].annotations.open_world_hint is True  # type: ignore[union-attr]
@@ -335,6 +335,21 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
         assert set(props) == {"packages", "stack", "ecosystem", "python", "node"}
         assert (props["packages"]["anyOf"][0]["maxProperties"]) == 100
         assert "required" not in compat.input_schema
+        contact = listed["contact"]
+        ann = contact.annotations
+        assert ann is not None and (ann.read_only_hint, ann.idempotent_hint) == (False, False)
+        assert ann.open_world_hint is False
+        assert set(contact.input_schema["properties"]) == {
+            "type",
+            "message",
+            "email",
+            "ecosystem",
+            "package",
+        }  # the caller is filled by the server, never an argument
+        assert contact.input_schema["required"] == ["type", "message"]
+        assert "false-positive" in contact.input_schema["properties"]["type"]["enum"]
+        package = contact.input_schema["properties"]["package"]["anyOf"][0]
+        assert (package["minLength"], package["maxLength"]) == (1, 214)
 
 
 @pytest.mark.parametrize("tool", list(CASES))
@@ -641,3 +656,34 @@ async def test_check_compatibility_bad_input_is_a_tool_error(
         result = await mcp_client.call_tool("check_compatibility", arguments)
         assert result.is_error and result.content[0].text  # type: ignore[union-attr]
         assert (result.structured_content or {}).get("status") == 422
+
+
+async def test_contact_stores_what_post_api_contact_stores(
+    http: httpx.AsyncClient, loaded: Runtime
+) -> None:
+    """The tool and `POST /api/contact` give the same acknowledgement (but for the id and time) and
+    store the same request, keyed by the same client hash; the source tells the doors apart."""
+    request = {
+        "type": "false-positive",
+        "message": "tiny-lib 1.2.0 is clean; only 1.1.0 was in the report.",
+        "ecosystem": "npm",
+        "package": "tiny-lib",
+    }
+    async with connect(http) as mcp_client:
+        result = await mcp_client.call_tool("contact", request)
+        assert not result.is_error, result.content
+        bad = await mcp_client.call_tool("contact", {**request, "package": "x", "ecosystem": None})
+        assert bad.is_error and "package" in bad.content[0].text  # type: ignore[union-attr]
+    resp = await http.post("/api/contact", json=request)
+    assert resp.status_code == 201, resp.text
+
+    def without_ids(body: dict[str, Any]) -> dict[str, Any]:
+        out = {k: v for k, v in body.items() if k not in ("id", "received_at", "_meta")}
+        out["sources"] = [s["name"] for s in body["_meta"]["sources"]]
+        return out
+
+    assert without_ids(result.structured_content or {}) == without_ids(resp.json())
+    assert loaded.contact is not None
+    stored = await loaded.contact.newest()
+    assert {c.request.source for c in stored} == {"api", "mcp"}
+    assert len({c.request.client for c in stored}) == 1 and len(stored[0].request.client) == 32

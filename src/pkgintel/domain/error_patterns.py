@@ -246,6 +246,9 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     # File with a line (and column): before bare paths so the numbers go too.
     (
         re.compile(
+            # Starts only where a path can start (not inside a run of path characters): a run
+            # of n such characters would otherwise be tried from each of its n positions (O(n²)).
+            r"(?<![\w@.+~\\/-])"
             r"(?:[A-Za-z]:\\|\\\\|[~.]{0,2}/)?(?:[\w@.+-]+[/\\])*[\w@.+-]+\.[A-Za-z0-9]{1,8}:\d+(?::\d+)?"
         ),
         "<path>:<line>",

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
+from pkgintel.domain.install_homebrew_julia_jsr import INSTALLERS_HOMEBREW_JULIA_JSR
 from pkgintel.domain.install_more import INSTALLERS_MORE
 from pkgintel.domain.packages import Ecosystem
 
@@ -105,6 +106,7 @@ INSTALLERS: Final[Mapping[Ecosystem, Installer]] = {
     Ecosystem.NUGET: _nuget,
     # end eco-a
     **INSTALLERS_MORE,  # RubyGems, Composer, Pub, Hex
+    **INSTALLERS_HOMEBREW_JULIA_JSR,  # eco-e
 }
 
 

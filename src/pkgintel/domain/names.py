@@ -44,6 +44,19 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
         re.compile(r"^[A-Za-z][A-Za-z0-9_]*$"),
         "a Hex name (letters, digits and `_`, starting with a letter)",
     ),
+    # eco-e: Homebrew (formula, or `cask:` + cask token), Julia (identifier, optional `.jl`), JSR
+    Ecosystem.HOMEBREW: (
+        re.compile(r"^(?:cask:)?[A-Za-z0-9][A-Za-z0-9+._@-]*$", re.IGNORECASE),
+        "a Homebrew formula name, or `cask:` and a cask token",
+    ),
+    Ecosystem.JULIA: (
+        re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.jl)?$"),
+        "a Julia package name (an identifier, optionally ending in `.jl`)",
+    ),
+    Ecosystem.JSR: (
+        re.compile(r"^@[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9-]*$"),
+        "a JSR name (`@scope/name`, lower-case letters, digits and `-`)",
+    ),
 }
 
 

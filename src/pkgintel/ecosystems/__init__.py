@@ -16,6 +16,9 @@ from pkgintel.ecosystems.cargo import CargoAdapter
 from pkgintel.ecosystems.composer import ComposerAdapter
 from pkgintel.ecosystems.go import GoAdapter
 from pkgintel.ecosystems.hex import HexAdapter
+from pkgintel.ecosystems.homebrew import HomebrewAdapter
+from pkgintel.ecosystems.jsr import JsrAdapter
+from pkgintel.ecosystems.julia import JuliaAdapter
 from pkgintel.ecosystems.maven import MavenAdapter
 from pkgintel.ecosystems.npm import NpmAdapter
 from pkgintel.ecosystems.nuget import NuGetAdapter
@@ -37,6 +40,10 @@ ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.COMPOSER: ComposerAdapter,
     Ecosystem.PUB: PubAdapter,
     Ecosystem.HEX: HexAdapter,
+    # eco-e: Homebrew, Julia, JSR
+    Ecosystem.HOMEBREW: HomebrewAdapter,
+    Ecosystem.JULIA: JuliaAdapter,
+    Ecosystem.JSR: JsrAdapter,
 }
 
 __all__ = ["ADAPTERS"]

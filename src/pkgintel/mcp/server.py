@@ -84,6 +84,21 @@ def record_call(
     args = arguments or {}
     eco = args.get("ecosystem")
     package = args.get("package")
+    user_agent, client = caller_of(ctx)
+    knowledge.usage.record(
+        source,
+        ecosystem=getattr(eco, "value", eco) if eco is not None else None,
+        package=package if isinstance(package, str) else None,
+        user_agent=user_agent,
+        client=client,
+    )
+
+
+def caller_of(ctx: Context[Any, Any] | None) -> tuple[str | None, str]:
+    """
+    (User-Agent, client) of an MCP call: over HTTP the keyed hash of the caller's address (the same
+    `ClientIdentity` as the JSON API), `http` when the app has none; `stdio` without a request.
+    """
     user_agent: str | None = None
     client = "stdio"
     with contextlib.suppress(Exception):  # no request context (stdio, tests calling tools directly)
@@ -92,13 +107,7 @@ def record_call(
             user_agent = request.headers.get("user-agent")
             identity = getattr(request.app.state, "identity", None)
             client = identity.key(request) if identity is not None else "http"
-    knowledge.usage.record(
-        source,
-        ecosystem=getattr(eco, "value", eco) if eco is not None else None,
-        package=package if isinstance(package, str) else None,
-        user_agent=user_agent,
-        client=client,
-    )
+    return user_agent, client
 
 
 def _error(exc: PkgIntelError) -> CallToolResult:
@@ -112,6 +121,10 @@ def _error(exc: PkgIntelError) -> CallToolResult:
 
 CONTEXT_PARAM = "mcp_context"
 """Name of the parameter the SDK fills with its request context (never part of a tool's schema)."""
+
+
+CLIENT_PARAM = "client"
+"""Keyword parameter of a `with_client` tool that receives the caller (never part of its schema)."""
 
 
 def _invalid(message: str) -> CallToolResult:
@@ -130,6 +143,8 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
         runtime = runtime_of()
         ctx = arguments.pop(CONTEXT_PARAM, None)
         record_call(runtime, source, arguments, ctx)
+        if tool.with_client:
+            arguments[CLIENT_PARAM] = caller_of(ctx)[1]
         try:
             result = await tool.fn(runtime, **arguments)
         except PkgIntelError as exc:
@@ -150,7 +165,7 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
     # The SDK injects its request context into a parameter annotated `Context` (and leaves it out
     # of the input schema): it carries the HTTP request, for recording the caller.
     params = [
-        *list(signature.parameters.values())[1:],
+        *[p for p in list(signature.parameters.values())[1:] if p.name != CLIENT_PARAM],
         inspect.Parameter(CONTEXT_PARAM, inspect.Parameter.KEYWORD_ONLY, annotation=Context),
     ]
     call.__signature__ = signature.replace(  # type: ignore[attr-defined]

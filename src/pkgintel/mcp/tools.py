@@ -31,6 +31,7 @@ from pkgintel.api.routes.audit import (
     scan_answer,
 )
 from pkgintel.api.routes.compat import compat_answer, with_runtimes
+from pkgintel.api.routes.contact import ContactIn, ContactOut, contact_answer
 from pkgintel.api.routes.errors import resolve_error_answer
 from pkgintel.api.routes.knowledge import (
     alternatives_answer,
@@ -72,6 +73,12 @@ from pkgintel.api.schemas.packages import (
     LatestOut,
     PackageHealthOut,
     PackageReportOut,
+)
+from pkgintel.domain.contact import (
+    MAX_EMAIL_CHARS,
+    MAX_MESSAGE_CHARS,
+    MAX_PACKAGE_CHARS,
+    MIN_MESSAGE_CHARS,
 )
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
@@ -120,6 +127,8 @@ class Tool:
     idempotent: bool = True
     open_world: bool = True
     destructive: bool = False
+    with_client: bool = False
+    """The tool takes a keyword `client` (the caller's keyed hash), filled by the server."""
 
     @property
     def name(self) -> str:
@@ -531,6 +540,77 @@ async def get_trending(
     return (await trending_answer(rt, ecosystem, limit)).wire()
 
 
+# -- contact (the one tool that writes)
+
+
+async def contact(
+    rt: Runtime,
+    type: Annotated[
+        Literal[
+            "wrong-answer",
+            "false-positive",
+            "malicious-package",
+            "missing-package",
+            "error-fix",
+            "security",
+            "feature",
+            "other",
+        ],
+        Field(description="What the request is about (GET /api/contact/types describes each)."),
+    ],
+    message: Annotated[
+        str,
+        Field(
+            min_length=MIN_MESSAGE_CHARS,
+            max_length=MAX_MESSAGE_CHARS,
+            description="What happened or what is needed, with the evidence (registry page, "
+            "advisory, error text).",
+        ),
+    ],
+    email: Annotated[
+        str | None,
+        Field(
+            max_length=MAX_EMAIL_CHARS,
+            description="Reply address, only when the user asked for an answer and gave it.",
+        ),
+    ] = None,
+    ecosystem: Annotated[
+        Ecosystem | None,
+        WithJsonSchema(
+            {
+                "anyOf": [{"type": "string", "enum": ECOSYSTEM_IDS}, {"type": "null"}],
+                "description": "Ecosystem of the package the request is about.",
+            }
+        ),
+    ] = None,
+    package: Annotated[
+        str | None,
+        Field(
+            min_length=1,
+            max_length=MAX_PACKAGE_CHARS,
+            description="Package the request is about (needs ecosystem).",
+        ),
+    ] = None,
+    *,
+    client: str,
+) -> dict[str, Any]:
+    """
+    Tell the pkgintel operators something: an answer that is wrong (verdict, version, advisory
+    match), a package flagged by mistake, a malicious package we do not flag, a package or ecosystem
+    we do not know, an error whose fix is missing or did not work. Not for questions the other tools
+    answer. Stored with the caller as a keyed hash; limited per caller (a few per hour). Same as
+    POST /api/contact; the answer carries the request id.
+    """
+    body = ContactIn(
+        type=type,
+        message=message,
+        email=email,
+        ecosystem=getattr(ecosystem, "value", ecosystem),
+        package=package,
+    )
+    return await contact_answer(rt, body, client=client, source="mcp")
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool(check_package, "Check a package", PackageReportOut, render.report),
     Tool(get_package_prompt, "Package brief for a prompt", PromptOut),
@@ -560,5 +640,15 @@ TOOLS: tuple[Tool, ...] = (
     Tool(get_known_bugs, "Known bugs", BugsOut, render.bugs, open_world=False),
     Tool(compare_packages, "Compare packages", CompareOut, render.compare),
     Tool(get_trending, "Trending packages", TrendingOut, render.trending, open_world=False),
+    Tool(
+        contact,
+        "Contact the operators",
+        ContactOut,
+        read_only=False,  # stores a request
+        idempotent=False,  # each call is a new request
+        open_world=False,
+        with_client=True,
+    ),
+    # -- dependency tree (issue 16)
 )
 """Every published tool, in the order `tools/list` shows them."""

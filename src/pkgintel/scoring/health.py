@@ -260,6 +260,8 @@ def _popularity(signals: HealthSignals) -> _Part:
 
 def _maturity(signals: HealthSignals, now: datetime) -> _Part:
     count = signals.version_count
+    if not signals.release_history_known:
+        return "maturity", None, "The registry keeps only the current version; not scored."
     if count <= 0:
         return "maturity", None, "No published versions are known; not scored."
     first = signals.first_release_at

@@ -112,3 +112,6 @@ class HealthSignals:
     evaluated_version: str
     """The version the caller asked about, or the latest."""
     latest_is_prerelease: bool = False
+    release_history_known: bool = True
+    """False when the registry keeps only the current version (Homebrew): the version count says
+    nothing about maturity, which is then not scored rather than scored low."""

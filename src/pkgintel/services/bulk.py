@@ -10,6 +10,8 @@ Status per item, first match wins:
    (`scoring.verdicts.malicious_status`).
 3. `typosquat_suspect`: within a small edit distance of a much more popular name, not established itself.
 4. `historical_incident`: reports exist, but the version asked (or the latest) is outside all of them.
+   Curated past compromises (`knowledge/compromises`) count as reports: a release they name is
+   `malicious` (2.), a package they name is otherwise `historical_incident`; they never downgrade.
 5. `exists`: in the name index (or seen by a live report).
 6. `unknown`: none of the above is known — not "absent": the caller may fall back to `/api/check`.
 """
@@ -24,6 +26,7 @@ from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.stdlib import backport_on_registry, is_stdlib
 from pkgintel.services.advisories import AdvisoryService
+from pkgintel.services.compromises import bulk_status
 from pkgintel.services.names import NameService
 from pkgintel.services.verdicts import VerdictService
 
@@ -126,6 +129,22 @@ class BulkCheckService:
                     "advisories": ids,
                     "judged_version": verdict.judged_version,
                 }
+        if historical is None:
+            curated = bulk_status(eco, name, version or (entry.latest_version if entry else None))
+            if curated is not None:
+                status, why, matches = curated
+                row = {
+                    **base,
+                    "status": status,
+                    "reason": why,
+                    "advisories": [],
+                    "incidents": [m.incident.id for m in matches],
+                    "sources": [m.incident.sources[0] for m in matches],
+                    "judged_version": version or (entry.latest_version if entry else None),
+                }
+                if status == "malicious":
+                    return {**row, "review_advisory": False}
+                historical = row
         if state is not None:
             hint = await self._names.typosquat(eco, name, entry, lookup=False)
             if hint.is_suspected:

@@ -345,6 +345,11 @@ class CompatService:
                 )
 
         await asyncio.gather(*(load(i) for i in stack))
+        # Loads finish in any order: list sources and gaps in the stack's order, so equal questions
+        # get equal answers.
+        rank = {key(ecosystem, i.name): n for n, i in enumerate(stack)}
+        sources.sort(key=lambda s: rank.get(key(ecosystem, s.package), len(rank)))
+        unavailable.sort(key=lambda u: rank.get(key(ecosystem, u.package), len(rank)))
         conflicts, warnings = check_stack(
             ecosystem,
             stack,

@@ -32,6 +32,7 @@ CRON_SLUGS = (
     "ingest-names",
     "health-snapshots",
     "usage-retention",
+    "contact-retention",
     "harvest-changelogs",
     "harvest-bugs",
     "warm-cache",

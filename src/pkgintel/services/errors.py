@@ -57,7 +57,7 @@ FUZZY_MIN_SIMILARITY: Final = 78.0
 FULLTEXT_CANDIDATES: Final = 25
 FUZZY_LINES: Final = 6
 MAX_ERROR_CHARS: Final = 200_000
-_QUERY_WORD: Final = re.compile(r"[A-Za-z0-9_]{3,}")
+_QUERY_WORD: Final = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]{3,48}(?![A-Za-z0-9_])")
 
 
 class RateGate(Protocol):

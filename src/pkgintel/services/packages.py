@@ -300,6 +300,11 @@ class PackageService:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def is_cached(self, ecosystem: Ecosystem, name: str, version: str | None = None) -> bool:
+        """True when a usable cached copy (fresh or inside its stale window) would answer
+        `get_snapshot` without calling the registry (used to bound upstream fan-out)."""
+        return await self._cache_get(self._key(ecosystem, name, version)) is not None
+
     async def drain(self) -> None:
         """Wait for background refreshes (used at shutdown and by tests)."""
         while self._background:

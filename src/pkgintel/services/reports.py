@@ -28,6 +28,7 @@ from pkgintel.scoring import (
 )
 from pkgintel.scoring.verdicts import SEVERITY_RANK, UpgradePlan, effective_severity
 from pkgintel.services.artifacts import ReportArtifacts
+from pkgintel.services.compromises import merge_answer
 from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
@@ -248,7 +249,7 @@ class ReportService:
         )
         known_issues: KnownIssues | None = results[-1] if bugs_task is not None else None
         latest_vulns: VulnerabilityReport = results[0]
-        malicious: MaliciousAnswer = results[1]
+        malicious: MaliciousAnswer = merge_answer(results[1], ecosystem, info.name, evaluated)
         typosquat: TyposquatHint = results[2]
         latest_vulns = with_published_fixes(latest_vulns, ecosystem, info.releases)
         evaluated_vulns = latest_vulns
@@ -312,4 +313,5 @@ class ReportService:
             latest_version=info.latest_version,
             evaluated_version=evaluated,
             latest_is_prerelease=bool(latest_release and latest_release.prerelease),
+            release_history_known=info.extra.get("release_history") != "current_only",
         )

@@ -9,7 +9,9 @@ from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import CompatService
+from pkgintel.services.contact import ContactService
 from pkgintel.services.errors import ErrorService
+from pkgintel.services.graph import Graph
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
 from pkgintel.services.malicious import MaliciousService
@@ -53,6 +55,11 @@ class Runtime:
     ops: Ops | None = None
     """Jobs, cron, missions, proposals, curator (None when not wired)."""
     knowledge: Knowledge | None = None
+    """Package knowledge and the usage log (None when not wired)."""
+    contact: ContactService | None = None
+    """Contact requests (set by `bootstrap.assemble`)."""
+    graph: Graph | None = None
+    """Dependency tree, tree licences and health history (issue 16; set by `bootstrap.assemble`)."""
     # -- supply-chain signals of artifacts (issue 16: scorecard, provenance) --
     scorecard: ScorecardService | None = None
     """OpenSSF Scorecard of a package's repository (set by `bootstrap.assemble`)."""

@@ -242,7 +242,8 @@ class StackService:
                 "replace",
                 eco,
                 name,
-                "reported malicious: " + ", ".join(status.get("advisories", [])),
+                "reported malicious: "
+                + (", ".join(status.get("advisories", [])) or status["reason"]),
             )
             return verdict
         if st == "typosquat_suspect":

@@ -28,6 +28,7 @@ from pkgintel.scoring.verdicts import (
     malicious_status,
 )
 from pkgintel.services.advisories import AdvisoryService
+from pkgintel.services.compromises import merge_status
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
 from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
@@ -183,7 +184,7 @@ class VerdictService:
         if version is None and latest_version is not None and reports:
             at_latest = await self._lookup.malicious(ecosystem, name, latest_version)
             latest_affected = bool(at_latest.is_malicious)
-        return malicious_status(
+        status = malicious_status(
             loaded=loaded,
             reports=reports,
             all_versions=bool(answer.extra.get("all_versions")),
@@ -195,6 +196,8 @@ class VerdictService:
             reported_versions=answer.extra.get("reported_versions", ()),
             weekly_downloads=weekly_downloads,
         )
+        # Curated past compromises (knowledge/compromises) only ever add to the reports.
+        return merge_status(status, ecosystem, name)[0]
 
 
 @dataclass(frozen=True, slots=True)

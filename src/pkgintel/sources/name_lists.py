@@ -22,6 +22,8 @@ Accepted formats:
   `packages/list.json` (`{"packageNames": [...]}`), pub.dev `api/package-names`
   (`{"packages": [...], "nextUrl": ...}`) and hex.pm `api/packages?page=N` pages (a JSON array of
   package objects with `name`; pages joined into one array, e.g. `jq -s add`).
+- Homebrew `formulae.brew.sh/api/formula.json` and `api/cask.json` (casks as `cask:<token>`), the
+  Julia General registry's `Registry.toml`, and api.jsr.io `packages` pages (`@scope/name`).
 """
 
 from __future__ import annotations
@@ -274,6 +276,131 @@ def _nuget_names(raw: bytes) -> Iterator[NameEntry] | None:
 
 # --- end eco-a --------------------------------------------------------------------------------------
 
+# --- eco-e: Homebrew, Julia, JSR name lists ---------------------------------------------------------
+
+
+def _homebrew_names(raw: bytes) -> Iterator[NameEntry] | None:
+    """formulae.brew.sh `api/formula.json` (objects with `name`, `desc`, `versions.stable`),
+    `api/cask.json` (objects with `token`; stored as `cask:<token>`, the name the service uses), or
+    an install-analytics list `api/analytics/install/30d.json` (`{"items": [{"number", "formula"
+    or "cask", "count": "1,234"}]}`: the rank and the 30-day count, read as monthly downloads, give
+    typosquat checks their popularity order)."""
+    head = raw.lstrip()[:1]
+    if head == b"{":
+        return _homebrew_analytics(orjson.loads(raw))
+    if head != b"[":
+        return None
+    data = orjson.loads(raw)
+    if not isinstance(data, list) or not any(
+        isinstance(i, dict) and ("token" in i or "versions" in i) for i in data[:10]
+    ):
+        return None
+
+    def entries() -> Iterator[NameEntry]:
+        for item in data:
+            if not isinstance(item, dict):
+                continue
+            token = item.get("token")
+            name = f"cask:{token}" if isinstance(token, str) else item.get("name")
+            if not isinstance(name, str):
+                continue
+            versions = item.get("versions")
+            latest = versions.get("stable") if isinstance(versions, dict) else item.get("version")
+            desc = item.get("desc")
+            entry = _entry(
+                Ecosystem.HOMEBREW,
+                name,
+                latest_version=latest if isinstance(latest, str) else None,
+                summary=desc.strip()[:500] or None if isinstance(desc, str) else None,
+            )
+            if entry is not None:
+                yield entry
+
+    return entries()
+
+
+def _homebrew_analytics(data: Any) -> Iterator[NameEntry] | None:
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list) or not any(
+        isinstance(i, dict) and ("formula" in i or "cask" in i) for i in items[:10]
+    ):
+        return None
+    best: dict[str, NameEntry] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        cask = item.get("cask")
+        name = f"cask:{cask}" if isinstance(cask, str) else item.get("formula")
+        if not isinstance(name, str):
+            continue
+        # `formula` may carry install options (`node --HEAD`): the first word is the formula.
+        name = name.split(" ", 1)[0]
+        count = _int(str(item.get("count", "")).replace(",", ""))
+        rank = item.get("number") if isinstance(item.get("number"), int) else None
+        entry = _entry(Ecosystem.HOMEBREW, name, monthly_downloads=count, popularity_rank=rank)
+        if entry is not None and entry.name not in best:
+            best[entry.name] = entry
+    return iter(best.values())
+
+
+def _julia_names(raw: bytes) -> Iterator[NameEntry] | None:
+    """The General registry's `Registry.toml` (`[packages]`: uuid = {name, path})."""
+    if b"[packages]" not in raw:
+        return None
+    import tomllib
+
+    try:
+        data = tomllib.loads(raw.decode("utf-8", errors="replace"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"unreadable Registry.toml: {exc}") from exc
+    table = data.get("packages")
+    if not isinstance(table, dict):
+        return None
+    return (
+        entry
+        for item in table.values()
+        if isinstance(item, dict) and isinstance(item.get("name"), str)
+        if (entry := _entry(Ecosystem.JULIA, item["name"])) is not None
+    )
+
+
+def _jsr_names(raw: bytes) -> Iterator[NameEntry] | None:
+    """api.jsr.io `packages?limit=&page=` pages (`{"items": [{"scope", "name", "description",
+    "latestVersion"}], "total"}`; pages joined, e.g. `jq -s 'map(.items) | add'`, also accepted
+    as a plain array of those objects); names become `@scope/name`."""
+    head = raw.lstrip()[:1]
+    if head not in (b"{", b"["):
+        return None
+    data = orjson.loads(raw)
+    items = data.get("items") if isinstance(data, dict) else data
+    if not isinstance(items, list) or not any(
+        isinstance(i, dict) and "scope" in i for i in items[:10]
+    ):
+        return None
+
+    def entries() -> Iterator[NameEntry]:
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            scope, name = item.get("scope"), item.get("name")
+            if not isinstance(scope, str) or not isinstance(name, str):
+                continue
+            latest, desc = item.get("latestVersion"), item.get("description")
+            entry = _entry(
+                Ecosystem.JSR,
+                f"@{scope}/{name}",
+                latest_version=latest if isinstance(latest, str) else None,
+                summary=desc.strip()[:500] or None if isinstance(desc, str) else None,
+            )
+            if entry is not None:
+                yield entry
+
+    return entries()
+
+
+# --- end eco-e ---------------------------------------------------------------------------------------
+
+
 REGISTRY_FORMATS: dict[Ecosystem, Callable[[bytes], Iterator[NameEntry] | None]] = {
     # eco-a
     Ecosystem.CARGO: _cargo_names,
@@ -281,6 +408,10 @@ REGISTRY_FORMATS: dict[Ecosystem, Callable[[bytes], Iterator[NameEntry] | None]]
     Ecosystem.MAVEN: _maven_names,
     Ecosystem.NUGET: _nuget_names,
     # end eco-a
+    # eco-e
+    Ecosystem.HOMEBREW: _homebrew_names,
+    Ecosystem.JULIA: _julia_names,
+    Ecosystem.JSR: _jsr_names,
 }
 """Per-ecosystem readers of the registry's own name-list format: each returns None when `raw` is
 not its format (then the generic formats are tried)."""

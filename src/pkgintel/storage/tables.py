@@ -408,3 +408,37 @@ usage_event = Table(
 Index("ix_usage_event_at", usage_event.c.at)
 Index("ix_usage_event_package", usage_event.c.ecosystem, usage_event.c.package, usage_event.c.at)
 Index("ix_usage_event_client", usage_event.c.client)
+
+contact_request = Table(
+    "contact_request",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    Column("type", String(32), nullable=False),
+    Column("message", Text, nullable=False),
+    Column("email", String(254)),
+    Column("ecosystem", String(16)),
+    Column("package", String(256)),
+    Column("client", String(32), nullable=False),
+    Column("source", String(8), nullable=False),
+)
+"""Contact requests (`POST /api/contact`, MCP `contact`); the sender is a keyed hash, never an IP."""
+Index("ix_contact_request_received_at", contact_request.c.received_at)
+Index("ix_contact_request_client", contact_request.c.client)
+health_snapshot = Table(
+    "health_snapshot",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("package", String(256), primary_key=True),
+    Column("day", Date, primary_key=True),
+    Column("display_name", String(256), nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("risk", String(16), nullable=False),
+    Column("breakdown", Text, nullable=False),
+    Column("vulnerabilities", Text, nullable=False),
+    Column("latest_version", String(128), nullable=False),
+)
+"""One health snapshot per package per day (issue 16's history; `services/history.py`).
+`breakdown` and `vulnerabilities` are JSON objects; `package` is the normalised name."""
+Index("ix_health_snapshot_day", health_snapshot.c.day)

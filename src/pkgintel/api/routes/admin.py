@@ -1,5 +1,6 @@
 """
-Admin API (`/api/admin/*`): missions, proposals, curator, cron, jobs, agents-by-range, audit.
+Admin API (`/api/admin/*`): missions, proposals, curator, cron, jobs, agents-by-range, contact
+requests, audit.
 
 Closed by default: without `PKGINTEL_ADMIN_TOKEN` every path answers 404 exactly like a path that
 does not exist. With it, requests need `Authorization: Bearer <token>` (401 without, 403 wrong;
@@ -23,6 +24,8 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pkgintel.api.errors import problem
 from pkgintel.api.http import NO_STORE, plain_json
+from pkgintel.api.routes.contact import contact_service, contact_wire
+from pkgintel.domain.contact import ContactType
 from pkgintel.domain.ops import AdminAccessDenied, Job, OpsNotFound, OpsUnavailable
 from pkgintel.services.agents_by_range import BUCKETS, MAX_BUCKETS
 from pkgintel.services.missions import mission_wire
@@ -388,6 +391,36 @@ async def agents_by_range(
         return _json(await ops.agents.report(start, end, bucket))
     except OpsUnavailable as exc:
         return problem(503, "Call log unavailable", exc.message, kind="no-call-log")
+
+
+@router.get(
+    "/contact",
+    summary="Contact requests, newest first",
+    responses={503: {"description": "No contact requests in this installation", **_PROBLEM}},
+)
+async def contact_requests(
+    ops: OpsDep,
+    request: Request,
+    limit: Limit50 = 50,
+    type: Annotated[ContactType | None, Query(description="Only this request type.")] = None,
+) -> Response:
+    runtime: Runtime = request.app.state.runtime
+    service = contact_service(runtime)
+    rows = await service.newest(limit=limit, type=type)
+    return _json(
+        {
+            "requests": [
+                {
+                    **contact_wire(row, service.retention_days),
+                    "message": row.request.message,
+                    "email": row.request.email,
+                    "client": row.request.client,
+                    "source": row.request.source,
+                }
+                for row in rows
+            ]
+        }
+    )
 
 
 @router.get("/audit", summary="Admin audit log, newest first")

@@ -24,6 +24,7 @@ from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import validate_version
+from pkgintel.knowledge.compromises import compromises_for
 from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["vulnerabilities"])
@@ -218,7 +219,9 @@ async def malicious_answer(
         "advisories": list(answer.advisories),
         "all_versions": bool(answer.extra.get("all_versions")),
         "reported_versions": answer.extra.get("reported_versions", []),
-        "historical_compromise": historical_compromise_wire(answer),
+        "historical_compromise": historical_compromise_wire(
+            answer, compromises_for(ecosystem, name, verdict.judged_version)
+        ),
         "latest_version": check.latest_version,
         "latest_version_source": check.latest_source,
         "downloads_weekly": check.weekly_downloads,

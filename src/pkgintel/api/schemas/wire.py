@@ -10,8 +10,10 @@ from pkgintel.api.schemas.artifacts_wire import bundle_wire, scorecard_wire, typ
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import newest_first
+from pkgintel.knowledge.compromises import CompromiseMatch, compromises_for
 from pkgintel.scoring import HealthScore, Recommendation
 from pkgintel.scoring.verdicts import UpgradePlan, effective_severity
+from pkgintel.services.compromises import incident_wire
 from pkgintel.services.reports import RECENT_VERSIONS, PackageReport
 from pkgintel.services.vulnerabilities import SEVERITIES, MaliciousAnswer, VulnerabilityReport
 
@@ -178,15 +180,27 @@ def upgrade_wire(plan: UpgradePlan) -> dict[str, Any]:
     }
 
 
-def historical_compromise_wire(mal: MaliciousAnswer) -> dict[str, Any] | None:
-    """Malicious reports that name specific versions (a compromised release), else None."""
-    if not mal.advisories or mal.extra.get("all_versions"):
+def historical_compromise_wire(
+    mal: MaliciousAnswer, curated: tuple[CompromiseMatch, ...] = ()
+) -> dict[str, Any] | None:
+    """Malicious reports that name specific versions (a compromised release) and the curated past
+    incidents of the package (`knowledge/compromises`, each with its sources), else None."""
+    reported = bool(mal.advisories) and not mal.extra.get("all_versions")
+    if not reported and not curated:
         return None
+    versions = list(mal.extra.get("reported_versions", [])) if reported else []
+    for m in curated:
+        versions.extend(v for v in m.affected.versions if v not in versions)
+    affected = [m.version_affected for m in curated]
     return {
         "matched": True,
-        "versions": list(mal.extra.get("reported_versions", [])),
-        "advisories": [a["id"] for a in mal.advisories],
-        "hint": "specific versions were reported malicious (a compromised release); "
+        "versions": versions,
+        "advisories": [a["id"] for a in mal.advisories] if reported else [],
+        "incidents": [incident_wire(m) for m in curated],
+        "version_affected": True
+        if any(affected)
+        else (False if affected and all(a is False for a in affected) else None),
+        "hint": "specific versions were reported malicious or are known compromised releases; "
         "other versions are not named by the reports",
     }
 
@@ -293,7 +307,9 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         "bundle": bundle_wire(art.bundle) if art is not None and art.bundle else None,
         "typescript": typescript,
         "known_issues": known_issues_wire(report),
-        "historical_compromise": historical_compromise_wire(mal),
+        "historical_compromise": historical_compromise_wire(
+            mal, compromises_for(eco, info.name, report.evaluated_version)
+        ),
         "recommendation": recommendation_wire(report.recommendation),
         "upgrade": upgrade_wire(report.upgrade),
         "version_scoped": version_scoped,

@@ -1,0 +1,306 @@
+"""
+Benchmark of the dependency tree, the licences across it and the health history (issue 16, items
+7-8): tree cold and warm for express, history reads over a year of snapshots, snapshot-job throughput.
+
+Data:
+* Registry bodies are real npm packuments. `--record DIR` fetches them once from registry.npmjs.org
+  (the npm registry only) by letting the service resolve express's tree through a recording
+  transport; later runs replay DIR (default `/tmp/pkgintel-bench-graph`, outside the repository)
+  through `tests/fake_registry.py` with `--latency-ms` of artificial latency per request. Without
+  a recording the shared npm-live express packument alone is replayed (its dependencies then answer
+  404 and the tree stops at the first level; the figures say so).
+* A temporary SQLite database (removed on exit); the OSV API fallback is off, so nothing leaves the
+  process (each node's vulnerability status is "unavailable", which is what a node costs without
+  ingested advisories: one database lookup).
+
+Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
+* tree cold: a fresh runtime per run (empty cache), `GET /api/tree/npm/express` (depth 3, 200 deps).
+* tree, registry warm: package data cached, tree not (a new `max_deps` each call).
+* tree warm: the cached tree (24 h entry).
+* licences warm: `/api/licenses/npm/express?target=MIT` over the cached tree.
+* history read: `/api/history/npm/<pkg>?days=365` with 365 snapshots of that package among
+  `--history-packages` × 90 others.
+* snapshot job: `HistoryService.run` over the tree's packages, cold (registry latency) and warm.
+
+Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
+Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import shutil
+import sys
+import tempfile
+import time
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+from _common import REPO, Row, ServerTimer, machine_info, percentile, render_table, run_loop
+
+sys.path.insert(0, str(REPO))
+
+from pkgintel.app import create_app
+from pkgintel.bootstrap import build_runtime
+from pkgintel.config import Settings
+from pkgintel.domain.history import HealthSnapshot
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.storage.history import SqlHistoryStore
+from pkgintel.storage.sql import create_engine
+from tests.fake_registry import ReplayRegistry, build
+
+DEFAULT_SHARED = REPO.parent / "shared" / "data"
+DEFAULT_RECORDING = Path(tempfile.gettempdir()) / "pkgintel-bench-graph"
+NPM = "https://registry.npmjs.org"
+
+
+class Recorder(httpx.AsyncBaseTransport):
+    """Sends to the real registry and keeps every 200 body of registry.npmjs.org."""
+
+    def __init__(self, folder: Path) -> None:
+        self.inner = httpx.AsyncHTTPTransport(retries=1)
+        self.folder = folder
+        self.index: list[dict[str, str]] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.host != "registry.npmjs.org":
+            return httpx.Response(404, json={"error": "not recorded"}, request=request)
+        response = await self.inner.handle_async_request(request)
+        body = await response.aread()
+        if response.status_code == 200:
+            name = f"{len(self.index):04d}.json.gz"
+            (self.folder / name).write_bytes(gzip.compress(body))
+            self.index.append({"url": str(request.url), "file": name})
+        return httpx.Response(response.status_code, content=body, request=request)
+
+
+def _settings(workdir: Path, db: str, npm_url: str) -> Settings:
+    return Settings(
+        _env_file=None,
+        database_url=f"sqlite+aiosqlite:///{workdir / db}",
+        upstream_npm_url=npm_url,
+        upstream_npm_downloads_url="http://registry.test/npm-downloads",
+        upstream_pypi_url="http://registry.test/pypi",
+        upstream_pypistats_url="http://registry.test/pypistats",
+        osv_api_fallback=False,
+        usage_log_enabled=False,
+        ip_hash_secret="bench-only-not-a-secret",  # noqa: S106
+    )
+
+
+async def record(folder: Path, workdir: Path) -> int:
+    folder.mkdir(parents=True, exist_ok=True)
+    recorder = Recorder(folder)
+    settings = _settings(workdir, "record.db", NPM)
+    async with build_runtime(settings, transport=recorder) as rt:
+        assert rt.graph is not None
+        tree = await rt.graph.trees.tree(Ecosystem.NPM, "express")
+    (folder / "INDEX.json").write_text(json.dumps(recorder.index, indent=0))
+    return len(tree.nodes)
+
+
+def replay(folder: Path, shared: Path, latency_ms: float) -> tuple[ReplayRegistry, str]:
+    reg = build(None, latency_ms=latency_ms)
+    index = folder / "INDEX.json"
+    if index.exists():
+        for item in json.loads(index.read_text()):
+            reg.add(item["url"], gzip.decompress((folder / item["file"]).read_bytes()))
+        return reg, f"recorded transitive packuments ({len(reg.recordings)})"
+    raw = (shared / "registry-fixtures/npm-live/registry.npmjs.org_express.json.gz").read_bytes()
+    reg.add(f"{NPM}/express", gzip.decompress(raw))
+    return reg, "shared npm-live express only (dependencies answer 404)"
+
+
+def _ms(values: list[float]) -> str:
+    p50, p99 = percentile(values, 50), percentile(values, 99)
+    return f"p50 {p50:.1f} ms, p99 {p99:.1f} ms" if p50 is not None and p99 is not None else "-"
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[str, Any]]:
+    reg, data = replay(args.record or DEFAULT_RECORDING, args.shared, args.latency_ms)
+    transport = httpx.ASGITransport(app=reg.app)
+    rows: list[Row] = []
+    extra: dict[str, Any] = {"data": data, "latency_ms": args.latency_ms}
+
+    # -- tree cold: a fresh runtime (empty cache, empty database) per run
+    colds: list[float] = []
+    nodes = 0
+    for i in range(args.cold_runs):
+        settings = _settings(workdir, f"cold{i}.db", "http://registry.test/npm")
+        async with build_runtime(settings, transport=transport) as rt:
+            timer = ServerTimer(create_app(settings, runtime=rt))
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=timer), base_url="http://bench"
+            ) as client:
+                body = (await client.get("/api/tree/npm/express")).json()
+                assert timer.last is not None
+                colds.append(timer.last * 1000)
+                nodes = len(body["nodes"])
+                extra["tree"] = {
+                    "nodes": nodes,
+                    "unresolved": len(body["unresolved"]),
+                    "deepest": body["summary"]["deepest"],
+                    "truncated": body["truncated"],
+                }
+    rows.append(
+        Row(
+            f"tree cold, express ({nodes} nodes, {args.latency_ms:g} ms/registry call)",
+            f"median {sorted(colds)[len(colds) // 2]:.0f} ms of {len(colds)}",
+            "< 2,000 ms",
+            sorted(colds)[len(colds) // 2] < 2000,
+        )
+    )
+
+    settings = _settings(workdir, "warm.db", "http://registry.test/npm")
+    async with build_runtime(settings, transport=transport) as rt:
+        assert rt.graph is not None
+        timer = ServerTimer(create_app(settings, runtime=rt))
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=timer), base_url="http://bench"
+        ) as client:
+            await client.get("/api/tree/npm/express")
+            # registry warm, tree not cached: another max_deps is another tree
+            regwarm = []
+            for i in range(min(args.runs, 50)):
+                await client.get(f"/api/tree/npm/express?max_deps={1000 - i}")
+                assert timer.last is not None
+                regwarm.append(timer.last * 1000)
+            rows.append(Row("tree, registry data cached, tree not", _ms(regwarm), "p50 < 150 ms"))
+            rows[-1].met = (percentile(regwarm, 50) or 1e9) < 150
+            warm = []
+            for _ in range(args.runs):
+                await client.get("/api/tree/npm/express")
+                assert timer.last is not None
+                warm.append(timer.last * 1000)
+            rows.append(Row("tree warm (cached tree)", _ms(warm), "p50 < 10 ms"))
+            rows[-1].met = (percentile(warm, 50) or 1e9) < 10
+            lic = []
+            for _ in range(args.runs):
+                await client.get("/api/licenses/npm/express?target=MIT")
+                assert timer.last is not None
+                lic.append(timer.last * 1000)
+            rows.append(Row("licences warm, target=MIT", _ms(lic), "p50 < 15 ms"))
+            rows[-1].met = (percentile(lic, 50) or 1e9) < 15
+
+            # -- history reads: 365 days of one package among many others
+            engine = create_engine(settings.database_url)
+            today = datetime.now(UTC).date()
+            await _fill_history(SqlHistoryStore(engine), today, args.history_packages)
+            await engine.dispose()
+            hist = []
+            for _ in range(args.runs):
+                r = await client.get("/api/history/npm/pkg-0?days=365")
+                assert r.json()["count"] == 365
+                assert timer.last is not None
+                hist.append(timer.last * 1000)
+            rows.append(
+                Row(
+                    f"history read, 365 snapshots (table: {args.history_packages} x 90 + 365 rows)",
+                    _ms(hist),
+                    "p50 < 10 ms",
+                )
+            )
+            rows[-1].met = (percentile(hist, 50) or 1e9) < 10
+
+            # -- snapshot job over the tree's packages, registry data warm
+            targets = [
+                (Ecosystem.NPM, n["name"])
+                for n in (await client.get("/api/tree/npm/express")).json()["nodes"]
+            ]
+            started = time.perf_counter()
+            result = await rt.graph.history.run(targets)
+            warm_s = time.perf_counter() - started
+            rows.append(
+                Row(
+                    f"snapshot job, {result.recorded}/{result.packages} packages, data cached",
+                    f"{result.packages / warm_s:.0f} packages/s",
+                    "> 50 packages/s",
+                    result.packages / warm_s > 50,
+                )
+            )
+
+    # -- snapshot job cold: empty cache, every package fetched with the artificial latency
+    settings = _settings(workdir, "jobcold.db", "http://registry.test/npm")
+    async with build_runtime(settings, transport=transport) as rt:
+        assert rt.graph is not None
+        started = time.perf_counter()
+        result = await rt.graph.history.run(targets)
+        cold_s = time.perf_counter() - started
+        rows.append(
+            Row(
+                f"snapshot job, {result.recorded}/{result.packages} packages, cold",
+                f"{result.packages / cold_s:.1f} packages/s ({cold_s:.1f} s)",
+                "> 10 packages/s",
+                result.packages / cold_s > 10,
+            )
+        )
+    return rows, extra
+
+
+async def _fill_history(store: SqlHistoryStore, today: date, others: int) -> None:
+    def snap(pkg: str, day: date, score: int) -> HealthSnapshot:
+        return HealthSnapshot(
+            ecosystem="npm",
+            package=pkg,
+            day=day,
+            display_name=pkg,
+            recorded_at=datetime.combine(day, datetime.min.time(), UTC),
+            score=score,
+            risk="low",
+            breakdown={"maintenance": 20, "security": 25, "_unscored": []},
+            vulnerabilities={"status": "complete", "critical": 0, "high": 0, "total": 0},
+            latest_version="1.0.0",
+        )
+
+    for d in range(365):
+        await store.save(snap("pkg-0", today - timedelta(days=d), 70 + d % 7))
+    for p in range(1, others + 1):
+        for d in range(90):
+            await store.save(snap(f"pkg-{p}", today - timedelta(days=d), 80))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
+    parser.add_argument("--record", type=Path, help="folder of recorded packuments to use")
+    parser.add_argument(
+        "--fetch", action="store_true", help="fetch the recording from registry.npmjs.org first"
+    )
+    parser.add_argument("--latency-ms", type=float, default=30.0)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--cold-runs", type=int, default=3)
+    parser.add_argument("--history-packages", type=int, default=100)
+    try:
+        import uvloop  # noqa: F401
+
+        default_loop = "uvloop"
+    except ImportError:
+        default_loop = "asyncio"
+    parser.add_argument("--loop", choices=("uvloop", "asyncio"), default=default_loop)
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="pkgintel-bench-graph-"))
+    try:
+        if args.fetch:
+            folder = args.record or DEFAULT_RECORDING
+            n = run_loop(args, record(folder, workdir))
+            print(f"recorded the express tree ({n} nodes) into {folder}")
+        rows, extra = run_loop(args, run(args, workdir))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(render_table(rows))
+    print(json.dumps({"machine": machine_info(), **extra}, indent=1))
+    out = REPO / "bench" / "results"
+    out.mkdir(exist_ok=True)
+    (out / f"{time.strftime('%Y%m%dT%H%M%S')}-graph.json").write_text(
+        json.dumps(
+            {"rows": [r.__dict__ for r in rows], "machine": machine_info(), **extra}, indent=1
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
