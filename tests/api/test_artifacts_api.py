@@ -247,3 +247,14 @@ async def test_package_missing_from_the_attestation_index(client: httpx.AsyncCli
     assert body["available"] is False
     assert "does not list 1.2.0" in body["reason"]
     assert "lost_provenance" not in body
+
+
+async def test_only_the_full_report_asks_for_artifacts(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    # Health (and trees, history, compare) need no Scorecard or @types lookups: none moves the score.
+    assert (await client.get("/api/health/npm/scorecard-demo")).status_code == 200
+    assert not any(h.startswith(("/scorecard", "/npm/@types")) for h in registry.hits)
+    assert (await client.get("/api/check/npm/scorecard-demo")).status_code == 200
+    assert any(h.startswith("/scorecard") for h in registry.hits)
+    assert any(h.startswith("/npm/@types") for h in registry.hits)

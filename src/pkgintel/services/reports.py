@@ -192,10 +192,18 @@ class ReportService:
         return self._packages
 
     async def get_report(
-        self, ecosystem: Ecosystem, name: str, version: str | None = None
+        self,
+        ecosystem: Ecosystem,
+        name: str,
+        version: str | None = None,
+        *,
+        artifacts: bool = False,
     ) -> PackageReport:
         """
-        The report for `name`, rendered for `version` when given (else the latest).
+        The report for `name`, rendered for `version` when given (else the latest). With
+        `artifacts`, the report also carries `bundle`, `typescript` and `scorecard` (more upstream
+        calls; the full report asks for them, score-only callers — health, trees, history — do not:
+        none of them moves the score).
 
         Raises `InvalidInput` for an unparseable version, `VersionNotFound`, `PackageNotFound`,
         `EcosystemNotSupported` and `RegistryUnavailable` (nothing cached or stored).
@@ -230,7 +238,9 @@ class ReportService:
             else None
         )
         artifacts_task = (
-            asyncio.ensure_future(self._artifacts(info)) if self._artifacts is not None else None
+            asyncio.ensure_future(self._artifacts(info))
+            if artifacts and self._artifacts is not None
+            else None
         )
         if artifacts_task is not None:  # retrieved even when a lookup below fails first
             artifacts_task.add_done_callback(lambda t: t.cancelled() or t.exception())
