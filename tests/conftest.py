@@ -109,6 +109,7 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_juliahub_url="http://registry.test/juliahub",
         upstream_jsr_url="http://registry.test/jsr",
         upstream_jsr_api_url="http://registry.test/jsr-api",
+        upstream_scorecard_url="http://registry.test/scorecard",
         ip_hash_secret="test-secret",
         bulk_hint_threshold=3,
     )

@@ -14,6 +14,7 @@ One server stands in for several upstreams, each under its own prefix:
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
 | `/hex` | hex.pm | `PKGINTEL_UPSTREAM_HEX_URL=.../hex` |
 | `/github` | api.github.com | `PKGINTEL_UPSTREAM_GITHUB_API_URL=.../github` (bodies added by tests) |
+| `/scorecard` | api.scorecard.dev | `PKGINTEL_UPSTREAM_SCORECARD_URL=.../scorecard` |
 | `/osv-api` | api.osv.dev | `PKGINTEL_UPSTREAM_OSV_API_URL=.../osv-api` (`POST /v1/querybatch`, `GET /v1/vulns/{id}` over `osv_records`) |
 | `/crates` | crates.io | `PKGINTEL_UPSTREAM_CRATES_URL=.../crates` |
 | `/crates-index` | index.crates.io | `PKGINTEL_UPSTREAM_CRATES_INDEX_URL=.../crates-index` |
@@ -102,6 +103,7 @@ HOST_PREFIX = {
     "juliahub.com": "/juliahub",
     "jsr.io": "/jsr",
     "api.jsr.io": "/jsr-api",
+    "api.scorecard.dev": "/scorecard",
 }
 FIXTURE_DIRS = (
     "registry-fixtures/npm",
@@ -126,6 +128,8 @@ FIXTURE_DIRS = (
     "registry-fixtures/homebrew",
     "registry-fixtures/julia",
     "registry-fixtures/jsr",
+    "registry-fixtures/scorecard",
+    "registry-fixtures/provenance",
 )
 
 
@@ -162,6 +166,8 @@ class ReplayRegistry:
         self.latency_s = latency_s
         self.hits: list[str] = []
         self.fail_with: int | None = None
+        self.fail_prefixes: dict[str, int] = {}
+        """`{path prefix: status}`: one upstream down while the others answer (e.g. `/scorecard`)."""
         self.osv_fail_with: int | None = None
         """Status the `/osv-api` emulation answers with instead (the OSV API down, registries up)."""
         self.osv_records: list[dict[str, Any]] = []
@@ -217,6 +223,9 @@ class ReplayRegistry:
             await asyncio.sleep(self.latency_s)
         if self.fail_with is not None:
             return Response(b"upstream failure", status_code=self.fail_with)
+        for prefix, status in self.fail_prefixes.items():
+            if raw_path.startswith(prefix):
+                return Response(b"upstream failure", status_code=status)
         path, _, query = raw_path.partition("?")
         query = query or request.scope.get("query_string", b"").decode()
         found = self.recordings.get(_key(path, query)) if query else None

@@ -22,6 +22,7 @@ from pkgintel.api.openapi import install_openapi
 from pkgintel.api.routes import (
     admin,
     advisories,
+    artifacts,
     audit,
     badges,
     discovery,
@@ -109,6 +110,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(graph_routes.router)
     app.include_router(people_routes.router)
     app.include_router(typosquat_routes.router)
+    app.include_router(artifacts.router)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)
     install_openapi(app)

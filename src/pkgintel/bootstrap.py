@@ -29,6 +29,7 @@ from pkgintel.events.redis_bus import RedisBus
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.alternatives import AlternativesService
+from pkgintel.services.artifacts import ArtifactService
 from pkgintel.services.audit import AuditService
 from pkgintel.services.breaking import BreakingService
 from pkgintel.services.bugs import BugService
@@ -47,14 +48,18 @@ from pkgintel.services.names import NameService
 from pkgintel.services.ops import Ops
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
+from pkgintel.services.provenance import ProvenanceService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
+from pkgintel.services.scorecard import ScorecardService
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.usage import UsageLog
 from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.sources.github import GitHubClient
 from pkgintel.sources.osv_api import OsvApiClient
+from pkgintel.sources.provenance import PROVENANCE_SOURCES
+from pkgintel.sources.scorecard import ScorecardClient
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.contact import SqlContactStore
 from pkgintel.storage.errors import SqlErrorStore
@@ -228,6 +233,7 @@ def assemble(
     verdicts = VerdictService(advisories)
     bugs = BugService(knowledge_store)
     trust = build_trust_signals(settings, client, cache, packages, adapters, clock)
+    scorecard, provenance, artifacts = build_artifact_services(settings, client, cache, packages)
     reports = ReportService(
         packages,
         names,
@@ -236,6 +242,7 @@ def assemble(
         **({"clock": overrides["clock"]} if "clock" in overrides else {}),
         known_issues=bugs.known_issues,
         trust_signals=trust,
+        artifacts=artifacts.for_report,
     )
     bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     compat = build_compat_service(settings, packages, adapters)
@@ -288,6 +295,8 @@ def assemble(
             history=graph.history,
         ),
         graph=graph,
+        scorecard=scorecard,
+        provenance=provenance,
     )
 
 
@@ -372,6 +381,36 @@ def build_trust_signals(
     )
     quality = QualityService(packages, maintainers, github, sources, cache, **ttl)
     return TrustSignals(packages, maintainers, github, quality)
+
+
+def build_artifact_services(
+    settings: Settings, client: httpx.AsyncClient, cache: Cache, packages: PackageService
+) -> tuple[ScorecardService, ProvenanceService, ArtifactService]:
+    """Scorecard, provenance (npm and PyPI attestations, on the registry hosts) and the report's
+    bundle/typescript/scorecard lookup (issue 16)."""
+    scorecard = ScorecardService(
+        packages,
+        ScorecardClient(client, settings.upstream_scorecard_url),
+        cache,
+        ttl_s=settings.cache_ttl_s,
+        stale_s=settings.cache_stale_s,
+        not_found_ttl_s=settings.not_found_ttl_s,
+    )
+    registry_urls = {
+        Ecosystem.NPM: settings.upstream_npm_url,
+        Ecosystem.PYPI: settings.upstream_pypi_url,
+    }
+    provenance = ProvenanceService(
+        packages,
+        {eco: factory(client, registry_urls[eco]) for eco, factory in PROVENANCE_SOURCES.items()},
+        cache,
+        ttl_s=settings.cache_ttl_s,
+        stale_s=settings.cache_stale_s,
+    )
+    artifacts = ArtifactService(
+        packages, scorecard, cache, ttl_s=settings.cache_ttl_s, stale_s=settings.cache_stale_s
+    )
+    return scorecard, provenance, artifacts
 
 
 def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:

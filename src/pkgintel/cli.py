@@ -130,7 +130,7 @@ def check(
     async def _run() -> str:
         async with build_runtime(settings) as runtime:
             name = validate_name(ecosystem, package)
-            report = await runtime.reports.get_report(ecosystem, name, version)
+            report = await runtime.reports.get_report(ecosystem, name, version, artifacts=as_json)
             if as_json:
                 body = report_wire(report, public_url=runtime.public_url)
                 body["_cache"] = report.snapshot.cache_status

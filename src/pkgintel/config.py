@@ -424,6 +424,12 @@ class Settings(BaseSettings):
         2000, ge=1, description="Most packages the daily health-snapshots job records per run."
     )
 
+    # -- supply-chain signals of artifacts (issue 16: scorecard, provenance) --
+    upstream_scorecard_url: str = Field(
+        "https://api.scorecard.dev",
+        description="OpenSSF Scorecard API (`/projects/github.com/<owner>/<repo>`); attestations are read from the npm and PyPI registry settings.",
+    )
+
     @field_validator("database_url")
     @classmethod
     def _known_driver(cls, value: str) -> str:

@@ -41,6 +41,7 @@ def _app() -> FastAPI:
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
         upstream_osv_api_url="http://registry.test/osv-api",
+        upstream_scorecard_url="http://registry.test/scorecard",
         ip_hash_secret="fuzz-secret",
     )
     registry = build(None, extra=RECORDINGS)

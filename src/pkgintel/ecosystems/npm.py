@@ -285,6 +285,14 @@ def parse_packument(data: Mapping[str, Any], *, version: str | None = None) -> P
     types = manifest.get("types") or manifest.get("typings")
     if isinstance(types, str) and types.strip():
         extra["types"] = types.strip()
+    elif (exported := _exported_types(manifest.get("exports"))) is not None:
+        extra["types"] = exported
+        extra["types_from"] = "exports"
+    dist = manifest.get("dist") if isinstance(manifest.get("dist"), Mapping) else {}
+    for key, field in (("unpacked_size", "unpackedSize"), ("file_count", "fileCount")):
+        value = dist.get(field)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            extra[key] = str(value)
     engines = manifest.get("engines")
     if isinstance(engines, Mapping) and isinstance(engines.get("node"), str):
         extra["engines.node"] = engines["node"]
@@ -306,6 +314,21 @@ def parse_packument(data: Mapping[str, Any], *, version: str | None = None) -> P
         keywords=_keywords(data.get("keywords") or manifest.get("keywords")),
         extra=extra,
     )
+
+
+def _exported_types(exports: Any, depth: int = 0) -> str | None:
+    """The first `types` condition of a manifest's `exports` map (a `.d.ts` path), else None."""
+    if depth > 6 or not isinstance(exports, Mapping):
+        return None
+    found = exports.get("types")
+    while isinstance(found, Mapping) and found:  # {"types": {"require": ..., "default": ...}}
+        found = next(iter(found.values()))
+    if isinstance(found, str) and found.strip():
+        return found.strip()
+    for value in exports.values():
+        if (hit := _exported_types(value, depth + 1)) is not None:
+            return hit
+    return None
 
 
 def _package_name(data: Mapping[str, Any], raw_versions: Any) -> str | None:

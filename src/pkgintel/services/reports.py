@@ -28,6 +28,7 @@ from pkgintel.scoring import (
     compute_recommendation,
 )
 from pkgintel.scoring.verdicts import SEVERITY_RANK, UpgradePlan, effective_severity
+from pkgintel.services.artifacts import ReportArtifacts
 from pkgintel.services.compromises import merge_answer
 from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
@@ -41,6 +42,8 @@ RECENT_VERSIONS = 10
 
 KnownIssuesLookup = Callable[[Ecosystem, str, str | None], Awaitable[KnownIssues]]
 """`(ecosystem, name, version) → known_issues` (the bug service's `known_issues`)."""
+ArtifactsLookup = Callable[[PackageInfo], Awaitable["ReportArtifacts"]]
+"""`info → bundle, typescript, scorecard` (`ArtifactService.for_report`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,8 @@ class PackageReport:
     """Known non-CVE bugs (None when no bug lookup is wired in)."""
     trust: PackageTrust | None = None
     """Maintainers, GitHub stats, owner trust and quality (None when not wired in)."""
+    artifacts: ReportArtifacts | None = None
+    """Bundle, typescript and scorecard facts (None when no artifact service is wired in)."""
 
     @property
     def info(self) -> PackageInfo:
@@ -96,6 +101,7 @@ class PackageReport:
             *self.latest_vulnerabilities.sources,
             *self.malicious.sources,
             *(self.trust.sources if self.trust is not None else ()),
+            *(self.artifacts.sources if self.artifacts is not None else ()),
         ):
             seen.setdefault((src.name, src.kind), src)
         return tuple(seen.values())
@@ -179,6 +185,7 @@ class ReportService:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         known_issues: KnownIssuesLookup | None = None,
         trust_signals: TrustSignals | None = None,
+        artifacts: ArtifactsLookup | None = None,
     ) -> None:
         self._packages = packages
         self._names = names
@@ -187,16 +194,25 @@ class ReportService:
         self._clock = clock
         self._known_issues = known_issues
         self._trust = trust_signals
+        self._artifacts = artifacts
 
     @property
     def packages(self) -> PackageService:
         return self._packages
 
     async def get_report(
-        self, ecosystem: Ecosystem, name: str, version: str | None = None
+        self,
+        ecosystem: Ecosystem,
+        name: str,
+        version: str | None = None,
+        *,
+        artifacts: bool = False,
     ) -> PackageReport:
         """
-        The report for `name`, rendered for `version` when given (else the latest).
+        The report for `name`, rendered for `version` when given (else the latest). With
+        `artifacts`, the report also carries `bundle`, `typescript` and `scorecard` (more upstream
+        calls; the full report asks for them, score-only callers — health, trees, history — do not:
+        none of them moves the score).
 
         Raises `InvalidInput` for an unparseable version, `VersionNotFound`, `PackageNotFound`,
         `EcosystemNotSupported` and `RegistryUnavailable` (nothing cached or stored).
@@ -234,6 +250,13 @@ class ReportService:
         trust_task = (
             self._trust.for_snapshot(snapshot, history) if self._trust is not None else None
         )
+        artifacts_task = (
+            asyncio.ensure_future(self._artifacts(info))
+            if artifacts and self._artifacts is not None
+            else None
+        )
+        if artifacts_task is not None:  # retrieved even when a lookup below fails first
+            artifacts_task.add_done_callback(lambda t: t.cancelled() or t.exception())
         results: list[Any] = await asyncio.gather(
             *([trust_task] if trust_task is not None else []),
             latest_task,
@@ -264,6 +287,7 @@ class ReportService:
         if scoped_task is not None:
             evaluated_vulns = with_published_fixes(results[3], ecosystem, info.releases)
         plan = await self._verdicts.upgrade_plan(ecosystem, info, evaluated, evaluated_vulns)
+        artifacts = await artifacts_task if artifacts_task is not None else None
         now = self._clock()
         signals = self._signals(info, snapshot, evaluated, evaluated_vulns, malicious, plan)
         if trust is not None:
@@ -287,6 +311,7 @@ class ReportService:
             generated_at=now,
             known_issues=known_issues,
             trust=trust,
+            artifacts=artifacts,
         )
 
     @staticmethod

@@ -19,7 +19,9 @@ from pkgintel.services.names import NameService
 from pkgintel.services.ops import Ops
 from pkgintel.services.packages import PackageService
 from pkgintel.services.pin_safe import PinSafeService
+from pkgintel.services.provenance import ProvenanceService
 from pkgintel.services.reports import ReportService
+from pkgintel.services.scorecard import ScorecardService
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.trust_signals import TrustSignals
@@ -61,3 +63,8 @@ class Runtime:
     """Dependency tree, tree licences and health history (issue 16; set by `bootstrap.assemble`)."""
     trust: TrustSignals | None = None
     """Maintainers, GitHub stats and trust, quality (set by `bootstrap.assemble`)."""
+    # -- supply-chain signals of artifacts (issue 16: scorecard, provenance) --
+    scorecard: ScorecardService | None = None
+    """OpenSSF Scorecard of a package's repository (set by `bootstrap.assemble`)."""
+    provenance: ProvenanceService | None = None
+    """Release attestations and the lost-provenance flag (set by `bootstrap.assemble`)."""

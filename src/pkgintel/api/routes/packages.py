@@ -49,11 +49,16 @@ def _cache_control(cache_status: str) -> str:
 
 
 async def _report(
-    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
+    runtime: Runtime,
+    ecosystem: Ecosystem,
+    package: str,
+    version: str | None,
+    *,
+    artifacts: bool = False,
 ) -> PackageReport:
     name = validate_name(ecosystem, package)
     try:
-        return await runtime.reports.get_report(ecosystem, name, version)
+        return await runtime.reports.get_report(ecosystem, name, version, artifacts=artifacts)
     except PackageNotFound as exc:
         if not exc.did_you_mean:
             exc.did_you_mean = await runtime.names.suggest(ecosystem, name)
@@ -106,7 +111,7 @@ async def check_answer(
     caller identity) feeds the bulk hint; None counts nothing.
     """
     started = time.perf_counter()
-    report = await _report(runtime, ecosystem, package, version)
+    report = await _report(runtime, ecosystem, package, version, artifacts=True)
     body = report_wire(report, public_url=runtime.public_url)
     meta = meta_wire(
         endpoint="/api/check/{ecosystem}/{package}",

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pkgintel.api.schemas import people
+from pkgintel.api.schemas.artifacts_wire import bundle_wire, scorecard_wire, typescript_wire
 from pkgintel.api.schemas.typosquat import typosquat_wire
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceStatus
@@ -216,7 +217,10 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
     hist = report.history
     lic = report.license
     typescript: dict[str, Any] | None = None
-    if eco is Ecosystem.NPM:
+    art = report.artifacts
+    if art is not None:
+        typescript = typescript_wire(art.typescript) if art.typescript else None
+    elif eco is Ecosystem.NPM:
         bundled = info.extra.get("types")
         typescript = {
             "bundled_types": bundled is not None,
@@ -304,7 +308,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         },
         "github_stats": people.report_github_stats(report),
         "github_stats_unavailable": people.report_github_stats_unavailable(report),
-        "bundle": None,
+        "bundle": bundle_wire(art.bundle) if art is not None and art.bundle else None,
         "typescript": typescript,
         "known_issues": known_issues_wire(report),
         "historical_compromise": historical_compromise_wire(
@@ -323,7 +327,9 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "advisories": list(mal.advisories),
             "reason": mal.reason,
         },
-        "scorecard": {"available": False, "reason": "OpenSSF Scorecard is not queried yet"},
+        "scorecard": scorecard_wire(art.scorecard)
+        if art is not None and art.scorecard is not None
+        else {"available": False, "reason": "OpenSSF Scorecard is not queried by this service"},
         "quality": people.report_quality(report),
         "version_history_summary": {
             "total_versions": hist.total_versions,
@@ -333,5 +339,8 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "releases_last_365_days": hist.releases_last_365_days,
             "release_velocity": hist.release_velocity,
         },
+        **(
+            {"null_reasons": dict(art.null_reasons)} if art is not None and art.null_reasons else {}
+        ),
         "_powered_by": POWERED_BY,
     }
