@@ -35,6 +35,7 @@ from pkgintel.api.routes import contact as contact_routes
 from pkgintel.api.routes import errors as error_routes
 from pkgintel.api.routes import graph as graph_routes
 from pkgintel.api.routes import people as people_routes
+from pkgintel.api.routes import trust as trust_routes
 from pkgintel.api.routes import typosquat as typosquat_routes
 from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
@@ -109,6 +110,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(knowledge.router)
     app.include_router(graph_routes.router)
     app.include_router(people_routes.router)
+    app.include_router(trust_routes.router)
     app.include_router(typosquat_routes.router)
     app.include_router(artifacts.router)
     install_error_handlers(app)

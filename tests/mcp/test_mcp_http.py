@@ -185,6 +185,10 @@ CASES: dict[str, tuple[dict[str, Any], tuple[str, str, dict[str, Any] | None]]] 
         {"ecosystem": "npm", "package": "tiny-lib", "version": "1.1.0"},
         ("GET", "/api/malicious/npm/tiny-lib?version=1.1.0", None),
     ),
+    "get_trust_signals": (
+        {"ecosystem": "npm", "package": "tiny-lib"},
+        ("GET", "/api/trust/npm/tiny-lib", None),
+    ),
     "check_typosquat": (
         {"ecosystem": "npm", "package": "tiny-lbi"},
         ("GET", "/api/typosquat/npm/tiny-lbi", None),
@@ -236,6 +240,31 @@ CASES: dict[str, tuple[dict[str, Any], tuple[str, str, dict[str, Any] | None]]] 
         ("GET", "/api/trending?ecosystem=npm&limit=5", None),
     ),
 }
+SPEC_TOOLS = {
+    "check_package",
+    "get_package_prompt",
+    "get_health_score",
+    "get_latest_version",
+    "package_exists",
+    "check_bulk",
+    "install_command",
+    "pin_safe",
+    "check_malicious",
+    "check_typosquat",
+    "get_trust_signals",
+    "get_vulnerabilities",
+    "find_alternatives",
+    "compare_packages",
+    "scan_project",
+    "get_trending",
+    "get_breaking_changes",
+    "get_known_bugs",
+    "check_compatibility",
+    "resolve_error",
+    "get_migration_path",
+    "contact",
+}
+"""The tools the specification names (issue 13): its MCP server offers exactly these 22."""
 NEEDS_SHARED = {"check_compatibility"}
 """Cases whose registry bodies come from ../shared/data (skipped when it is absent)."""
 
@@ -290,6 +319,7 @@ async def test_lists_every_tool_with_schemas_and_annotations(http: httpx.AsyncCl
         listed = {t.name: t for t in (await mcp_client.list_tools()).tools}
         assert list(listed) == [t.name for t in TOOLS]
         assert set(CASES) | {"get_package_prompt", "contact"} == set(listed)
+        assert set(listed) == SPEC_TOOLS  # the specification's 22, no more, no fewer
         for tool in listed.values():
             assert tool.description and tool.title
             jsonschema.Draft202012Validator.check_schema(tool.input_schema)

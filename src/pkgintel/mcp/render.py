@@ -325,3 +325,27 @@ def trending(data: dict[str, Any]) -> str:
         + (f"{len(rows)} packages" if rows else "nothing asked yet"),
         *rows,
     )
+
+
+def trust(data: dict[str, Any]) -> str:
+    """Maintainers, Scorecard, quality and provenance, one line each, alerts after."""
+    m = data.get("maintainers") or {}
+    sc = data.get("scorecard") or {}
+    pv = data.get("provenance") or {}
+    alerts = [a.get("message") for a in m.get("alerts") or [] if a.get("message")]
+    if sc.get("available"):
+        scorecard = f"scorecard {sc.get('score')}/10"
+    else:
+        scorecard = f"scorecard unavailable ({sc.get('reason') or sc.get('status')})"
+    if pv.get("available"):
+        attested = "attested" if pv.get("attested") else "not attested"
+        lost = " — LOST the provenance earlier releases had" if pv.get("lost_provenance") else ""
+        provenance = f"provenance of {pv.get('version')}: {attested}{lost}"
+    else:
+        provenance = f"provenance unavailable ({pv.get('reason')})"
+    return _lines(
+        f"{data.get('ecosystem')}/{data.get('package')}: maintainers {m.get('count')}, "
+        f"bus factor {m.get('bus_factor')}; {scorecard}; {provenance}",
+        *(f"alert: {a}" for a in alerts[:5]),
+        _sources(data),
+    )

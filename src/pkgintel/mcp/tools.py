@@ -49,6 +49,7 @@ from pkgintel.api.routes.packages import (
     latest_answer,
     prompt_answer,
 )
+from pkgintel.api.routes.trust import TrustSignalsOut, trust_signals_answer
 from pkgintel.api.routes.typosquat import typosquat_answer
 from pkgintel.api.schemas.answers import (
     BulkOut,
@@ -303,6 +304,22 @@ async def check_typosquat(
     Same answer as GET /api/typosquat/{ecosystem}/{package}.
     """
     return (await typosquat_answer(rt, ecosystem, package)).wire()
+
+
+async def get_trust_signals(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg, version: VersionArg = None
+) -> dict[str, Any]:
+    """
+    Who publishes a package and how its project is looked after, in one call: maintainers (count, bus
+    factor, ownership changes between releases, alerts such as a first-time publisher on the latest
+    release), the OpenSSF Scorecard of its repository (branch protection, signed releases, pinned
+    dependencies), quality (criticality inputs, download trend, trusted publishing, MFA) and
+    provenance (attestations of the release, and whether it lost the provenance its predecessors
+    had). Call it before adopting an unfamiliar package or when a release looks suspicious. A part
+    whose source is down says "unavailable" with the reason; the others stand. Same answer as
+    GET /api/trust/{ecosystem}/{package}.
+    """
+    return (await trust_signals_answer(rt, ecosystem, package, version)).wire()
 
 
 async def get_vulnerabilities(
@@ -639,6 +656,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(pin_safe, "Safe version to pin", PinSafeOut, render.pin),
     Tool(check_malicious, "Malware check", MaliciousOut, render.malicious),
     Tool(check_typosquat, "Typosquat check", TyposquatOut, render.typosquat, open_world=False),
+    Tool(get_trust_signals, "Trust signals", TrustSignalsOut, render.trust),
     Tool(get_vulnerabilities, "Known vulnerabilities", VulnsOut, render.vulns),
     Tool(scan_project, "Audit a lockfile", ScanOut, render.scan, open_world=False),
     Tool(
