@@ -130,7 +130,18 @@ async def alarms(
         "alarms": len(flagged),
         "rate": len(flagged) / len(sample),
         "examples": flagged[:10],
+        "only_by": only_by([{t for _, t in f["targets"]} for f in flagged]),
     }
+
+
+NEW_TECHNIQUES = ("cross_ecosystem", "combosquat_typo", "delimiter_typo")
+"""The techniques of ADR 0029, reported in the ablation."""
+
+
+def only_by(technique_sets: list[set[str]]) -> dict[str, int]:
+    """Ablation: how many flagged names each new technique alone flags (they would not be
+    flagged with it switched off: no other technique suspects them)."""
+    return {t: sum(1 for s in technique_sets if s == {t}) for t in NEW_TECHNIQUES}
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -178,6 +189,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         }
         missed = []
         techniques: dict[str, int] = {}
+        caught_sets: list[set[str]] = []
+        original = 0
+        original_n = sum(1 for row in confirmed if row.get("added", "") != "yes")
         for row in confirmed:
             eco = Ecosystem(row["ecosystem"])
             hint = await rt.names.typosquat(eco, row["name"])
@@ -187,6 +201,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             popular_caught[eco.value][0] += in_pool and bool(hint.is_suspected)
             if hint.is_suspected:
                 caught[eco.value][0] += 1
+                caught_sets.append({m.technique for m in hint.matches if m.suspected})
+                original += row.get("added", "") != "yes"
                 first = next((m for m in hint.matches if m.suspected), None)
                 if first is not None:
                     techniques[first.technique] = techniques.get(first.technique, 0) + 1
@@ -207,7 +223,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 },
                 "all": {"caught": ptotal[0], "n": ptotal[1], "rate": ptotal[0] / ptotal[1]},
             },
+            "original": {"caught": original, "n": original_n, "rate": original / original_n},
             "techniques": techniques,
+            "only_by": only_by(caught_sets),
             "missed": missed,
         }
         # False alarms.
@@ -265,7 +283,19 @@ def report(out: dict[str, Any]) -> str:
             lines.append(
                 f"| {label}{key} | {row['caught']} | {row['n']} | {row['rate']:.1%} | {ok} |"
             )
+    o = r["original"]
+    lines.append(f"| the original 79 names | {o['caught']} | {o['n']} | {o['rate']:.1%} | - |")
     lines += ["", f"techniques of the first suspected target: {r['techniques']}", ""]
+    lines += ["", "## Ablation: names only the new techniques flag (lost with it off)", ""]
+    lines.append("| technique | recall | " + " | ".join(out["alarms"]) + " |")
+    lines.append("|---|---:|" + "---:|" * len(out["alarms"]))
+    for t in NEW_TECHNIQUES:
+        cells = [
+            f"{m['deployed']['only_by'][t]} / {m['model_only']['only_by'][t]}"
+            for m in out["alarms"].values()
+        ]
+        lines.append(f"| {t} | {r['only_by'][t]} | " + " | ".join(cells) + " |")
+    lines.append("(alarm cells: deployed / model only)")
     if r["missed"]:
         lines.append("missed: " + ", ".join(f"{m['ecosystem']}:{m['name']}" for m in r["missed"]))
     lines += ["", "## False alarms on established names (target <= 1 %)", ""]
