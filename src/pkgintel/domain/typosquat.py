@@ -24,8 +24,6 @@ Techniques, tried in this order (a target keeps the first technique found):
   `python-nmap`), each part at least `MIN_ROTATED` long.
 - `delimiter_typo`: a separator change plus one edit, for names too short for two edits
   (`base_xd` / `base-x`): the names without separators are one edit apart.
-- `combosquat_typo`: a known affix added to a one-edit variant of a popular name (`node-lodsh`,
-  `python-reqests`); the base without its affix is at least `MIN_AFFIX_TYPO` long.
 
 `BrandIndex` answers a separate question, **cross-ecosystem confusion**: the query (or the query
 without its ecosystem affix, or one edit from either) is the *brand* of a popular name of another
@@ -56,8 +54,6 @@ MIN_BASE: Final = 4
 """A combosquat's popular base must be at least this long (`node-` + `ws` is not an imitation)."""
 MIN_ROTATED: Final = 3
 """Each part of a `reorder` variant (`libhtml5` / `html5lib`) is at least this long."""
-MIN_AFFIX_TYPO: Final = 5
-"""The base of a `combosquat_typo` (affix plus one edit) is at least this long."""
 MIN_BRAND: Final = 5
 """A cross-ecosystem brand is at least this long (shorter ones are mostly common words)."""
 
@@ -363,16 +359,6 @@ class VariantIndex:
                     add(j, "combosquat", f"{other!r} of the popular name swapped for {affix!r}")
         for i, other in self._affixed.get(query, ()):
             add(i, "combosquat", f"the popular name without its {other!r}")
-        for base, affix in _affix_bases(query):
-            if len(base.rpartition("/")[2]) < MIN_AFFIX_TYPO:
-                continue
-            for i, _dist in self._pool.near(base, 1, limit):
-                if _scopes_compatible(base, self._names[i]):
-                    add(
-                        i,
-                        "combosquat_typo",
-                        f"{affix!r} added to a one-edit variant of the popular name",
-                    )
         for base, word in _token_bases(query):
             i = self._position.get(base)
             if i is not None:
@@ -422,7 +408,6 @@ _ORDER: Final = {
     "combosquat": 3,
     "two_edits": 3,
     "delimiter_typo": 3,
-    "combosquat_typo": 4,
 }
 
 
@@ -498,6 +483,8 @@ class BrandVariant:
     edit_distance: int
     """Edits between the query's brand and the target's (0: the same brand)."""
     detail: str
+    affixed: bool = False
+    """The query carries the brand inside an ecosystem affix (`node-opencv`, `opencv.js`)."""
 
 
 class BrandIndex:
@@ -530,17 +517,26 @@ class BrandIndex:
         """The other ecosystem's popular names whose brand `query` carries (exactly, then within
         one edit), most popular first within each; at most `limit`."""
         found: dict[int, BrandVariant] = {}
-        for key in brands(query):
+        keys = brands(query)
+        whole = skeleton(query)
+        for key in keys:
             i = self._position.get(key)
             if i is not None and i not in found:
-                found[i] = BrandVariant(i, self._names[i], key, 0, f"carries the brand {key!r}")
-        for key in brands(query):
+                found[i] = BrandVariant(
+                    i, self._names[i], key, 0, f"carries the brand {key!r}", key != whole
+                )
+        for key in keys:
             for j, dist in self._pool.near(key, 1, limit):
                 brand = self._keys[j]
                 i = self._position[brand]
                 if i not in found:
                     found[i] = BrandVariant(
-                        i, self._names[i], brand, dist, f"one edit from the brand {brand!r}"
+                        i,
+                        self._names[i],
+                        brand,
+                        dist,
+                        f"one edit from the brand {brand!r}",
+                        key != whole,
                     )
         ranked = sorted(found.values(), key=lambda v: (v.edit_distance, v.index))
         return ranked[:limit]

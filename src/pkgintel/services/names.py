@@ -263,7 +263,7 @@ class NameService:
             other = CROSS_ECOSYSTEM.get(ecosystem)
             foreign = (
                 await self._store.list_popular_names(other, BRAND_TOP)
-                if other is not None and entries
+                if other is not None and entries and await self.index_state(other) is not None
                 else []
             )
             # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
@@ -565,8 +565,17 @@ class NameService:
             listed=listed,
             is_young=is_young,
         )
+        # One edit from a foreign brand is weak alone (`tslib` / PyPI's `tblib`): it needs an
+        # ecosystem affix around it (`node-opensl`) or a gap measured against the name here.
+        weak = b.edit_distance > 0 and not b.affixed and gap.ratio is None
+        suspected = suspected and not weak
         where = f"{entry.ecosystem.value}'s {entry.display_name} ({target.describe()}){here}"
-        if gap.ratio is not None:
+        if weak:
+            why = (
+                f"not a suspect: one edit from the brand {b.brand!r} of {entry.ecosystem.value}'s "
+                f"{entry.display_name}, with no ecosystem affix and no measurable gap here"
+            )
+        elif gap.ratio is not None:
             why = (
                 f"borrows the brand {b.brand!r} of {where}: "
                 + ("" if suspected else "not a suspect: ")
@@ -697,6 +706,9 @@ class NameService:
 
     def _forget(self, ecosystem: Ecosystem) -> None:
         self._pools.pop(ecosystem, None)
+        for borrower, lender in CROSS_ECOSYSTEM.items():
+            if lender is ecosystem:  # its brands come from the reloaded index
+                self._pools.pop(borrower, None)
         self._states.pop(ecosystem, None)
         for cached in [k for k in self._answers if k[0] is ecosystem]:
             del self._answers[cached]
