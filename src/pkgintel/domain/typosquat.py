@@ -337,17 +337,6 @@ class VariantIndex:
                     continue
                 technique = classify_edit(query, target)
                 add(i, technique, f"{dist} edit{'s' if dist > 1 else ''} from the popular name")
-        if MIN_LENGTH <= len(package_part) <= LONG_NAME and "/" not in query:
-            # Separator plus one edit: two edits in all, beyond the one-edit reach of short names.
-            flat = skeleton(query)
-            for i, dist in self._pool.near(query, 2, limit * 2):
-                target = self._names[i]
-                if dist == 2 and _flat_distance(flat, target) == 1:
-                    add(
-                        i,
-                        "delimiter_typo",
-                        "one edit from the popular name once separators are dropped",
-                    )
         for i, detail in self._scope_variants(query):
             add(i, "scope_confusion", detail)
         for base, affix in _affix_bases(query):
@@ -370,6 +359,17 @@ class VariantIndex:
             i = self._position.get(base)
             if i is not None and len(match.group("base")) >= MIN_LENGTH - 1:
                 add(i, "version_suffix", f"the popular name with {match.group('version')!r} added")
+        if MIN_LENGTH <= len(package_part) <= LONG_NAME and "/" not in query:
+            # Separator plus one edit: two edits in all, beyond the one-edit reach of short names.
+            flat = skeleton(query)
+            for i, dist in self._pool.near(query, 2, limit * 2):
+                target = self._names[i]
+                if dist == 2 and _flat_distance(flat, target) == 1:
+                    add(
+                        i,
+                        "delimiter_typo",
+                        "one edit from the popular name once separators are dropped",
+                    )
         ranked = sorted(found.values(), key=lambda v: (_ORDER.get(v.technique, 9), v.index))
         return ranked[:limit]
 
