@@ -577,9 +577,12 @@ class NameService:
             )
         elif gap.ratio is not None:
             why = (
-                f"borrows the brand {b.brand!r} of {where}: "
-                + ("" if suspected else "not a suspect: ")
-                + f"that name is {gap.ratio:,g} times as popular as this one"
+                f"borrows the brand {b.brand!r} of {where}, {gap.ratio:,g} times as popular as this "
+                "name"
+                if suspected
+                else f"not a suspect: shares the brand {b.brand!r} of {where}, only "
+                f"{gap.ratio:,g} times as popular as this name"
+                + (f" (established: {why_established})" if why_established else "")
             )
         elif why_established is not None:
             why = f"not a suspect: established ({why_established})"
