@@ -22,6 +22,13 @@ Techniques, tried in this order (a target keeps the first technique found):
 - `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`).
 - `reorder`: the same letters cut in two and swapped (`libhtml5` / `html5lib`, `nmap-python` /
   `python-nmap`), each part at least `MIN_ROTATED` long.
+- `delimiter_typo`: a separator change plus one edit, for names too short for two edits
+  (`base_xd` / `base-x`): the names without separators are one edit apart.
+
+`BrandIndex` answers a separate question, **cross-ecosystem confusion**: the query (or the query
+without its ecosystem affix, or one edit from either) is the *brand* of a popular name of another
+ecosystem (`opencv-python` on PyPI is the brand `opencv`; `node-opencv` and `opencv.js` on npm
+borrow it), while the brand is not a popular name here. Technique `cross_ecosystem`.
 
 Names shorter than `MIN_LENGTH` are compared by delimiter and homoglyph folding only: one edit turns
 most three-letter names into another real one.
@@ -47,6 +54,8 @@ MIN_BASE: Final = 4
 """A combosquat's popular base must be at least this long (`node-` + `ws` is not an imitation)."""
 MIN_ROTATED: Final = 3
 """Each part of a `reorder` variant (`libhtml5` / `html5lib`) is at least this long."""
+MIN_BRAND: Final = 5
+"""A cross-ecosystem brand is at least this long (shorter ones are mostly common words)."""
 
 _DELIMITERS = re.compile(r"[-_.]+")
 _HOMOGLYPHS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("1", "l"), ("i", "l"), ("0", "o"))
@@ -350,6 +359,17 @@ class VariantIndex:
             i = self._position.get(base)
             if i is not None and len(match.group("base")) >= MIN_LENGTH - 1:
                 add(i, "version_suffix", f"the popular name with {match.group('version')!r} added")
+        if MIN_LENGTH <= len(package_part) <= LONG_NAME and "/" not in query:
+            # Separator plus one edit: two edits in all, beyond the one-edit reach of short names.
+            flat = skeleton(query)
+            for i, dist in self._pool.near(query, 2, limit * 2):
+                target = self._names[i]
+                if dist == 2 and _flat_distance(flat, target) == 1:
+                    add(
+                        i,
+                        "delimiter_typo",
+                        "one edit from the popular name once separators are dropped",
+                    )
         ranked = sorted(found.values(), key=lambda v: (_ORDER.get(v.technique, 9), v.index))
         return ranked[:limit]
 
@@ -387,6 +407,7 @@ _ORDER: Final = {
     "reorder": 2,
     "combosquat": 3,
     "two_edits": 3,
+    "delimiter_typo": 3,
 }
 
 
@@ -396,3 +417,126 @@ def _scopes_compatible(query: str, target: str) -> bool:
     if query.startswith("@") and target.startswith("@"):
         return query.partition("/")[0] == target.partition("/")[0]
     return True
+
+
+def _flat_distance(flat: str, target: str) -> int:
+    return int(DamerauLevenshtein.distance(flat, skeleton(target)))
+
+
+ECOSYSTEM_PREFIXES: Final = (
+    "python3-",
+    "python-",
+    "python",
+    "py3-",
+    "py-",
+    "py",
+    "nodejs-",
+    "node-",
+    "node",
+    "js-",
+)
+"""Affixes that only say which ecosystem a package is for; dropped to find a name's brand."""
+ECOSYSTEM_SUFFIXES: Final = (
+    "-python3",
+    "-python",
+    "-py3",
+    "-py",
+    "-nodejs",
+    "-node",
+    ".js",
+    "-js",
+    "js",
+)
+
+
+def brands(name: str) -> list[str]:
+    """
+    The brands a package name carries, as separator-free keys: the name itself and the name
+    without one ecosystem affix (`opencv-python` → `opencv`, `pyopenssl` → `openssl`,
+    `node-opencv` → `opencv`), each at least `MIN_BRAND` long. Scoped npm names carry none.
+    """
+    if name.startswith("@"):
+        return []
+    out = [name]
+    for prefix in ECOSYSTEM_PREFIXES:
+        if name.startswith(prefix):
+            out.append(name[len(prefix) :])
+    for suffix in ECOSYSTEM_SUFFIXES:
+        if name.endswith(suffix):
+            out.append(name[: -len(suffix)])
+    keys = []
+    for brand in out:
+        key = skeleton(brand)
+        if len(key) >= MIN_BRAND and key not in keys:
+            keys.append(key)
+    return keys
+
+
+@dataclass(frozen=True, slots=True)
+class BrandVariant:
+    """`query` borrows the brand of the other ecosystem's popular name at `index` (position in that
+    ecosystem's list, most popular first)."""
+
+    index: int
+    target: str
+    brand: str
+    edit_distance: int
+    """Edits between the query's brand and the target's (0: the same brand)."""
+    detail: str
+    affixed: bool = False
+    """The query carries the brand inside an ecosystem affix (`node-opencv`, `opencv.js`)."""
+
+
+class BrandIndex:
+    """
+    The brands (`brands`) of another ecosystem's popular names (most popular first), leaving out
+    every brand that is also a brand of a popular name here (`local`): those are this ecosystem's
+    own, and the variant model judges imitations of them. `variants(query)` finds the brands the
+    query carries exactly or within one edit.
+    """
+
+    __slots__ = ("_keys", "_names", "_pool", "_position")
+
+    def __init__(self, names: Sequence[str], local: Sequence[str]) -> None:
+        own = {key for name in local for key in brands(name)}
+        self._names = list(names)
+        position: dict[str, int] = {}
+        for i, name in enumerate(self._names):
+            for key in brands(name):
+                if key not in own:
+                    position.setdefault(key, i)
+        self._position = position
+        self._keys = list(position)
+        self._pool = NamePool(self._keys)
+        self._pool.prepare(1)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def variants(self, query: str, limit: int = 3) -> list[BrandVariant]:
+        """The other ecosystem's popular names whose brand `query` carries (exactly, then within
+        one edit), most popular first within each; at most `limit`."""
+        found: dict[int, BrandVariant] = {}
+        keys = brands(query)
+        whole = skeleton(query)
+        for key in keys:
+            i = self._position.get(key)
+            if i is not None and i not in found:
+                found[i] = BrandVariant(
+                    i, self._names[i], key, 0, f"carries the brand {key!r}", key != whole
+                )
+        for key in keys:
+            for j, dist in self._pool.near(key, 1, limit):
+                brand = self._keys[j]
+                i = self._position[brand]
+                if i not in found:
+                    found[i] = BrandVariant(
+                        i,
+                        self._names[i],
+                        brand,
+                        dist,
+                        f"one edit from the brand {brand!r}",
+                        key != whole,
+                    )
+        ranked = sorted(found.values(), key=lambda v: (v.edit_distance, v.index))
+        return ranked[:limit]

@@ -51,6 +51,7 @@ TYPO_TECHNIQUES: Final = frozenset(
         "two_edits",
         "scope_confusion",
         "reorder",
+        "delimiter_typo",
     }
 )
 

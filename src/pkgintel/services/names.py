@@ -16,13 +16,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
+from rapidfuzz import fuzz
+
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
-from pkgintel.domain.typosquat import Variant, VariantIndex
+from pkgintel.domain.typosquat import BrandIndex, BrandVariant, Variant, VariantIndex, skeleton
 from pkgintel.knowledge.slopsquats import HallucinatedName, hallucinated
 from pkgintel.scoring.typosquat import (
     ESTABLISHED_GAP,
+    Gap,
     Popularity,
     popularity_gap,
     suspected_by,
@@ -37,6 +40,14 @@ ANSWER_TTL_S = 60.0
 ANSWER_ENTRIES = 50000
 POPULAR_POOL = 20000
 """How many of the most popular names are kept in memory per ecosystem for suggestions."""
+BRAND_TOP = 5000
+"""How many of the other ecosystem's most popular names lend their brand (`cross_ecosystem`)."""
+CROSS_ECOSYSTEM: dict[Ecosystem, Ecosystem] = {
+    Ecosystem.NPM: Ecosystem.PYPI,
+    Ecosystem.PYPI: Ecosystem.NPM,
+}
+"""Ecosystems whose famous names are borrowed by squats in the other (the 2017 npm campaign's
+`opencv.js`, `node-openssl`): npm and PyPI, the two whose name lists carry popularity."""
 _POOL_TTL_S = 600.0
 HINT_ENTRIES = 20000
 """Typosquat hints kept per ecosystem pool (dropped with the pool when it is reloaded)."""
@@ -78,6 +89,8 @@ class TyposquatTarget:
     """`downloads`, `rank` or `unknown`."""
     suspected: bool
     why: str
+    ecosystem: str | None = None
+    """The target's ecosystem when it is another one (`cross_ecosystem`); None: the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,14 +137,23 @@ class _Pool:
     variants: VariantIndex | None = None
     ranked_count: int = 0
     """How many pool names carry a registry rank (PyPI: the top-15,000 list)."""
+    brands: BrandIndex | None = None
+    """Brands of the other ecosystem's `BRAND_TOP` most popular names (`CROSS_ECOSYSTEM`)."""
+    brand_entries: list[NameEntry] = field(default_factory=list)
+    brand_hints: OrderedDict[str, tuple[BrandVariant, ...]] = field(default_factory=OrderedDict)
+    brand_local: dict[str, NameEntry | None] = field(default_factory=dict)
 
 
-def _indexed_pool(names: list[str]) -> tuple[NamePool, VariantIndex]:
+def _indexed_pool(
+    names: list[str], foreign: list[str]
+) -> tuple[NamePool, VariantIndex, BrandIndex | None]:
     """A `NamePool` with the segment indexes `typosquat` and `suggest` use (k = 1 and 2) built,
-    and the typosquat variant index over it."""
+    the typosquat variant index over it, and the brand index of the other ecosystem's popular
+    `foreign` names (None when there are none)."""
     pool = NamePool(names)
     pool.prepare(1, 2)
-    return pool, VariantIndex(names, pool)
+    brands = BrandIndex(foreign, names) if foreign else None
+    return pool, VariantIndex(names, pool), brands
 
 
 def _renamed(answer: ExistsAnswer, name: str) -> ExistsAnswer:
@@ -238,8 +260,16 @@ class NameService:
             if pool is not None:
                 return pool
             entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
+            other = CROSS_ECOSYSTEM.get(ecosystem)
+            foreign = (
+                await self._store.list_popular_names(other, BRAND_TOP)
+                if other is not None and entries and await self.index_state(other) is not None
+                else []
+            )
             # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
-            names, variants = await asyncio.to_thread(_indexed_pool, [e.name for e in entries])
+            names, variants, brands = await asyncio.to_thread(
+                _indexed_pool, [e.name for e in entries], [e.name for e in foreign]
+            )
             pool = _Pool(
                 self._clock(),
                 entries,
@@ -248,6 +278,8 @@ class NameService:
                 {e.display_name: e.monthly_downloads for e in entries},
                 variants,
                 sum(1 for e in entries if e.popularity_rank is not None),
+                brands,
+                foreign,
             )
             self._pools[ecosystem] = pool
             return pool
@@ -357,6 +389,21 @@ class NameService:
             self._judge(pool, v, suspect_pop, why_established, listed=listed, is_young=is_young)
             for v in variants
         )
+        if not any(m.suspected for m in matches):
+            borrowed = self._brand_variants(pool, key)
+            local = await self._brand_counterparts(ecosystem, pool, [b.brand for b in borrowed])
+            matches += tuple(
+                self._judge_brand(
+                    pool,
+                    b,
+                    local.get(b.brand) if b.brand != skeleton(key) else None,
+                    suspect_pop,
+                    why_established,
+                    listed=listed,
+                    is_young=is_young,
+                )
+                for b in borrowed
+            )
         suspects = [m for m in matches if m.suspected]
         if suspects:
             reason = "imitates " + "; ".join(
@@ -451,6 +498,119 @@ class NameService:
             gap.basis,
             suspected,
             why,
+        )
+
+    @staticmethod
+    def _brand_variants(pool: _Pool, key: str) -> tuple[BrandVariant, ...]:
+        """Cross-ecosystem brands `key` borrows (cached per pool). Looked for only when no popular
+        name of its own ecosystem makes it a suspect, which is the stronger evidence."""
+        if pool.brands is None:
+            return ()
+        found = pool.brand_hints.get(key)
+        if found is None:
+            found = tuple(pool.brands.variants(key))
+            pool.brand_hints[key] = found
+            if len(pool.brand_hints) > HINT_ENTRIES:
+                pool.brand_hints.popitem(last=False)
+        return found
+
+    async def _brand_counterparts(
+        self, ecosystem: Ecosystem, pool: _Pool, brands: list[str]
+    ) -> dict[str, NameEntry | None]:
+        """The index entry (or None) of each brand as a name of this ecosystem (npm's own
+        `ffmpeg`, outside its popular pool), cached per pool: it is the original the gap is
+        measured against."""
+        missing = [b for b in brands if b not in pool.brand_local]
+        if missing:
+            found = await self._store.get_names(ecosystem, missing)
+            for b in missing:
+                pool.brand_local[b] = found.get(b)
+        return {b: pool.brand_local[b] for b in brands}
+
+    @staticmethod
+    def _judge_brand(
+        pool: _Pool,
+        b: BrandVariant,
+        local: NameEntry | None,
+        suspect: Popularity | None,
+        why_established: str | None,
+        *,
+        listed: bool,
+        is_young: bool | None,
+    ) -> TyposquatTarget:
+        """
+        A cross-ecosystem brand. Popularity across registries is not comparable; when the brand is
+        also a (less popular) name of this ecosystem (`local`), the gap is measured against that
+        name, with the same thresholds as any variant. Otherwise only a name that is not in the
+        index, or is young with few releases, and not established, is suspected
+        (`scoring.typosquat.suspected_by`).
+        """
+        entry = pool.brand_entries[b.index]
+        target = Popularity(entry.monthly_downloads, entry.popularity_rank, None)
+        gap = Gap(None, None, "other_ecosystem")
+        here = ""
+        if local is not None:
+            local_pop = Popularity(
+                local.monthly_downloads, local.popularity_rank, pool.ranked_count or None
+            )
+            measured = popularity_gap(local_pop, suspect)
+            if measured.ratio is not None and measured.holds is not None:
+                gap = measured
+                here = f"; here {local.display_name} has {local_pop.describe()}"
+        suspected = suspected_by(
+            "cross_ecosystem",
+            b.index,
+            gap,
+            established=why_established is not None,
+            listed=listed,
+            is_young=is_young,
+        )
+        # One edit from a foreign brand is weak alone (`tslib` / PyPI's `tblib`): it needs an
+        # ecosystem affix around it (`node-opensl`) or a gap measured against the name here.
+        weak = b.edit_distance > 0 and not b.affixed and gap.ratio is None
+        suspected = suspected and not weak
+        where = f"{entry.ecosystem.value}'s {entry.display_name} ({target.describe()}){here}"
+        if weak:
+            why = (
+                f"not a suspect: one edit from the brand {b.brand!r} of {entry.ecosystem.value}'s "
+                f"{entry.display_name}, with no ecosystem affix and no measurable gap here"
+            )
+        elif gap.ratio is not None:
+            why = (
+                f"borrows the brand {b.brand!r} of {where}, {gap.ratio:,g} times as popular as this "
+                "name"
+                if suspected
+                else f"not a suspect: shares the brand {b.brand!r} of {where}, only "
+                f"{gap.ratio:,g} times as popular as this name"
+                + (f" (established: {why_established})" if why_established else "")
+            )
+        elif why_established is not None:
+            why = f"not a suspect: established ({why_established})"
+        elif suspected:
+            why = (
+                f"borrows the brand {b.brand!r} of {where}, which is not a popular "
+                f"{'package here' if not listed else 'name here'}; this name is "
+                + ("young with few releases" if is_young else "not in the name index")
+            )
+        else:
+            why = (
+                f"not a suspect: shares the brand {b.brand!r} of {where}, but it is listed "
+                "and nothing shows it young with few releases"
+            )
+        return TyposquatTarget(
+            entry.display_name,
+            "cross_ecosystem",
+            b.edit_distance,
+            round(float(fuzz.ratio(b.brand, skeleton(entry.name))), 1),
+            b.detail,
+            target.describe(),
+            target.monthly_downloads,
+            target.rank,
+            gap.ratio,
+            gap.basis,
+            suspected,
+            why,
+            entry.ecosystem.value,
         )
 
     def _slopsquat(
@@ -549,6 +709,9 @@ class NameService:
 
     def _forget(self, ecosystem: Ecosystem) -> None:
         self._pools.pop(ecosystem, None)
+        for borrower, lender in CROSS_ECOSYSTEM.items():
+            if lender is ecosystem:  # its brands come from the reloaded index
+                self._pools.pop(borrower, None)
         self._states.pop(ecosystem, None)
         for cached in [k for k in self._answers if k[0] is ecosystem]:
             del self._answers[cached]

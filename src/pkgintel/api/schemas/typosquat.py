@@ -39,6 +39,7 @@ def typosquat_wire(hint: TyposquatHint, *, nullable: bool = False) -> dict[str, 
                 "popularity_delta": {"ratio": m.popularity_ratio, "basis": m.gap_basis},
                 "suspected": m.suspected,
                 "why": m.why,
+                "target_ecosystem": m.ecosystem,
             }
             for m in hint.matches
         ],
