@@ -57,6 +57,11 @@ checked, never "safe". Call a tool at these moments:
 - Before writing several versions into a manifest or bumping one package of a stack (react with
   react-dom, next, ...): check_compatibility with the exact versions (and node/python when known).
 - To put a package summary into your own context: get_package_prompt (about 500 tokens of text).
+- Before adopting an unfamiliar package, or when a release looks suspicious (new publisher, sudden
+  major release): get_trust_signals (maintainers and ownership changes, OpenSSF Scorecard, quality,
+  and whether the release lost the provenance its predecessors had).
+- When an answer here looks wrong (a verdict, a version, a flag) or a malicious package is not
+  flagged: contact, with the evidence, after telling the user.
 - On an install, import or build error: resolve_error with the error or the whole log (known fixes with
   sources) before guessing a fix; then package_exists (is the name right? it suggests near names; the
   import name often differs from the package name) and get_latest_version or install_command (does the
