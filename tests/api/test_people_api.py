@@ -277,3 +277,19 @@ async def test_maintainers_for_every_ecosystem_with_an_adapter(
     assert ci["age_days"] is not None or qb["unavailable"]["age_days"]
     if ci["age_days"] is None:
         assert ci["releases_last_365_days"] is None
+
+
+async def test_score_only_answers_spend_no_code_host_calls(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+):
+    """Health (like trees, history and compare) needs only the maintainer analysis: no GitHub or
+    deps.dev call (the weekly downloads are part of the package data itself), and the same score
+    as the full report."""
+    stats = read_repo("api.github.com_repos_ossf_scorecard.json")
+    registry.add(f"{GH}/repos/pallets/flask", {**stats, "full_name": "pallets/flask"})
+    health = await client.get("/api/health/pypi/flask")
+    assert health.status_code == 200, health.text
+    assert not [h for h in registry.hits if h.startswith(("/github", "/depsdev"))]
+    full = (await client.get("/api/check/pypi/flask")).json()
+    assert [h for h in registry.hits if h.startswith("/github")]  # the full report asks
+    assert health.json()["health"]["score"] == full["health"]["score"]

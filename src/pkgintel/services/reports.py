@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pkgintel.domain.bugs import KnownIssues
 from pkgintel.domain.errors import VersionNotFound
+from pkgintel.domain.maintainers import MaintainerAnalysis
 from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import is_valid, newest_first, sort_key, validate_version
@@ -247,9 +248,16 @@ class ReportService:
             if self._known_issues is not None
             else None
         )
-        trust_task = (
-            self._trust.for_snapshot(snapshot, history) if self._trust is not None else None
-        )
+        # The score needs only the maintainer analysis (registry data); GitHub, deps.dev and the
+        # download counts are asked for the full report alone, so score-only callers (health,
+        # trees, history, compare) do not spend the code host's rate limit on every node.
+        trust_task: Any = None
+        if self._trust is not None:
+            trust_task = (
+                self._trust.for_snapshot(snapshot, history)
+                if artifacts
+                else self._trust.maintainers_for(snapshot, history)
+            )
         artifacts_task = (
             asyncio.ensure_future(self._artifacts(info))
             if artifacts and self._artifacts is not None
@@ -276,8 +284,13 @@ class ReportService:
             *([bugs_task] if bugs_task is not None else []),
         )
         trust: PackageTrust | None = None
+        maintainers: MaintainerAnalysis | None = None
         if trust_task is not None:
-            trust, results = results[0], results[1:]
+            first, results = results[0], results[1:]
+            if isinstance(first, MaintainerAnalysis):
+                maintainers = first
+            else:
+                trust, maintainers = first, first.maintainers
         known_issues: KnownIssues | None = results[-1] if bugs_task is not None else None
         latest_vulns: VulnerabilityReport = results[0]
         malicious: MaliciousAnswer = merge_answer(results[1], ecosystem, info.name, evaluated)
@@ -287,11 +300,11 @@ class ReportService:
         if scoped_task is not None:
             evaluated_vulns = with_published_fixes(results[3], ecosystem, info.releases)
         plan = await self._verdicts.upgrade_plan(ecosystem, info, evaluated, evaluated_vulns)
-        artifacts = await artifacts_task if artifacts_task is not None else None
+        report_artifacts = await artifacts_task if artifacts_task is not None else None
         now = self._clock()
         signals = self._signals(info, snapshot, evaluated, evaluated_vulns, malicious, plan)
-        if trust is not None:
-            signals = community_signals(signals, trust)
+        if maintainers is not None:
+            signals = community_signals(signals, maintainers)
         health = compute_health(signals, now=now)
         return PackageReport(
             ecosystem=ecosystem,
@@ -311,7 +324,7 @@ class ReportService:
             generated_at=now,
             known_issues=known_issues,
             trust=trust,
-            artifacts=artifacts,
+            artifacts=report_artifacts,
         )
 
     @staticmethod
@@ -351,12 +364,11 @@ class ReportService:
         )
 
 
-def community_signals(signals: HealthSignals, trust: PackageTrust) -> HealthSignals:
+def community_signals(signals: HealthSignals, m: MaintainerAnalysis) -> HealthSignals:
     """`signals` with the maintainer facts the community component uses (bus factor, a new
     publisher on the latest release); unchanged where those facts are unknown."""
     from dataclasses import replace
 
-    m = trust.maintainers
     return replace(
         signals,
         bus_factor=m.bus_factor,

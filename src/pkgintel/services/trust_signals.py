@@ -84,6 +84,15 @@ class TrustSignals:
             sources=tuple(seen.values()),
         )
 
+    async def maintainers_for(
+        self, snapshot: Snapshot, history: asyncio.Future[HistoryResult] | None = None
+    ) -> MaintainerAnalysis:
+        """Only the maintainer analysis (registry data: what the health score uses), without the
+        GitHub, deps.dev and download calls; never raises for upstream failures."""
+        info = snapshot.info
+        hist = await (history or self.prefetch(info.ecosystem, info.name))
+        return self.maintainers.analyse(snapshot, hist)
+
     async def get_trust_signals(self, ecosystem: Ecosystem, name: str) -> PackageTrust:
         """
         Maintainers, GitHub statistics, owner trust and quality of `name`. Raises
