@@ -13,8 +13,9 @@ import gzip
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import httpx
 import orjson
@@ -262,6 +263,7 @@ def scan(
         err.print(f"[red]error:[/red] cannot read {path}: {exc}")
         raise typer.Exit(2) from exc
     body = {"lockfile": text, "lockfile_kind": kind, "filename": path.name, "format": "native"}
+    document: dict[str, Any] | None = None
     if server:
         native = _scan_remote(server, body)
         if fmt != "native":
@@ -285,7 +287,7 @@ def scan(
     raise typer.Exit(1 if worst_rank(native["packages"]) >= SEVERITY_RANK[fail_on] else 0)
 
 
-def _scan_remote(server: str, body: dict[str, object]) -> dict:
+def _scan_remote(server: str, body: Mapping[str, object]) -> dict[str, Any]:
     try:
         resp = httpx.post(f"{server.rstrip('/')}/api/scan", json=body, timeout=60)
     except httpx.HTTPError as exc:
@@ -294,12 +296,13 @@ def _scan_remote(server: str, body: dict[str, object]) -> dict:
     if resp.status_code != 200:
         err.print(f"[red]error:[/red] {resp.status_code}: {resp.text[:500]}")
         raise typer.Exit(2)
-    return resp.json()
+    answer: dict[str, Any] = resp.json()
+    return answer
 
 
 async def _scan_local(
     text: str, kind: str | None, filename: str, fmt: str
-) -> tuple[dict, dict | None]:
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     from datetime import UTC, datetime
 
     from pkgintel import __version__
@@ -311,10 +314,8 @@ async def _scan_local(
     try:
         parsed = parse_lockfile(text, kind=kind, filename=filename)
     except PkgIntelError as exc:
-        err.print(
-            f"[red]error:[/red] {exc.message}"
-            + (f" (line {exc.line})" if getattr(exc, "line", None) else "")
-        )
+        line = getattr(exc, "line", None)
+        err.print(f"[red]error:[/red] {exc.message}" + (f" (line {line})" if line else ""))
         raise typer.Exit(2) from exc
     async with build_runtime(settings) as runtime:
         result = await runtime.audit.audit(parsed)
@@ -389,4 +390,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

@@ -37,7 +37,7 @@ class RedisCache:
             raw = await self._redis.get(self._prefix + key)
         except (RedisError, OSError) as exc:
             raise CacheUnavailable(str(exc)) from exc
-        if raw is None or len(raw) < _HEADER.size:
+        if not isinstance(raw, bytes) or len(raw) < _HEADER.size:
             return None
         stored, fresh, stale = _HEADER.unpack_from(raw)
         entry = CacheEntry(bytes(raw[_HEADER.size :]), stored, fresh, stale)

@@ -345,7 +345,7 @@ class _Req:
     """None = any version; `=<v>` = exactly v (an anchor)."""
 
 
-class _Provider(AbstractProvider):  # type: ignore[misc]
+class _Provider(AbstractProvider[Any, Any, Any]):
     def __init__(
         self,
         ecosystem: Ecosystem,

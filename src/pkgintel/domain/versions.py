@@ -695,6 +695,8 @@ def _conda_parse(version: str) -> tuple[list[list[_CondaPart]], list[list[_Conda
 
 def _conda_cmp(a: Any, b: Any) -> int:
     for t1, t2 in zip(a, b, strict=True):
+        v1: Any
+        v2: Any
         for v1, v2 in zip_longest(t1, t2, fillvalue=[]):
             for c1, c2 in zip_longest(v1, v2, fillvalue=0):
                 if c1 == c2:
@@ -778,10 +780,10 @@ def _brew_cmp(a: Any, b: Any) -> int:
         elif y is None:
             r = _brew_vs_padding(x)
         else:
-            r = (x > y) - (x < y)
+            r = int(x > y) - int(x < y)
         if r:
             return r
-    return (reva > revb) - (reva < revb)
+    return int(reva > revb) - int(reva < revb)
 
 
 class HomebrewVersion(_Ordered):
@@ -865,7 +867,7 @@ def compare(ecosystem: Ecosystem, a: str, b: str) -> int:
 
 def is_valid(ecosystem: Ecosystem, version: str) -> bool:
     """True when `version` parses under the ecosystem's rules."""
-    return sort_key(ecosystem, version)[0] == 1
+    return bool(sort_key(ecosystem, version)[0] == 1)
 
 
 def is_prerelease(ecosystem: Ecosystem, version: str) -> bool:

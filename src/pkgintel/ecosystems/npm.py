@@ -191,8 +191,8 @@ def parse_search(data: Mapping[str, Any]) -> list[SearchHit]:
         pkg = obj.get("package") if isinstance(obj, dict) else None
         if not isinstance(pkg, dict) or not isinstance(pkg.get("name"), str):
             continue
-        score = obj.get("score") if isinstance(obj.get("score"), dict) else {}
-        downloads = obj.get("downloads") if isinstance(obj.get("downloads"), dict) else {}
+        score = _v if isinstance(_v := obj.get("score"), dict) else {}
+        downloads = _v if isinstance(_v := obj.get("downloads"), dict) else {}
         final = score.get("final") if isinstance(score, dict) else None
         monthly = downloads.get("monthly") if isinstance(downloads, dict) else None
         out.append(
@@ -248,7 +248,7 @@ def parse_packument(data: Mapping[str, Any], *, version: str | None = None) -> P
             reason="invalid_shape",
             source=REGISTRY_SOURCE,
         )
-    times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
+    times = _v if isinstance(_v := data.get("time"), Mapping) else {}
     manifests = _manifests(name, raw_versions)
     if not manifests:
         if "unpublished" in times or isinstance(raw_versions, Mapping):
@@ -269,7 +269,7 @@ def parse_packument(data: Mapping[str, Any], *, version: str | None = None) -> P
             key=lambda rel: sort_key(_ECOSYSTEM, rel.version),
         )
     )
-    dist_tags = data.get("dist-tags") if isinstance(data.get("dist-tags"), Mapping) else {}
+    dist_tags = _v if isinstance(_v := data.get("dist-tags"), Mapping) else {}
     latest = _latest_version(name, dist_tags, releases)
     target = latest if version is None else version
     tagged = dist_tags.get(target)
@@ -288,7 +288,7 @@ def parse_packument(data: Mapping[str, Any], *, version: str | None = None) -> P
     elif (exported := _exported_types(manifest.get("exports"))) is not None:
         extra["types"] = exported
         extra["types_from"] = "exports"
-    dist = manifest.get("dist") if isinstance(manifest.get("dist"), Mapping) else {}
+    dist = _v if isinstance(_v := manifest.get("dist"), Mapping) else {}
     for key, field in (("unpacked_size", "unpackedSize"), ("file_count", "fileCount")):
         value = dist.get(field)
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -498,7 +498,7 @@ def parse_constraints(data: Mapping[str, Any]) -> PublishedConstraints:
     name = _package_name(data, raw_versions)
     manifests = _manifests(name or "?", raw_versions)
     if not name or not manifests:
-        times = data.get("time") if isinstance(data.get("time"), Mapping) else {}
+        times = _v if isinstance(_v := data.get("time"), Mapping) else {}
         if name and ("unpublished" in times or isinstance(raw_versions, Mapping)):
             raise PackageNotFound(_ECOSYSTEM, name)
         raise RegistryResponseInvalid(

@@ -49,7 +49,7 @@ class RedisBus:
                 await asyncio.sleep(1.0)
             finally:
                 with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def close(self) -> None:
         await self._client.aclose()

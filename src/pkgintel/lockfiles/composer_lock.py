@@ -110,8 +110,8 @@ class ComposerLockParser:
             raise LockfileError(self.kind, f"package {name!r} has no version", line=where)
         require = entry.get("require")
         deps = tuple(d for d in require if not _is_platform(d)) if isinstance(require, dict) else ()
-        dist = entry.get("dist") if isinstance(entry.get("dist"), dict) else {}
-        source = entry.get("source") if isinstance(entry.get("source"), dict) else {}
+        dist = _v if isinstance(_v := entry.get("dist"), dict) else {}
+        source = _v if isinstance(_v := entry.get("source"), dict) else {}
         if dist.get("type") == "path" or source.get("type") == "path":
             location = str(dist.get("url") or source.get("url") or "")
             return unresolved_package(

@@ -68,7 +68,7 @@ class PipfileLockParser:
                     f"{section} entry {name!r}",
                     line=locate(text, json.dumps(name)),
                 )
-                version = entry.get("version") if isinstance(entry.get("version"), str) else ""
+                version = _v if isinstance(_v := entry.get("version"), str) else ""
                 key = (name.lower(), version)
                 if key in merged:
                     merged[key] = (merged[key][0], merged[key][1], merged[key][2] and is_dev)

@@ -274,15 +274,15 @@ class PnpmLockParser:
                     if isinstance(version_ref, str) and version_ref.startswith("link:"):
                         self._add_link(links, str(dep_name), version_ref, importer_path, section)
                         continue
-                    target = node_key(str(dep_name), ref)
-                    if target is None or strip(target) not in entries:
+                    found = node_key(str(dep_name), ref)
+                    if found is None or strip(found) not in entries:
                         warnings.append(
                             f"importer {importer_path!r}: {dep_name} → {version_ref!r} is not in packages"
                         )
                         continue
-                    accs[ident_of(target)].direct = True
+                    accs[ident_of(found)].direct = True
                     group = "prod" if section in _PROD_SECTIONS else "dev"
-                    roots["tool" if section in _TOOL_SECTIONS else group].append(target)
+                    roots["tool" if section in _TOOL_SECTIONS else group].append(found)
 
         if major >= 9:
             prod = reachable(roots["prod"], neighbours)

@@ -86,7 +86,7 @@ class PoetryLockParser:
         deps_table = table.get("dependencies")
         deps = tuple(str(d) for d in deps_table) if isinstance(deps_table, dict) else ()
         dev = _dev(table)
-        source = table.get("source") if isinstance(table.get("source"), dict) else {}
+        source = _v if isinstance(_v := table.get("source"), dict) else {}
         source_type = source.get("type")
         if source_type is None or source_type in _REGISTRY_SOURCES:
             return registry_package(self.ecosystem, name, version, dev=dev, dependencies=deps)

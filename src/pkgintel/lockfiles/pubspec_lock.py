@@ -93,7 +93,7 @@ class PubspecLockParser:
         description = entry.get("description")
         details = description if isinstance(description, dict) else {}
         if source == "hosted":
-            real_name = details.get("name") if isinstance(details.get("name"), str) else name
+            real_name = _n if isinstance(_n := details.get("name"), str) else name
             url = str(details.get("url", "")).rstrip("/")
             qualifiers = None if not url or url in _PUB_DEV else {"repository_url": url}
             try:
@@ -115,16 +115,16 @@ class PubspecLockParser:
         if source == "git":
             url = redact_url(str(details.get("url", "")))
             ref = details.get("resolved-ref") or details.get("ref")
-            where = url + (f"@{ref}" if ref else "")
-            what, kind = f"git source {where}", "git"
+            location = url + (f"@{ref}" if ref else "")
+            what, kind = f"git source {location}", "git"
         elif source == "path":
-            where = str(details.get("path", description if isinstance(description, str) else ""))
-            what, kind = f"local path {where!r}", "path"
+            location = str(details.get("path", description if isinstance(description, str) else ""))
+            what, kind = f"local path {location!r}", "path"
         elif source == "sdk":
-            where = str(description) if isinstance(description, str) else "sdk"
-            what, kind = f"part of the {where} SDK", "sdk"
+            location = str(description) if isinstance(description, str) else "sdk"
+            what, kind = f"part of the {location} SDK", "sdk"
         else:
-            where = str(source)
+            location = str(source)
             what, kind = f"source {source!r}", str(source)
         return unresolved_package(
             self.ecosystem,
@@ -132,7 +132,7 @@ class PubspecLockParser:
             version,
             reason=f"{what}, not a registry version",
             source=kind,
-            requirement=where or None,
+            requirement=location or None,
             direct=direct,
             dev=dev,
         )

@@ -214,7 +214,7 @@ class UvLockParser:
             for d in _dep_list(table.get("dependencies"))
             if isinstance(d.get("name"), str)
         )
-        source = table.get("source") if isinstance(table.get("source"), dict) else {}
+        source = _v if isinstance(_v := table.get("source"), dict) else {}
         location = redact_url(str(source.get(source_kind, ""))) if source_kind else ""
         if source_kind == "registry" and version:
             return registry_package(

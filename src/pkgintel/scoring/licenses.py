@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from license_expression import (  # type: ignore[import-untyped]
+from license_expression import (
     LicenseSymbol,
     LicenseWithExceptionSymbol,
     Licensing,

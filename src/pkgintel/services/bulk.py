@@ -61,8 +61,10 @@ class BulkCheckService:
                 for eco in ecosystems
             ),
         )
-        known = dict(zip(ecosystems, looked_up[: len(ecosystems)], strict=True))
-        flagged: dict[Ecosystem, set[str] | None] = dict(
+        known: dict[Ecosystem, Any] = dict(
+            zip(ecosystems, looked_up[: len(ecosystems)], strict=True)
+        )
+        flagged: dict[Ecosystem, Any] = dict(
             zip(ecosystems, looked_up[len(ecosystems) :], strict=True)
         )
         await asyncio.gather(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from croniter import croniter  # type: ignore[import-untyped]
+from croniter import croniter
 
 from pkgintel.domain.ops import Job, OpsNotFound
 from pkgintel.services.jobs import JobQueue

@@ -105,11 +105,12 @@ class LiveFeed:
                         cursor = self._latest
                     continue
                 try:
+
+                    def newer(seen: int = cursor) -> bool:
+                        return self._latest > seen
+
                     async with self._changed:
-                        await asyncio.wait_for(
-                            self._changed.wait_for(lambda c=cursor: self._latest > c),
-                            timeout=wait_s,
-                        )
+                        await asyncio.wait_for(self._changed.wait_for(newer), timeout=wait_s)
                 except TimeoutError:
                     yield None
         finally:

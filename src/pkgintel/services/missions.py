@@ -43,8 +43,11 @@ STREAM_KINDS = ("status", "log", "proposal", "done")
 
 
 class ChatReply(Protocol):
-    text: str
-    tokens: int
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def tokens(self) -> int: ...
 
 
 class ChatModel(Protocol):

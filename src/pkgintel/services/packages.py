@@ -248,7 +248,7 @@ class PackageService:
                 ),
                 "stale",
             )
-        downloads: int | None = None
+        downloads = None
         dl_status = SourceState.OK.value
         try:
             downloads = await dl_task

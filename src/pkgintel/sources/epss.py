@@ -160,7 +160,7 @@ def read_epss(stream: IO[bytes], *, source: str = SOURCE) -> EpssFile:
         head += chunk
     binary: IO[bytes] = io.BufferedReader(_Prefixed(head, stream), buffer_size=1 << 16)
     if head == GZIP_MAGIC:
-        binary = gzip.GzipFile(fileobj=binary, mode="rb")
+        binary = gzip.GzipFile(fileobj=binary, mode="rb")  # type: ignore[assignment]
     text = io.TextIOWrapper(binary, encoding="utf-8", errors="replace", newline="")
     reader = csv.reader(text)
 

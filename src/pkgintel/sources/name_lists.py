@@ -593,7 +593,7 @@ def _hex_packages(items: Iterable[Any]) -> Iterator[NameEntry]:
     order = sorted((c, n) for n, _, c in rows if c is not None)
     rank = {n: i + 1 for i, (_, n) in enumerate(reversed(order))}
     for name, item, _ in rows:
-        meta = item.get("meta") if isinstance(item.get("meta"), dict) else {}
+        meta = _v if isinstance(_v := item.get("meta"), dict) else {}
         summary = meta.get("description") if isinstance(meta, dict) else None
         latest = item.get("latest_stable_version") or item.get("latest_version")
         entry = _entry(

@@ -113,7 +113,7 @@ class OsvApiClient:
         return self._json_object(response, ecosystem="osv")
 
     async def advisories_for(
-        self, osv_ecosystem: str, name: str, version: str | None
+        self, osv_ecosystem: str, name: str, version: str | None = None
     ) -> list[Advisory]:
         """
         Advisories affecting `name` (at `version`, or any version when None) in `osv_ecosystem`

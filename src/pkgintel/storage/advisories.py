@@ -172,7 +172,9 @@ class SqlAdvisoryStore:
                             kind=kind, created_at=now, payload=orjson.dumps(payload).decode()
                         )
                     )
-                    last_event = int(result.inserted_primary_key[0])
+                    key = result.inserted_primary_key
+                    assert key is not None  # an INSERT of one row always has its key
+                    last_event = int(key[0])
         except SQLAlchemyError as exc:
             raise StorageError(f"could not write advisories: {exc.__class__.__name__}") from exc
         return last_event

@@ -283,7 +283,7 @@ class SqlErrorStore:
                     select(error_miss.c.count).where(error_miss.c.error_hash == error_hash)
                 )
             ).first()
-        return int(row.count) if row else 1
+        return int(row._mapping["count"]) if row else 1
 
     async def misses(self, limit: int) -> list[ErrorMiss]:
         """Most frequent misses first."""
@@ -296,7 +296,12 @@ class SqlErrorStore:
             rows = (await conn.execute(stmt)).all()
         return [
             ErrorMiss(
-                r.error_hash, r.pattern, r.tool, r.count, _aware(r.first_seen), _aware(r.last_seen)
+                r.error_hash,
+                r.pattern,
+                r.tool,
+                int(r._mapping["count"]),
+                _aware(r.first_seen),
+                _aware(r.last_seen),
             )
             for r in rows
         ]

@@ -126,8 +126,8 @@ async def contact_answer(
         source=source,
     )
     wire = contact_wire(stored, service.retention_days)
-    source = {**SOURCE, "fetched_at": wire["received_at"], "age_s": 0}
-    return {**wire, "_meta": {"endpoint": "/api/contact", "sources": [source]}}
+    stored_in = {**SOURCE, "fetched_at": wire["received_at"], "age_s": 0}
+    return {**wire, "_meta": {"endpoint": "/api/contact", "sources": [stored_in]}}
 
 
 def types_answer(runtime: Runtime) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem

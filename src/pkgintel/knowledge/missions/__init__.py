@@ -11,7 +11,7 @@ import functools
 from importlib import resources
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 
 @functools.cache
