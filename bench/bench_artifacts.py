@@ -52,6 +52,8 @@ CASES = [
     ("/api/provenance/npm/sigstore?version=0.4.0", 1),
     ("/api/provenance/pypi/sigstore?version=3.6.1", 1),
     ("/api/check/npm/scorecard-demo", 2),
+    ("/api/trust/npm/sigstore", 2),  # maintainers, Scorecard, quality, provenance at once
+    ("/api/trust/pypi/sigstore", 2),
 ]
 """(path, dependent upstream round trips on the cold path)."""
 
