@@ -127,16 +127,20 @@ async def alarms(
             flagged.append(
                 {
                     "name": name,
-                    "targets": [(m.name, m.technique) for m in hint.matches if m.suspected],
+                    "targets": [(m.name, technique_of(m)) for m in hint.matches if m.suspected],
                 }
             )
     # Stress test of the evidence rule: the same names judged as if first published (not in the
-    # index), counting only the cross-ecosystem technique, which never fires on a listed name.
+    # index). For names that are in fact legitimate, every flag here is what a new legitimate
+    # package of that shape would get: the cost of the techniques that only judge unlisted names.
     as_new, as_new_any, as_new_examples = 0, 0, []
+    as_new_sets: list[set[str]] = []
     if use_established:
         for name in sample:
             hint = await names.typosquat(eco, name, lookup=False)
             as_new_any += hint.is_suspected
+            if hint.is_suspected:
+                as_new_sets.append({technique_of(m) for m in hint.matches if m.suspected})
             cross = [m for m in hint.matches if m.suspected and m.technique == "cross_ecosystem"]
             as_new += bool(cross)
             if cross and len(as_new_examples) < 8:
@@ -145,16 +149,34 @@ async def alarms(
         "n": len(sample),
         "cross_ecosystem_if_new": as_new,
         "any_if_new": as_new_any,
+        "only_by_if_new": only_by(as_new_sets),
         "cross_ecosystem_if_new_examples": as_new_examples,
         "alarms": len(flagged),
         "rate": len(flagged) / len(sample),
         "examples": flagged[:10],
+        "flagged": flagged,
         "only_by": only_by([{t for _, t in f["targets"]} for f in flagged]),
     }
 
 
-NEW_TECHNIQUES = ("cross_ecosystem", "delimiter_typo")
-"""The techniques of ADR 0029, reported in the ablation."""
+NEW_TECHNIQUES = (
+    "cross_ecosystem",
+    "delimiter_typo",
+    "whole_index",
+    "case_twin",
+    "scramble",
+    "install_confusion",
+    "import_name",
+)
+"""The techniques of ADRs 0029 and 0030, reported in the ablation. `whole_index` stands for a
+one-edit target found outside the popular pool (`outside_pool`), whatever its edit shape."""
+
+
+def technique_of(match: Any) -> str:
+    """The ablation label of a suspected target (see `NEW_TECHNIQUES`)."""
+    if getattr(match, "outside_pool", False) and match.technique != "case_twin":
+        return "whole_index"
+    return str(match.technique)
 
 
 def only_by(technique_sets: list[set[str]]) -> dict[str, int]:
@@ -194,70 +216,56 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         sets = {
             "npm top 1,000": (Ecosystem.NPM, [n for n, _ in npm[:1000]]),
             "npm 20,001st-21,000th": (Ecosystem.NPM, [n for n, _ in npm[20000:21000]]),
+            "npm 100,001st-101,000th": (Ecosystem.NPM, [n for n, _ in npm[100000:101000]]),
+            "npm last 1,000 (least downloaded)": (Ecosystem.NPM, [n for n, _ in npm[-1000:]]),
             "PyPI top 1,000": (Ecosystem.PYPI, [n for n, _ in pypi[:1000]]),
             "PyPI last 1,000 ranked": (Ecosystem.PYPI, [n for n, _ in pypi[-1000:]]),
             "PyPI 1,000 unranked, released 2026": (Ecosystem.PYPI, tail),
         }
-        # Recall.
+        # Recall, in two modes: "as published" (primary: the name judged as when the squat was
+        # first published, not in the index) and "as listed today" (the service's answer now,
+        # where a few names are npm security placeholders or real packages with their traffic).
         confirmed = read_confirmed()
-        caught: dict[str, list[int]] = {"npm": [0, 0], "pypi": [0, 0]}
-        popular_caught: dict[str, list[int]] = {"npm": [0, 0], "pypi": [0, 0]}
         pools = {
             Ecosystem.NPM: {normalise_name(Ecosystem.NPM, n) for n, _ in npm[:20000]},
             Ecosystem.PYPI: {normalise_name(Ecosystem.PYPI, n) for n, _ in pypi},
         }
-        missed = []
+        modes: dict[str, dict[str, list[int]]] = {"as_published": {}, "as_listed": {}}
+        missed: dict[str, list[str]] = {"as_published": [], "as_listed": []}
         techniques: dict[str, int] = {}
         caught_sets: list[set[str]] = []
-        as_published: tuple[list[int], list[str]] = ([0], [])
-        original = 0
-        original_n = sum(1 for row in confirmed if row.get("added", "") != "yes")
         for row in confirmed:
             eco = Ecosystem(row["ecosystem"])
-            hint = await rt.names.typosquat(eco, row["name"])
-            caught[eco.value][1] += 1
+            subset = "added" if row.get("added", "") == "yes" else "original"
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
-            popular_caught[eco.value][1] += in_pool
-            popular_caught[eco.value][0] += in_pool and bool(hint.is_suspected)
             fresh = await rt.names.typosquat(eco, row["name"], lookup=False)
-            as_published[0][0] += bool(fresh.is_suspected)
-            if not fresh.is_suspected:
-                as_published[1].append(f"{eco.value}:{row['name']}")
-            if hint.is_suspected:
-                caught[eco.value][0] += 1
-                caught_sets.append({m.technique for m in hint.matches if m.suspected})
-                original += row.get("added", "") != "yes"
-                first = next((m for m in hint.matches if m.suspected), None)
-                if first is not None:
-                    techniques[first.technique] = techniques.get(first.technique, 0) + 1
-            else:
-                missed.append({"ecosystem": eco.value, "name": row["name"], "why": hint.reason})
-        total = sum(c for c, _ in caught.values()), sum(n for _, n in caught.values())
-        ptotal = (
-            sum(c for c, _ in popular_caught.values()),
-            sum(n for _, n in popular_caught.values()),
-        )
+            listed = await rt.names.typosquat(eco, row["name"])
+            for mode, hint in (("as_published", fresh), ("as_listed", listed)):
+                hit = bool(hint.is_suspected)
+                for group in (
+                    "all",
+                    eco.value,
+                    subset,
+                    f"{subset} {eco.value}",
+                    *(("popular_target",) if in_pool else ()),
+                ):
+                    cell = modes[mode].setdefault(group, [0, 0])
+                    cell[0] += hit
+                    cell[1] += 1
+                if not hit:
+                    missed[mode].append(f"{eco.value}:{row['name']}")
+            if fresh.is_suspected:
+                caught_sets.append({technique_of(m) for m in fresh.matches if m.suspected})
+                first = next(m for m in fresh.matches if m.suspected)
+                label = technique_of(first)
+                techniques[label] = techniques.get(label, 0) + 1
         out["recall"] = {
-            **{eco: {"caught": c, "n": n, "rate": c / n} for eco, (c, n) in caught.items()},
-            "all": {"caught": total[0], "n": total[1], "rate": total[0] / total[1]},
-            "popular_target": {
-                **{
-                    eco: {"caught": c, "n": n, "rate": c / n}
-                    for eco, (c, n) in popular_caught.items()
-                },
-                "all": {"caught": ptotal[0], "n": ptotal[1], "rate": ptotal[0] / ptotal[1]},
-            },
-            "original": {"caught": original, "n": original_n, "rate": original / original_n},
-            "as_published": {
-                "caught": as_published[0][0],
-                "n": len(confirmed),
-                "rate": as_published[0][0] / len(confirmed),
-                "missed": as_published[1],
-            },
-            "techniques": techniques,
-            "only_by": only_by(caught_sets),
-            "missed": missed,
+            mode: {g: {"caught": c, "n": n, "rate": c / n} for g, (c, n) in groups.items()}
+            for mode, groups in modes.items()
         }
+        out["recall"]["techniques"] = techniques
+        out["recall"]["only_by"] = only_by(caught_sets)
+        out["recall"]["missed"] = missed
         # False alarms.
         out["alarms"] = {}
         for label, (eco, sample) in sets.items():
@@ -304,37 +312,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def report(out: dict[str, Any]) -> str:
     r = out["recall"]
     lines = ["## Recall on confirmed typosquats (target >= 90 %)", ""]
-    lines.append("| set | caught | names | recall | target met |")
+    lines.append("| names | as published (primary) | as listed today | n | target met |")
     lines.append("|---|---:|---:|---:|---|")
-    for label, rows in (("", r), ("target among the popular names: ", r["popular_target"])):
-        for key in ("npm", "pypi", "all"):
-            row = rows[key]
-            ok = "yes" if row["rate"] >= TARGET_RECALL else "NO"
-            lines.append(
-                f"| {label}{key} | {row['caught']} | {row['n']} | {row['rate']:.1%} | {ok} |"
-            )
-    o = r["original"]
-    lines.append(f"| the original 79 names | {o['caught']} | {o['n']} | {o['rate']:.1%} | - |")
-    a = r["as_published"]
-    ok = "yes" if a["rate"] >= TARGET_RECALL else "NO"
-    lines.append(
-        f"| all, judged as first published (not in the index) | {a['caught']} | {a['n']} "
-        f"| {a['rate']:.1%} | {ok} |"
-    )
-    lines += ["", f"techniques of the first suspected target: {r['techniques']}", ""]
-    lines += ["", "## Ablation: names only the new techniques flag (lost with it off)", ""]
+    groups = ["all", "original", "added", "npm", "pypi"]
+    groups += ["original npm", "original pypi", "added npm", "added pypi", "popular_target"]
+    for g in groups:
+        pub, now = r["as_published"].get(g), r["as_listed"].get(g)
+        if pub is None:
+            continue
+        ok = "yes" if pub["rate"] >= TARGET_RECALL else "NO"
+        lines.append(
+            f"| {g} | {pub['caught']} ({pub['rate']:.1%}) | {now['caught']} ({now['rate']:.1%}) "
+            f"| {pub['n']} | {ok} |"
+        )
+    lines += ["", f"technique of the first suspected target (as published): {r['techniques']}"]
+    lines += ["", "## Ablation: names only one technique flags (lost with it off)", ""]
     lines.append("| technique | recall | " + " | ".join(out["alarms"]) + " |")
     lines.append("|---|---:|" + "---:|" * len(out["alarms"]))
     for t in NEW_TECHNIQUES:
         cells = [
-            f"{m['deployed']['only_by'][t]} / {m['model_only']['only_by'][t]}"
+            f"{m['deployed']['only_by'][t]} / {m['model_only']['only_by'][t]} / "
+            f"{m['deployed']['only_by_if_new'][t]}"
             for m in out["alarms"].values()
         ]
         lines.append(f"| {t} | {r['only_by'][t]} | " + " | ".join(cells) + " |")
-    lines.append("(alarm cells: deployed / model only)")
+    lines.append("(alarm cells: deployed / model only / judged as new)")
     lines.append(
-        "\nIf each name were judged as first published (not in the index), alarms by any "
-        "technique / by cross_ecosystem: "
+        "\nEach name judged as first published (not in the index): flagged by any technique / "
+        "by cross_ecosystem: "
         + "; ".join(
             f"{k} {m['deployed']['any_if_new']} / {m['deployed']['cross_ecosystem_if_new']}"
             for k, m in out["alarms"].items()
@@ -343,9 +348,8 @@ def report(out: dict[str, Any]) -> str:
     for k, m in out["alarms"].items():
         if m["deployed"]["cross_ecosystem_if_new_examples"]:
             lines.append(f"  {k}: " + "; ".join(m["deployed"]["cross_ecosystem_if_new_examples"]))
-    if r["missed"]:
-        lines.append("missed: " + ", ".join(f"{m['ecosystem']}:{m['name']}" for m in r["missed"]))
-        lines.append("missed as first published: " + ", ".join(a["missed"]))
+    lines.append("missed as published: " + ", ".join(r["missed"]["as_published"]))
+    lines.append("missed as listed today: " + ", ".join(r["missed"]["as_listed"]))
     lines += ["", "## False alarms on established names (target <= 1 %)", ""]
     lines.append("| set | deployed | model only (established rule off) | target met (deployed) |")
     lines.append("|---|---:|---:|---|")
@@ -357,6 +361,13 @@ def report(out: dict[str, Any]) -> str:
             f"{m['alarms']}/{m['n']} ({m['rate']:.1%}) | {ok} |"
         )
     lines.append("")
+    for label, modes in out["alarms"].items():
+        ex = modes["deployed"]["examples"]
+        if ex:
+            lines.append(
+                f"deployed alarms, {label}: "
+                + "; ".join(f"{e['name']} -> {e['targets'][:2]}" for e in ex)
+            )
     for label, modes in out["alarms"].items():
         ex = modes["model_only"]["examples"]
         if ex:

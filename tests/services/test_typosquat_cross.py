@@ -60,8 +60,14 @@ async def test_a_new_name_borrowing_a_foreign_brand_is_suspected(names: NameServ
         "cross_ecosystem",
         "pypi",
     )
-    affixed_typo = await names.typosquat(NPM, "node-opensl")
+    affixed_typo = await names.typosquat(NPM, "opensl.js")
     assert [m.name for m in affixed_typo.matches if m.suspected] == ["pyopenssl"]
+    # A same-ecosystem original one edit away (npm's listed `node-openssl`, outside the pool)
+    # is the stronger evidence: the foreign brand is then not looked for.
+    local_typo = await names.typosquat(NPM, "node-opensl")
+    assert [(m.name, m.technique) for m in local_typo.matches if m.suspected] == [
+        ("node-openssl", "omission")
+    ]
 
 
 async def test_the_gap_is_measured_against_the_brands_own_name_here(names: NameService) -> None:

@@ -24,6 +24,13 @@ Techniques, tried in this order (a target keeps the first technique found):
   `python-nmap`), each part at least `MIN_ROTATED` long.
 - `delimiter_typo`: a separator change plus one edit, for names too short for two edits
   (`base_xd` / `base-x`): the names without separators are one edit apart.
+- `scramble`: the same letters in another order, beyond one transposition (`rstseuqe` /
+  `requests`), for names of at least `MIN_SCRAMBLE` letters.
+
+`one_edit_keys` lists every key one edit from a name, so that a caller can probe a *whole* name index
+(not only the popular names) for the original a new name misspells (`shadowsock` / `shadowsocks`).
+`install_confusion` (with `knowledge.install_confusion`) recognises names that are, or misspell, a
+file a user meant to pass to the installer (`pip install requirements.txt` without `-r`).
 
 `BrandIndex` answers a separate question, **cross-ecosystem confusion**: the query (or the query
 without its ecosystem affix, or one edit from either) is the *brand* of a popular name of another
@@ -56,6 +63,17 @@ MIN_ROTATED: Final = 3
 """Each part of a `reorder` variant (`libhtml5` / `html5lib`) is at least this long."""
 MIN_BRAND: Final = 5
 """A cross-ecosystem brand is at least this long (shorter ones are mostly common words)."""
+MIN_SCRAMBLE: Final = 7
+"""A `scramble` variant has at least this many characters once separators are dropped: short
+anagrams of real words are common (`listen` / `silent`)."""
+MIN_SCOPED_PART: Final = 8
+"""A scoped name's package part is matched alone (`arm-resources` / `@azure/arm-resources`) only
+from this length: short parts are common words (`core`, `utils`, `node`)."""
+MIN_WIDE: Final = 6
+"""`one_edit_keys` answers nothing for shorter names: a name of five characters or fewer is one edit
+from several real packages of the whole index by chance."""
+EDIT_ALPHABET: Final = "abcdefghijklmnopqrstuvwxyz0123456789-_."
+"""The characters of a package name an edit can insert or substitute (npm and PyPI keys)."""
 
 _DELIMITERS = re.compile(r"[-_.]+")
 _HOMOGLYPHS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("1", "l"), ("i", "l"), ("0", "o"))
@@ -258,6 +276,31 @@ class Variant:
     edit_distance: int
     similarity: float
     detail: str
+    typo_traffic: bool = True
+    """Users reach this name by a slip when they mean the target (one keystroke, a separator, a
+    look-alike, words swapped, an ecosystem affix typed from habit such as `node-` or `.js`), so an
+    established name of this shape can owe its downloads to the target. False for shapes nobody
+    types by accident (two edits, an extra word, a version number, scrambled letters)."""
+
+
+SLIP_TECHNIQUES: Final = frozenset(
+    {
+        "delimiter",
+        "homoglyph",
+        "omission",
+        "repetition",
+        "transposition",
+        "adjacent_key",
+        "insertion",
+        "substitution",
+        "scope_confusion",
+        "reorder",
+        "case_twin",
+        "import_name",
+    }
+)
+"""Techniques whose names users type by a slip (see `Variant.typo_traffic`); `combosquat` counts
+when its affix is an ecosystem affix (`_HABIT_AFFIXES`)."""
 
 
 class VariantIndex:
@@ -266,7 +309,16 @@ class VariantIndex:
     pool; lookups are dictionary probes plus the exact near-miss search of `domain.near_names`.
     """
 
-    __slots__ = ("_affixed", "_folded", "_names", "_pool", "_position", "_skeletons")
+    __slots__ = (
+        "_affixed",
+        "_folded",
+        "_names",
+        "_pool",
+        "_position",
+        "_scoped_parts",
+        "_scrambled",
+        "_skeletons",
+    )
 
     def __init__(self, names: Sequence[str], pool: NamePool | None = None) -> None:
         self._names = list(names)
@@ -275,8 +327,17 @@ class VariantIndex:
         self._skeletons: dict[str, int] = {}
         self._folded: dict[str, int] = {}
         self._affixed: dict[str, list[tuple[int, str]]] = {}
+        self._scrambled: dict[str, int] = {}
+        self._scoped_parts: dict[str, int] = {}
         for i, name in enumerate(self._names):
+            if name.startswith("@") and "/" in name:
+                part = name.partition("/")[2]
+                if len(part) >= MIN_SCOPED_PART:
+                    self._scoped_parts.setdefault(part, i)
             self._skeletons.setdefault(skeleton(name), i)
+            letters = _letters(name)
+            if letters is not None:
+                self._scrambled.setdefault(letters, i)
             self._folded.setdefault(fold(name), i)
             for base, affix in _affix_bases(name):
                 self._affixed.setdefault(base, []).append((i, affix))
@@ -303,7 +364,7 @@ class VariantIndex:
         """
         found: dict[int, Variant] = {}
 
-        def add(i: int, technique: str, detail: str) -> None:
+        def add(i: int, technique: str, detail: str, habit: bool = False) -> None:
             target = self._names[i]
             if target == query or i in found:
                 return
@@ -314,6 +375,7 @@ class VariantIndex:
                 int(DamerauLevenshtein.distance(query, target)),
                 round(float(fuzz.ratio(query, target)), 1),
                 detail,
+                technique in SLIP_TECHNIQUES or habit,
             )
 
         i = self._skeletons.get(skeleton(query))
@@ -342,12 +404,27 @@ class VariantIndex:
         for base, affix in _affix_bases(query):
             i = self._position.get(base)
             if i is not None:
-                add(i, "combosquat", f"the popular name with {affix!r} added")
+                add(
+                    i,
+                    "combosquat",
+                    f"the popular name with {affix!r} added",
+                    affix in _HABIT_AFFIXES,
+                )
             for j, other in self._affixed.get(base, ()):
                 if other != affix:
-                    add(j, "combosquat", f"{other!r} of the popular name swapped for {affix!r}")
+                    add(
+                        j,
+                        "combosquat",
+                        f"{other!r} of the popular name swapped for {affix!r}",
+                        {affix, other} <= _HABIT_AFFIXES,
+                    )
         for i, other in self._affixed.get(query, ()):
-            add(i, "combosquat", f"the popular name without its {other!r}")
+            add(
+                i,
+                "combosquat",
+                f"the popular name without its {other!r}",
+                other in _HABIT_AFFIXES,
+            )
         for base, word in _token_bases(query):
             i = self._position.get(base)
             if i is not None:
@@ -370,6 +447,11 @@ class VariantIndex:
                         "delimiter_typo",
                         "one edit from the popular name once separators are dropped",
                     )
+        letters = _letters(query)
+        if letters is not None:
+            i = self._scrambled.get(letters)
+            if i is not None:
+                add(i, "scramble", "the same letters in another order")
         ranked = sorted(found.values(), key=lambda v: (_ORDER.get(v.technique, 9), v.index))
         return ranked[:limit]
 
@@ -385,11 +467,15 @@ class VariantIndex:
                 target = self._names[i]
                 if target.startswith("@") and target.partition("/")[2] == rest and dist == 1:
                     out.append((i, "the same package name in a scope one edit away"))
-        elif "-" in query and not query.startswith("@"):
-            scope, _, rest = query.partition("-")
-            i = self._position.get(f"@{scope}/{rest}")
+        elif not query.startswith("@"):
+            if "-" in query:
+                scope, _, rest = query.partition("-")
+                i = self._position.get(f"@{scope}/{rest}")
+                if i is not None:
+                    out.append((i, f"the scoped name @{scope}/{rest} flattened"))
+            i = self._scoped_parts.get(query)
             if i is not None:
-                out.append((i, f"the scoped name @{scope}/{rest} flattened"))
+                out.append((i, f"the scoped name {self._names[i]} without its scope"))
         return out
 
 
@@ -408,7 +494,59 @@ _ORDER: Final = {
     "combosquat": 3,
     "two_edits": 3,
     "delimiter_typo": 3,
+    "scramble": 3,
+    "case_twin": 0,
 }
+
+
+def _letters(name: str) -> str | None:
+    """The characters of an unscoped name without separators, sorted: equal for two names made of
+    the same letters (`scramble`); None under `MIN_SCRAMBLE` characters or for scoped names."""
+    flat = skeleton(name)
+    if len(flat) < MIN_SCRAMBLE or "/" in flat:
+        return None
+    return "".join(sorted(flat))
+
+
+def one_edit_keys(key: str) -> set[str]:
+    """
+    Every key one Damerau-Levenshtein edit from `key` (a deletion, an adjacent transposition, or a
+    character of `EDIT_ALPHABET` substituted or inserted), `key` itself excluded. In a scoped npm
+    name only the package part is edited. Empty when the (package part of the) name is shorter than
+    `MIN_WIDE`. A name of n characters has about 77·n such keys; a caller probes an index with them
+    in one query.
+    """
+    scope, sep, part = key.rpartition("/")
+    head = f"{scope}{sep}"
+    if len(part) < MIN_WIDE:
+        return set()
+    out: set[str] = set()
+    n = len(part)
+    for i in range(n):
+        out.add(part[:i] + part[i + 1 :])
+        if i + 1 < n:
+            out.add(part[:i] + part[i + 1] + part[i] + part[i + 2 :])
+        for ch in EDIT_ALPHABET:
+            out.add(part[:i] + ch + part[i + 1 :])
+    for i in range(n + 1):
+        for ch in EDIT_ALPHABET:
+            out.add(part[:i] + ch + part[i:])
+    out.discard(part)
+    return {head + k for k in out if k and k[0] not in "-_." and k[-1] not in "-_."}
+
+
+def install_confusion(query: str, file_name: str) -> int | None:
+    """
+    Edits between `query` and `file_name` (a file a user meant to pass to the installer, such as
+    `requirements.txt`) once separators and case are dropped (`requiremetnstxt` is one), or None
+    when they are further apart than one edit (two for names over `LONG_NAME` characters).
+    """
+    flat, meant = skeleton(query), skeleton(file_name)
+    limit = 2 if len(meant) > LONG_NAME else 1
+    if abs(len(flat) - len(meant)) > limit:
+        return None
+    distance = int(DamerauLevenshtein.distance(flat, meant, score_cutoff=limit))
+    return distance if distance <= limit else None
 
 
 def _scopes_compatible(query: str, target: str) -> bool:
@@ -447,6 +585,23 @@ ECOSYSTEM_SUFFIXES: Final = (
     "-js",
     "js",
 )
+_HABIT_AFFIXES: Final = frozenset(ECOSYSTEM_PREFIXES) | frozenset(ECOSYSTEM_SUFFIXES)
+"""Affixes typed from habit (the language's name around the package's): `node-`, `.js`, `py-`."""
+
+
+def ecosystem_bases(name: str) -> list[str]:
+    """`name` itself, then `name` without each ecosystem affix it carries (`python-mysqldb` →
+    `mysqldb`, `opencv.js` → `opencv`); scoped npm names carry none."""
+    out = [name]
+    if name.startswith("@"):
+        return out
+    for prefix in ECOSYSTEM_PREFIXES:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            out.append(name[len(prefix) :])
+    for suffix in ECOSYSTEM_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            out.append(name[: -len(suffix)])
+    return out
 
 
 def brands(name: str) -> list[str]:
@@ -457,15 +612,8 @@ def brands(name: str) -> list[str]:
     """
     if name.startswith("@"):
         return []
-    out = [name]
-    for prefix in ECOSYSTEM_PREFIXES:
-        if name.startswith(prefix):
-            out.append(name[len(prefix) :])
-    for suffix in ECOSYSTEM_SUFFIXES:
-        if name.endswith(suffix):
-            out.append(name[: -len(suffix)])
     keys = []
-    for brand in out:
+    for brand in ecosystem_bases(name):
         key = skeleton(brand)
         if len(key) >= MIN_BRAND and key not in keys:
             keys.append(key)

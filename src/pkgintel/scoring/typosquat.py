@@ -19,8 +19,9 @@ module weighs the **popularity gap**, which decides whether the imitation is sus
   `FEW_RELEASES` releases, first one at most `YOUNG_DAYS` ago), as a report does; `check_bulk`,
   which reads the index only, leaves it alone.
 - An established package (`scoring.verdicts.established`: real downloads, a place in the ranking or
-  a long release history) is a suspect only when the gap is measured and at least
-  `ESTABLISHED_GAP`: typo traffic alone gives a squat of a very popular name thousands of downloads
+  a long release history) is a suspect only when its shape is one users reach by a slip (a
+  keystroke, a separator, a look-alike, swapped words, an ecosystem affix typed from habit), and the
+  gap is measured and at least `ESTABLISHED_GAP`: typo traffic alone gives a squat of a very popular name thousands of downloads
   (npm's security placeholder `crossenv` draws 10,533 a month beside `cross-env`'s 60 million), while a
   legitimate neighbour (`path-parser` beside `path-parse`) has far more than 0.1 % of its traffic.
   No list of names is exempt: every name is judged by the same two thresholds.
@@ -52,6 +53,8 @@ TYPO_TECHNIQUES: Final = frozenset(
         "scope_confusion",
         "reorder",
         "delimiter_typo",
+        "scramble",
+        "case_twin",
     }
 )
 
@@ -131,12 +134,20 @@ def suspected_by(
     established: bool = False,
     listed: bool = False,
     is_young: bool | None = None,
+    typo_traffic: bool = True,
 ) -> bool:
     """
     Whether one variant makes its name a suspect, given the gap (see the module docstring).
+    `typo_traffic`: users reach the name by a slip when they mean the target
+    (`domain.typosquat.Variant.typo_traffic`); an established name of another shape (an extra
+    word, two edits) is never a suspect, since only slips would send it the target's traffic.
     `listed`: the name is in the index (it exists and has what evidence the index holds); when the
     gap is then not measurable, only a young package with few releases (`is_young`) is suspected.
     """
+    if established and not typo_traffic:
+        # Only a slip sends a target's users to an established name; an extra word, a second
+        # edit or a version number does not, so its downloads are its own.
+        return False
     if gap.holds is None:
         if established or (listed and not is_young):
             return False

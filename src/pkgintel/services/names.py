@@ -21,7 +21,19 @@ from rapidfuzz import fuzz
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
-from pkgintel.domain.typosquat import BrandIndex, BrandVariant, Variant, VariantIndex, skeleton
+from pkgintel.domain.typosquat import (
+    BrandIndex,
+    BrandVariant,
+    Variant,
+    VariantIndex,
+    classify_edit,
+    ecosystem_bases,
+    install_confusion,
+    one_edit_keys,
+    skeleton,
+)
+from pkgintel.knowledge.import_names import ImportName, provided_as
+from pkgintel.knowledge.install_confusion import install_files
 from pkgintel.knowledge.slopsquats import HallucinatedName, hallucinated
 from pkgintel.scoring.typosquat import (
     ESTABLISHED_GAP,
@@ -48,6 +60,11 @@ CROSS_ECOSYSTEM: dict[Ecosystem, Ecosystem] = {
 }
 """Ecosystems whose famous names are borrowed by squats in the other (the 2017 npm campaign's
 `opencv.js`, `node-openssl`): npm and PyPI, the two whose name lists carry popularity."""
+WIDE_FLOOR = 1000
+"""A name outside the popular pool is a typosquat target (`one_edit_keys` probes of the whole
+index) only with at least this many downloads a month: a package in real use."""
+MIXED_CASE_LIMIT = 10000
+"""How many names with capitals (npm's legacy names) are kept per pool for case twins."""
 _POOL_TTL_S = 600.0
 HINT_ENTRIES = 20000
 """Typosquat hints kept per ecosystem pool (dropped with the pool when it is reloaded)."""
@@ -91,6 +108,8 @@ class TyposquatTarget:
     why: str
     ecosystem: str | None = None
     """The target's ecosystem when it is another one (`cross_ecosystem`); None: the same."""
+    outside_pool: bool = False
+    """The target was found in the whole name index, outside the `POPULAR_POOL` popular names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +161,12 @@ class _Pool:
     brand_entries: list[NameEntry] = field(default_factory=list)
     brand_hints: OrderedDict[str, tuple[BrandVariant, ...]] = field(default_factory=OrderedDict)
     brand_local: dict[str, NameEntry | None] = field(default_factory=dict)
+    mixed_case: dict[str, NameEntry] = field(default_factory=dict)
+    """Lower-cased key → entry of each name with capitals and downloads (npm's legacy names)."""
+    wide_hints: OrderedDict[str, tuple[tuple[NameEntry, str, int], ...]] = field(
+        default_factory=OrderedDict
+    )
+    """Key → (target, technique, edits) found in the whole index outside the pool."""
 
 
 def _indexed_pool(
@@ -266,6 +291,11 @@ class NameService:
                 if other is not None and entries and await self.index_state(other) is not None
                 else []
             )
+            mixed = (
+                await self._store.list_mixed_case_names(ecosystem, MIXED_CASE_LIMIT)
+                if entries
+                else []
+            )
             # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
             names, variants, brands = await asyncio.to_thread(
                 _indexed_pool, [e.name for e in entries], [e.name for e in foreign]
@@ -280,6 +310,7 @@ class NameService:
                 sum(1 for e in entries if e.popularity_rank is not None),
                 brands,
                 foreign,
+                mixed_case={e.name.lower(): e for e in mixed},
             )
             self._pools[ecosystem] = pool
             return pool
@@ -389,6 +420,51 @@ class NameService:
             self._judge(pool, v, suspect_pop, why_established, listed=listed, is_young=is_young)
             for v in variants
         )
+        matches += self._install_confusions(ecosystem, key, why_established)
+        for module, known in self._import_names(ecosystem, key):
+            target_entry = await self._entry_of(ecosystem, pool, known.project)
+            if target_entry is None:
+                continue
+            position = pool.variants.position(target_entry.name) if pool.variants else None
+            matches += (
+                self._judge_entry(
+                    pool,
+                    target_entry,
+                    POPULAR_POOL if position is None else position,
+                    "import_name",
+                    int(module != skeleton(key)),
+                    round(float(fuzz.ratio(key, target_entry.name)), 1),
+                    f"the module name {known.module!r}, which {known.project} installs "
+                    f"({known.source})",
+                    suspect_pop,
+                    why_established,
+                    listed=listed,
+                    is_young=is_young,
+                ),
+            )
+        if not any(m.suspected for m in matches) and why_established is None:
+            wide = await self._wide_variants(ecosystem, pool, key)
+            matches += tuple(
+                self._judge_entry(
+                    pool,
+                    target,
+                    POPULAR_POOL,
+                    technique,
+                    distance,
+                    round(float(fuzz.ratio(key, target.name)), 1),
+                    (
+                        "the same name in another case"
+                        if technique == "case_twin"
+                        else f"one edit from {target.display_name}"
+                    )
+                    + f", a name outside the {POPULAR_POOL:,} most popular",
+                    suspect_pop,
+                    why_established,
+                    listed=listed,
+                    is_young=is_young,
+                )
+                for target, technique, distance in wide
+            )
         if not any(m.suspected for m in matches):
             borrowed = self._brand_variants(pool, key)
             local = await self._brand_counterparts(ecosystem, pool, [b.brand for b in borrowed])
@@ -434,8 +510,9 @@ class NameService:
         )
         return self._with_slop(hint, slop)
 
-    @staticmethod
+    @classmethod
     def _judge(
+        cls,
         pool: _Pool,
         v: Variant,
         suspect: Popularity | None,
@@ -444,16 +521,60 @@ class NameService:
         listed: bool,
         is_young: bool | None,
     ) -> TyposquatTarget:
-        target_entry = pool.entries[v.index]
+        return cls._judge_entry(
+            pool,
+            pool.entries[v.index],
+            v.index,
+            v.technique,
+            v.edit_distance,
+            v.similarity,
+            v.detail,
+            suspect,
+            why_established,
+            listed=listed,
+            is_young=is_young,
+            typo_traffic=v.typo_traffic,
+        )
+
+    @staticmethod
+    def _judge_entry(
+        pool: _Pool,
+        target_entry: NameEntry,
+        position: int,
+        technique: str,
+        edit_distance: int,
+        similarity: float,
+        detail: str,
+        suspect: Popularity | None,
+        why_established: str | None,
+        *,
+        listed: bool,
+        is_young: bool | None,
+        typo_traffic: bool = True,
+    ) -> TyposquatTarget:
+        """One target judged by the popularity gap (`scoring.typosquat.suspected_by`);
+        `position` is its place among the popular names (`POPULAR_POOL` or more: outside);
+        `typo_traffic` as `domain.typosquat.Variant.typo_traffic`."""
         target = Popularity(
             target_entry.monthly_downloads, target_entry.popularity_rank, pool.ranked_count or None
         )
         gap = popularity_gap(target, suspect)
         firm = why_established is not None
         suspected = suspected_by(
-            v.technique, v.index, gap, established=firm, listed=listed, is_young=is_young
+            technique,
+            position,
+            gap,
+            established=firm,
+            listed=listed,
+            is_young=is_young,
+            typo_traffic=typo_traffic,
         )
-        if firm and suspected:
+        if firm and not typo_traffic:
+            why = (
+                f"not a suspect: established ({why_established}), and nobody reaches this "
+                "name by a slip when meaning the target, so its downloads are its own"
+            )
+        elif firm and suspected:
             why = (
                 f"the target is {gap.ratio:,g} times as popular: this name's own traffic "
                 f"({why_established}) is what typos of it would draw"
@@ -487,10 +608,10 @@ class NameService:
             )
         return TyposquatTarget(
             target_entry.display_name,
-            v.technique,
-            v.edit_distance,
-            v.similarity,
-            v.detail,
+            technique,
+            edit_distance,
+            similarity,
+            detail,
             target.describe(),
             target.monthly_downloads,
             target.rank,
@@ -498,7 +619,104 @@ class NameService:
             gap.basis,
             suspected,
             why,
+            outside_pool=position >= POPULAR_POOL,
         )
+
+    async def _wide_variants(
+        self, ecosystem: Ecosystem, pool: _Pool, key: str
+    ) -> tuple[tuple[NameEntry, str, int], ...]:
+        """
+        Names of the whole index, outside the popular pool, that `key` misspells by one edit or
+        by case alone (npm's legacy `localforage-memoryStorageDriver`), with at least `WIDE_FLOOR`
+        downloads a month: one query of the ~77·n keys `one_edit_keys` lists. Cached per pool.
+        """
+        found = pool.wide_hints.get(key)
+        if found is not None:
+            return found
+        out: list[tuple[NameEntry, str, int]] = []
+        twin = pool.mixed_case.get(key.lower())
+        if twin is not None and twin.name != key:
+            out.append((twin, "case_twin", 0))
+        probes = one_edit_keys(key)
+        if probes:
+            entries = await self._store.get_names(ecosystem, sorted(probes))
+            for name, entry in sorted(entries.items()):
+                if (
+                    (pool.variants is not None and name in pool.variants)
+                    or (entry.monthly_downloads or 0) < WIDE_FLOOR
+                    or name == key
+                ):
+                    continue
+                out.append((entry, classify_edit(key, name), 1))
+        out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
+        found = tuple(out[:5])
+        pool.wide_hints[key] = found
+        if len(pool.wide_hints) > HINT_ENTRIES:
+            pool.wide_hints.popitem(last=False)
+        return found
+
+    @staticmethod
+    def _import_names(ecosystem: Ecosystem, key: str) -> list[tuple[str, ImportName]]:
+        """(module key, entry) for each module name `key` is, with or without an ecosystem affix
+        (`python-mysqldb` → `MySQLdb` of mysqlclient); the project itself is left out."""
+        out: list[tuple[str, ImportName]] = []
+        for i, base in enumerate(ecosystem_bases(key)):
+            module = skeleton(base)
+            if i and len(module) < 4:  # `py` + `dns`: too short to carry meaning with an affix
+                continue
+            for known in provided_as(ecosystem, module):
+                if normalise_name(ecosystem, known.project) != key:
+                    out.append((module, known))
+        return out
+
+    async def _entry_of(self, ecosystem: Ecosystem, pool: _Pool, name: str) -> NameEntry | None:
+        """The index entry of `name`: from the popular pool, else from the store."""
+        key = normalise_name(ecosystem, name)
+        position = pool.variants.position(key) if pool.variants is not None else None
+        if position is not None:
+            return pool.entries[position]
+        return await self._store.get_name(ecosystem, key)
+
+    @staticmethod
+    def _install_confusions(
+        ecosystem: Ecosystem, key: str, why_established: str | None
+    ) -> tuple[TyposquatTarget, ...]:
+        """Files users type as a package name (`knowledge.install_confusion`) that `key` is or
+        misspells. A suspect unless the package is established: no legitimate project needs the
+        name of a requirements file."""
+        out = []
+        for known in install_files(ecosystem):
+            distance = install_confusion(key, known.file_name)
+            if distance is None:
+                continue
+            suspected = why_established is None
+            what = (
+                f"named like the file {known.file_name}"
+                if distance == 0
+                else f"{distance} edit{'s' if distance > 1 else ''} from the file {known.file_name}"
+            )
+            out.append(
+                TyposquatTarget(
+                    known.file_name,
+                    "install_confusion",
+                    distance,
+                    round(float(fuzz.ratio(skeleton(key), skeleton(known.file_name))), 1),
+                    f"{what}: a user who meant `{known.meant}` installs this package",
+                    "a file, not a package",
+                    None,
+                    None,
+                    None,
+                    "not_a_package",
+                    suspected,
+                    (
+                        f"{what}, which users type as a package name when they mean "
+                        f"`{known.meant}` ({known.source})"
+                        if suspected
+                        else f"not a suspect: established ({why_established})"
+                    ),
+                )
+            )
+        return tuple(out)
 
     @staticmethod
     def _brand_variants(pool: _Pool, key: str) -> tuple[BrandVariant, ...]:

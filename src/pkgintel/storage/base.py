@@ -48,6 +48,11 @@ class NameStore(Protocol):
         """The most popular entries (rank first, then monthly downloads), at most `limit`."""
         ...
 
+    async def list_mixed_case_names(self, ecosystem: Ecosystem, limit: int) -> list[NameEntry]:
+        """Entries whose key has capitals and that carry downloads (npm's legacy names), most
+        downloaded first, at most `limit`."""
+        ...
+
     async def list_names_near(self, ecosystem: Ecosystem, key: str, limit: int) -> list[str]:
         """Keys sharing the first character of `key` with a length within ±2, at most `limit`."""
         ...

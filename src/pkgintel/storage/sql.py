@@ -211,6 +211,21 @@ class SqlStore:
                 rows += [r for r in (await conn.execute(by_downloads)).all() if r.name not in seen]
         return [self._entry(r) for r in rows[:limit]]
 
+    async def list_mixed_case_names(self, ecosystem: Ecosystem, limit: int) -> list[NameEntry]:
+        c = package_name.c
+        stmt = (
+            select(package_name)
+            .where(
+                c.ecosystem == ecosystem.value,
+                c.monthly_downloads.is_not(None),
+                c.name != func.lower(c.name),
+            )
+            .order_by(c.monthly_downloads.desc())
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            return [self._entry(r) for r in (await conn.execute(stmt)).all()]
+
     async def list_names_near(self, ecosystem: Ecosystem, key: str, limit: int) -> list[str]:
         if not key:
             return []
