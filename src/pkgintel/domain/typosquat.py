@@ -595,13 +595,14 @@ def ecosystem_bases(name: str) -> list[str]:
     out = [name]
     if name.startswith("@"):
         return out
-    for prefix in ECOSYSTEM_PREFIXES:
-        if name.startswith(prefix) and len(name) > len(prefix):
-            out.append(name[len(prefix) :])
-    for suffix in ECOSYSTEM_SUFFIXES:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            out.append(name[: -len(suffix)])
-    return out
+    # The longest affix of each side only (`python-` rather than `py`, which would leave `thon-`).
+    prefix = next((p for p in ECOSYSTEM_PREFIXES if name.startswith(p)), None)
+    if prefix is not None and len(name) > len(prefix):
+        out.append(name[len(prefix) :].lstrip("-_."))
+    suffix = next((x for x in ECOSYSTEM_SUFFIXES if name.endswith(x)), None)
+    if suffix is not None and len(name) > len(suffix):
+        out.append(name[: -len(suffix)].rstrip("-_."))
+    return [base for i, base in enumerate(out) if base and base not in out[:i]]
 
 
 def brands(name: str) -> list[str]:

@@ -1,0 +1,118 @@
+"""Variant-model techniques of ADR 0030 (`domain.typosquat`): scrambles, dropped scopes, the
+whole-index probe keys, install-file confusion, and which shapes draw typo traffic."""
+
+from __future__ import annotations
+
+import pytest
+from rapidfuzz.distance import DamerauLevenshtein
+
+from pkgintel.domain.typosquat import (
+    MIN_WIDE,
+    VariantIndex,
+    ecosystem_bases,
+    install_confusion,
+    one_edit_keys,
+)
+from pkgintel.scoring.typosquat import Gap, suspected_by
+
+POPULAR = [
+    "requests",
+    "lodash",
+    "prop-types",
+    "cross-env",
+    "@azure/arm-resources",
+    "@types/node",
+    "react",
+    "crypto-js",
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> VariantIndex:
+    return VariantIndex(POPULAR)
+
+
+def _first(index: VariantIndex, query: str) -> tuple[str, str, bool] | None:
+    found = index.variants(query)
+    return (found[0].target, found[0].technique, found[0].typo_traffic) if found else None
+
+
+def test_a_scrambled_name_is_a_scramble_of_the_popular_one(index: VariantIndex) -> None:
+    assert _first(index, "rstseuqe") == ("requests", "scramble", False)
+
+
+def test_short_anagrams_are_not_scrambles() -> None:
+    # Six letters: `listen` / `silent` are both words; nothing under MIN_SCRAMBLE is matched.
+    assert VariantIndex(["silent"]).variants("listen") == []
+
+
+def test_an_unscoped_name_equal_to_a_scoped_package_part_drops_the_scope(
+    index: VariantIndex,
+) -> None:
+    assert _first(index, "arm-resources") == ("@azure/arm-resources", "scope_confusion", True)
+    # `node` is too short a part to stand for `@types/node` on its own.
+    assert all(v.target != "@types/node" for v in index.variants("node"))
+
+
+@pytest.mark.parametrize(
+    ("query", "typo_traffic"),
+    [
+        ("lodahs", True),  # a transposition: a slip
+        ("cross-env.js", True),  # a habit affix
+        ("node-lodash", True),
+        ("lodash-utils", False),  # an extra word nobody types by accident
+        ("jest-prop-types", False),
+        ("plain-crypto-js", False),
+        ("lodash-4", False),  # a version number
+    ],
+)
+def test_which_shapes_draw_typo_traffic(
+    index: VariantIndex, query: str, typo_traffic: bool
+) -> None:
+    found = index.variants(query)
+    assert found, query
+    assert found[0].typo_traffic is typo_traffic
+
+
+def test_an_established_name_of_a_non_slip_shape_is_never_a_suspect() -> None:
+    huge = Gap(True, 50_000.0, "downloads")
+    assert suspected_by("combosquat", 10, huge, established=True, typo_traffic=True)
+    assert not suspected_by("combosquat", 10, huge, established=True, typo_traffic=False)
+    # A name that is not established is still judged by the gap, whatever its shape.
+    assert suspected_by("combosquat", 10, huge, established=False, typo_traffic=False)
+
+
+def test_one_edit_keys_are_exactly_the_names_one_edit_away() -> None:
+    keys = one_edit_keys("shadowsock")
+    assert "shadowsocks" in keys  # omission of the last letter
+    assert "shadwosock" in keys  # transposition
+    assert "shadowsock" not in keys
+    assert all(DamerauLevenshtein.distance(k, "shadowsock") == 1 for k in keys)
+    assert all(k[0] not in "-_." and k[-1] not in "-_." for k in keys)
+    assert 60 * len("shadowsock") < len(keys) < 85 * len("shadowsock")
+
+
+def test_one_edit_keys_edit_only_the_package_part_and_skip_short_names() -> None:
+    keys = one_edit_keys("@scope/hide-console")
+    assert keys and all(k.startswith("@scope/") for k in keys)
+    assert one_edit_keys("a" * (MIN_WIDE - 1)) == set()
+
+
+@pytest.mark.parametrize(
+    ("query", "distance"),
+    [
+        ("requirements-txt", 0),  # PyPI's normalised form of `requirements.txt`
+        ("requiremetnstxt", 1),
+        ("requiremetstx", 2),
+        ("requirements", None),  # a real word and real packages, three edits away
+        ("requests", None),
+    ],
+)
+def test_install_confusion_distance(query: str, distance: int | None) -> None:
+    assert install_confusion(query, "requirements.txt") == distance
+
+
+def test_ecosystem_bases_drop_one_affix() -> None:
+    assert ecosystem_bases("python-mysqldb") == ["python-mysqldb", "mysqldb"]
+    assert ecosystem_bases("opencv.js") == ["opencv.js", "opencv"]
+    assert ecosystem_bases("@types/node") == ["@types/node"]

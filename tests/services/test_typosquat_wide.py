@@ -1,0 +1,103 @@
+"""`NameService.typosquat` beyond the popular pool (ADR 0030): one-edit originals anywhere in the
+name index, npm's legacy mixed-case twins, module names and requirement files typed as package
+names, and established plugins left alone."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from pkgintel.domain.names import NameEntry
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.services import names as names_module
+from pkgintel.services.names import WIDE_FLOOR, NameService
+from pkgintel.storage.migrate import upgrade
+from pkgintel.storage.sql import SqlStore, create_engine
+
+NPM = Ecosystem.NPM
+PYPI = Ecosystem.PYPI
+
+
+@pytest.fixture
+async def names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[NameService]:
+    # A popular pool of 3, so the mid-popular names below sit outside it, as on the real registry.
+    monkeypatch.setattr(names_module, "POPULAR_POOL", 3)
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
+    await upgrade(engine)
+    service = NameService(SqlStore(engine))
+    npm = [
+        ("lodash", 4 * 10**8),
+        ("prop-types", 2 * 10**8),
+        ("react", 10**8),
+        ("node-hide-console-window", 1_867),
+        ("shadowsocks", WIDE_FLOOR - 402),  # under the floor: not a target
+        ("localforage-memoryStorageDriver", 81_369),
+        ("jest-prop-types", 6_700),  # an established plugin of a far more popular package
+        ("styled-component", 6_800),
+        ("styled-components", 3 * 10**8),
+    ]
+    await service.ingest(
+        NPM,
+        [NameEntry(NPM, n, n, monthly_downloads=d) for n, d in npm],
+        source="t",
+    )
+    pypi = ["requests", "mysqlclient", "pyyaml", "sklearn"]
+    await service.ingest(
+        PYPI,
+        [NameEntry(PYPI, n, n, popularity_rank=i + 1) for i, n in enumerate(pypi)]
+        + [NameEntry(PYPI, "requirements-dev-txt", "requirements-dev.txt")],
+        source="t",
+    )
+    yield service
+    await engine.dispose()
+
+
+def _suspects(hint: names_module.TyposquatHint) -> list[tuple[str, str]]:
+    return [(m.name, m.technique) for m in hint.matches if m.suspected]
+
+
+async def test_a_new_name_one_edit_from_a_used_package_outside_the_pool(
+    names: NameService,
+) -> None:
+    hint = await names.typosquat(NPM, "node-hide-console-windows")
+    assert hint.is_suspected
+    assert _suspects(hint) == [("node-hide-console-window", "adjacent_key")]  # s beside w
+    assert hint.matches[0].outside_pool
+    # The original must be in real use: under WIDE_FLOOR downloads a month it is no target.
+    assert not (await names.typosquat(NPM, "shadowsock")).is_suspected
+
+
+async def test_a_lower_case_twin_of_a_legacy_mixed_case_name(names: NameService) -> None:
+    hint = await names.typosquat(NPM, "localforage-memorystoragedriver")
+    assert _suspects(hint) == [("localforage-memoryStorageDriver", "case_twin")]
+
+
+async def test_an_established_plugin_is_not_a_suspect_but_a_slip_is(names: NameService) -> None:
+    plugin = await names.typosquat(NPM, "jest-prop-types")
+    assert not plugin.is_suspected
+    assert "by a slip" in plugin.matches[0].why
+    # The same downloads on an omission of a 5,000 times more popular name: typo traffic.
+    slip = await names.typosquat(NPM, "styled-component")
+    assert _suspects(slip) == [("styled-components", "omission")]
+
+
+async def test_a_module_name_typed_as_a_package_name(names: NameService) -> None:
+    hint = await names.typosquat(PYPI, "python-mysqldb")
+    assert _suspects(hint) == [("mysqlclient", "import_name")]
+    assert "MySQLdb" in hint.matches[0].detail
+    # The placeholder `sklearn` is ranked, so established: a 1,000x gap would be needed.
+    assert not (await names.typosquat(PYPI, "sklearn")).is_suspected
+
+
+async def test_a_requirements_file_typed_as_a_package_name(names: NameService) -> None:
+    for name in ("requiremetnstxt", "requiremntstx", "requirements.txt"):
+        hint = await names.typosquat(PYPI, name)
+        assert hint.is_suspected, name
+        (target,) = [m for m in hint.matches if m.technique == "install_confusion"]
+        assert target.name == "requirements.txt"
+        assert "pip install -r requirements.txt" in target.detail
+    listed = await names.typosquat(PYPI, "requirements-dev-txt")
+    assert _suspects(listed) == [("requirements-dev.txt", "install_confusion")]
+    assert not (await names.typosquat(PYPI, "requests")).is_suspected
