@@ -12,6 +12,7 @@ from pkgintel.domain.typosquat import (
     ecosystem_bases,
     install_confusion,
     one_edit_keys,
+    scope_keys,
 )
 from pkgintel.scoring.typosquat import Gap, suspected_by
 
@@ -116,3 +117,25 @@ def test_ecosystem_bases_drop_one_affix() -> None:
     assert ecosystem_bases("python-mysqldb") == ["python-mysqldb", "mysqldb"]
     assert ecosystem_bases("opencv.js") == ["opencv.js", "opencv"]
     assert ecosystem_bases("@types/node") == ["@types/node"]
+
+
+def test_scope_keys_move_a_name_under_common_scopes_or_split_off_its_first_word() -> None:
+    keys = scope_keys("arm-resources", ["@azure", "@aws-sdk"])
+    assert keys["@azure/arm-resources"].endswith("without its scope")
+    assert "@aws-sdk/arm-resources" in keys
+    assert keys["@arm/resources"].endswith("flattened")
+    # Short names are only split, never moved under a scope; scoped names give nothing.
+    assert set(scope_keys("ab-cdef", ["@azure"])) == {"@ab/cdef"}
+    assert scope_keys("@azure/arm-logic", ["@azure"]) == {}
+
+
+def test_a_listed_name_of_a_non_slip_shape_needs_youth() -> None:
+    huge = Gap(True, 500.0, "downloads")
+    unknown = Gap(None, None, "unknown")
+    # Listed with its own (small) downloads: a plugin's gap to its host says nothing.
+    assert not suspected_by("combosquat", 10, huge, listed=True, typo_traffic=False)
+    assert suspected_by("combosquat", 10, huge, listed=True, is_young=True, typo_traffic=False)
+    # Not in the index: judged on its shape.
+    assert suspected_by("combosquat", 10, unknown, typo_traffic=False)
+    # A slip-shaped listed name is still judged by the gap.
+    assert suspected_by("omission", 10, huge, listed=True, typo_traffic=True)

@@ -101,3 +101,30 @@ async def test_a_requirements_file_typed_as_a_package_name(names: NameService) -
     listed = await names.typosquat(PYPI, "requirements-dev-txt")
     assert _suspects(listed) == [("requirements-dev.txt", "install_confusion")]
     assert not (await names.typosquat(PYPI, "requests")).is_suspected
+
+
+async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(names_module, "POPULAR_POOL", 3)
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'scopes.sqlite'}")
+    await upgrade(engine)
+    service = NameService(SqlStore(engine))
+    npm = [
+        ("@azure/identity", 9 * 10**7),  # three popular @azure names make @azure common
+        ("@azure/core-auth", 8 * 10**7),
+        ("@azure/msal-node", 7 * 10**7),
+        ("@azure/arm-logic", 122_793),
+        ("@vitejs/plugin-react-refresh", 180_087),
+    ]
+    await service.ingest(
+        NPM, [NameEntry(NPM, n, n, monthly_downloads=d) for n, d in npm], source="t"
+    )
+    try:
+        dropped = await service.typosquat(NPM, "arm-logic")
+        assert _suspects(dropped) == [("@azure/arm-logic", "scope_confusion")]
+        assert "without its scope" in dropped.matches[0].detail
+        flattened = await service.typosquat(NPM, "vitejs-plugin-react-refresh")
+        assert _suspects(flattened) == [("@vitejs/plugin-react-refresh", "scope_confusion")]
+    finally:
+        await engine.dispose()

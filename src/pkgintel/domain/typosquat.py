@@ -535,6 +535,27 @@ def one_edit_keys(key: str) -> set[str]:
     return {head + k for k in out if k and k[0] not in "-_." and k[-1] not in "-_."}
 
 
+def scope_keys(key: str, scopes: Sequence[str]) -> dict[str, str]:
+    """
+    Scoped names an unscoped `key` may stand for, each with how: the name moved under one of the
+    registry's common `scopes` (`arm-logic` / `@azure/arm-logic`, for a key of at least
+    `MIN_SCOPED_PART` characters) or its first word turned into the scope
+    (`vitejs-plugin-react-refresh` / `@vitejs/plugin-react-refresh`). `scopes` are written with
+    their `@`. Empty for a scoped key.
+    """
+    if key.startswith("@"):
+        return {}
+    out: dict[str, str] = {}
+    if len(key) >= MIN_SCOPED_PART:
+        for scope in scopes:
+            out[f"{scope}/{key}"] = f"the scoped name {scope}/{key} without its scope"
+    for i, ch in enumerate(key):
+        if ch == "-" and 2 <= i < len(key) - 2:
+            probe = f"@{key[:i]}/{key[i + 1 :]}"
+            out.setdefault(probe, f"the scoped name {probe} flattened")
+    return out
+
+
 def install_confusion(query: str, file_name: str) -> int | None:
     """
     Edits between `query` and `file_name` (a file a user meant to pass to the installer, such as

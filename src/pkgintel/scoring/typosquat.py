@@ -139,15 +139,21 @@ def suspected_by(
     """
     Whether one variant makes its name a suspect, given the gap (see the module docstring).
     `typo_traffic`: users reach the name by a slip when they mean the target
-    (`domain.typosquat.Variant.typo_traffic`); an established name of another shape (an extra
-    word, two edits) is never a suspect, since only slips would send it the target's traffic.
+    (`domain.typosquat.Variant.typo_traffic`). A name of another shape (an extra word, two edits)
+    draws none of the target's traffic, so its own downloads say nothing: it is a suspect only when
+    new (not listed, or young with few releases), never when established.
     `listed`: the name is in the index (it exists and has what evidence the index holds); when the
     gap is then not measurable, only a young package with few releases (`is_young`) is suspected.
     """
-    if established and not typo_traffic:
-        # Only a slip sends a target's users to an established name; an extra word, a second
-        # edit or a version number does not, so its downloads are its own.
-        return False
+    if not typo_traffic:
+        # Only a slip sends a target's users to a name; an extra word, a second edit or a version
+        # number does not, so a listed name of such a shape owes its downloads to itself and a gap
+        # says nothing (a plugin always has fewer users than its host). Such a name is judged by
+        # its shape alone, and only when it is new: absent from the index, or young with few
+        # releases.
+        if established or (listed and not is_young) or gap.holds is False:
+            return False
+        return technique in TYPO_TECHNIQUES or target_position < COMBO_TOP
     if gap.holds is None:
         if established or (listed and not is_young):
             return False

@@ -30,6 +30,7 @@ from pkgintel.domain.typosquat import (
     ecosystem_bases,
     install_confusion,
     one_edit_keys,
+    scope_keys,
     skeleton,
 )
 from pkgintel.knowledge.import_names import ImportName, provided_as
@@ -63,6 +64,9 @@ CROSS_ECOSYSTEM: dict[Ecosystem, Ecosystem] = {
 WIDE_FLOOR = 1000
 """A name outside the popular pool is a typosquat target (`one_edit_keys` probes of the whole
 index) only with at least this many downloads a month: a package in real use."""
+SCOPE_MIN_NAMES = 3
+"""A scope counts as common (`scope_keys`) when at least this many popular names carry it."""
+SCOPE_LIMIT = 500
 MIXED_CASE_LIMIT = 10000
 """How many names with capitals (npm's legacy names) are kept per pool for case twins."""
 _POOL_TTL_S = 600.0
@@ -167,6 +171,9 @@ class _Pool:
         default_factory=OrderedDict
     )
     """Key → (target, technique, edits) found in the whole index outside the pool."""
+    scopes: tuple[str, ...] = ()
+    """Scopes carried by at least `SCOPE_MIN_NAMES` popular names, most common first (not
+    `@types`, whose packages are named after the real, unscoped one)."""
 
 
 def _indexed_pool(
@@ -179,6 +186,18 @@ def _indexed_pool(
     pool.prepare(1, 2)
     brands = BrandIndex(foreign, names) if foreign else None
     return pool, VariantIndex(names, pool), brands
+
+
+def _common_scopes(names: Iterable[str]) -> tuple[str, ...]:
+    """See `_Pool.scopes`."""
+    counts: dict[str, int] = {}
+    for name in names:
+        if name.startswith("@") and "/" in name:
+            scope = name.partition("/")[0]
+            counts[scope] = counts.get(scope, 0) + 1
+    common = [s for s, n in counts.items() if n >= SCOPE_MIN_NAMES and s != "@types"]
+    common.sort(key=lambda s: -counts[s])
+    return tuple(common[:SCOPE_LIMIT])
 
 
 def _renamed(answer: ExistsAnswer, name: str) -> ExistsAnswer:
@@ -311,6 +330,7 @@ class NameService:
                 brands,
                 foreign,
                 mixed_case={e.name.lower(): e for e in mixed},
+                scopes=_common_scopes(e.name for e in entries),
             )
             self._pools[ecosystem] = pool
             return pool
@@ -455,6 +475,8 @@ class NameService:
                     (
                         "the same name in another case"
                         if technique == "case_twin"
+                        else f"{target.display_name} without its scope"
+                        if technique == "scope_confusion"
                         else f"one edit from {target.display_name}"
                     )
                     + f", a name outside the {POPULAR_POOL:,} most popular",
@@ -574,6 +596,11 @@ class NameService:
                 f"not a suspect: established ({why_established}), and nobody reaches this "
                 "name by a slip when meaning the target, so its downloads are its own"
             )
+        elif not typo_traffic and not suspected and listed and not is_young:
+            why = (
+                "not a suspect: nobody reaches this name by a slip when meaning the target, so "
+                "its listed downloads are its own, and nothing shows it young with few releases"
+            )
         elif firm and suspected:
             why = (
                 f"the target is {gap.ratio:,g} times as popular: this name's own traffic "
@@ -637,7 +664,8 @@ class NameService:
         twin = pool.mixed_case.get(key.lower())
         if twin is not None and twin.name != key:
             out.append((twin, "case_twin", 0))
-        probes = one_edit_keys(key)
+        scoped = scope_keys(key, pool.scopes)
+        probes = one_edit_keys(key) | set(scoped)
         if probes:
             entries = await self._store.get_names(ecosystem, sorted(probes))
             for name, entry in sorted(entries.items()):
@@ -647,7 +675,10 @@ class NameService:
                     or name == key
                 ):
                     continue
-                out.append((entry, classify_edit(key, name), 1))
+                if name in scoped:
+                    out.append((entry, "scope_confusion", int(len(name) - len(key))))
+                else:
+                    out.append((entry, classify_edit(key, name), 1))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
         found = tuple(out[:5])
         pool.wide_hints[key] = found
