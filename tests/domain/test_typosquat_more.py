@@ -139,3 +139,15 @@ def test_a_listed_name_of_a_non_slip_shape_needs_youth() -> None:
     assert suspected_by("combosquat", 10, unknown, typo_traffic=False)
     # A slip-shaped listed name is still judged by the gap.
     assert suspected_by("omission", 10, huge, listed=True, typo_traffic=True)
+
+
+def test_a_word_beside_a_popular_name_unless_that_name_is_a_namespace() -> None:
+    index = VariantIndex(["jsonwebtoken", "react", "react-dom", "react-redux", "react-router"])
+    (variant,) = index.variants("crypto-jsonwebtoken")
+    assert (variant.target, variant.technique, variant.typo_traffic) == (
+        "jsonwebtoken",
+        "combosquat",
+        False,
+    )
+    # Three popular names extend `react-`: a new `react-*` name is a plugin, not an imitation.
+    assert all(v.target != "react" for v in index.variants("react-carousel"))

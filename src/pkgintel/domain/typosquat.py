@@ -266,6 +266,31 @@ def _token_bases(name: str) -> list[tuple[str, str]]:
     return out
 
 
+EXTRA_WORD_TOP: Final = 5000
+"""A two-word name (`axios-http`) imitates one of this many most popular names by its other word."""
+NAMESPACE_NAMES: Final = 3
+"""A popular name that at least this many popular names extend on the same side (`react-*`,
+`*-loader`) is a namespace: a new word beside it makes a plugin, not an imitation."""
+
+
+def _two_word_bases(name: str) -> list[tuple[str, str, int]]:
+    """`(base, word, side)` for a two-word unscoped name: each word as the base (at least
+    `MIN_BASE` long), the other (with at least one letter) as the word added; side 0 when the
+    base comes first."""
+    if name.startswith("@"):
+        return []
+    tokens = _DELIMITERS.split(name)
+    if len(tokens) != 2 or not all(tokens):
+        return []
+    first, last = tokens
+    # A number beside the name is a version suffix (`lodash-4`), judged as such.
+    return [
+        (b, w, side)
+        for b, w, side in ((first, last, 0), (last, first, -1))
+        if len(b) >= MIN_BASE and any(ch.isalpha() for ch in w)
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """`query` imitates the popular name at `index` (position in the pool, most popular first)."""
@@ -313,6 +338,7 @@ class VariantIndex:
         "_affixed",
         "_folded",
         "_names",
+        "_namespaces",
         "_pool",
         "_position",
         "_scoped_parts",
@@ -329,7 +355,14 @@ class VariantIndex:
         self._affixed: dict[str, list[tuple[int, str]]] = {}
         self._scrambled: dict[str, int] = {}
         self._scoped_parts: dict[str, int] = {}
+        self._namespaces: dict[tuple[str, int], int] = {}
         for i, name in enumerate(self._names):
+            if not name.startswith("@"):
+                tokens = _DELIMITERS.split(name)
+                if len(tokens) >= 2:
+                    for side in (0, -1):
+                        key = (tokens[side], side)
+                        self._namespaces[key] = self._namespaces.get(key, 0) + 1
             if name.startswith("@") and "/" in name:
                 part = name.partition("/")[2]
                 if len(part) >= MIN_SCOPED_PART:
@@ -428,6 +461,14 @@ class VariantIndex:
         for base, word in _token_bases(query):
             i = self._position.get(base)
             if i is not None:
+                add(i, "combosquat", f"the popular name with the word {word!r} added")
+        for base, word, side in _two_word_bases(query):
+            i = self._position.get(base)
+            if (
+                i is not None
+                and i < EXTRA_WORD_TOP
+                and self._namespaces.get((base, side), 0) < NAMESPACE_NAMES
+            ):
                 add(i, "combosquat", f"the popular name with the word {word!r} added")
         match = _VERSION_SUFFIX.match(query.rpartition("/")[2])
         if match is not None:
