@@ -40,6 +40,7 @@ def typosquat_wire(hint: TyposquatHint, *, nullable: bool = False) -> dict[str, 
                 "suspected": m.suspected,
                 "why": m.why,
                 "target_ecosystem": m.ecosystem,
+                "outside_pool": m.outside_pool,
             }
             for m in hint.matches
         ],
