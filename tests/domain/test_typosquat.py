@@ -85,7 +85,7 @@ def test_skeleton_and_fold() -> None:
         ("node-electron", "electron", "combosquat"),
         ("d3.js", "d3", "combosquat"),
         ("plain-crypto-js", "crypto-js", "combosquat"),  # one word added
-        ("types-node", "@types/node", "two_edits"),
+        ("types-node", "@types/node", "scope_confusion"),  # the issue's own example
         ("@babe1/core", "@babel/core", "homoglyph"),
         ("@babek/core", "@babel/core", "scope_confusion"),
         ("lodash-4", "lodash", "version_suffix"),

@@ -151,3 +151,17 @@ def test_a_word_beside_a_popular_name_unless_that_name_is_a_namespace() -> None:
     )
     # Three popular names extend `react-`: a new `react-*` name is a plugin, not an imitation.
     assert all(v.target != "react" for v in index.variants("react-carousel"))
+
+
+def test_one_edit_keys_also_cover_a_separator_change_plus_one_edit() -> None:
+    keys = one_edit_keys("ember_cli_babe")
+    assert "ember-cli-babel" in keys  # separators as dashes, then the omitted letter
+    assert "ember-cli-babe" in keys
+
+
+def test_two_edits_on_a_short_name_only_against_the_very_top() -> None:
+    index = VariantIndex(["requests", *(f"pkg{i:04d}" for i in range(200)), "chokidar"])
+    (variant,) = [v for v in index.variants("reqest") if v.target == "requests"]
+    assert (variant.technique, variant.typo_traffic) == ("two_edits", False)
+    # `chokidar` sits 201st here, beyond TWO_EDIT_TOP: two edits from it are not looked for.
+    assert all(v.target != "chokidar" for v in index.variants("chokader"))

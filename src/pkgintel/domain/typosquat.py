@@ -266,6 +266,11 @@ def _token_bases(name: str) -> list[tuple[str, str]]:
     return out
 
 
+SHORT_TWO_EDITS: Final = 5
+"""Names of this many characters up to `LONG_NAME` are also compared within two edits, against the
+`TWO_EDIT_TOP` most popular names only: users mistype most the names they type most (`reqest` /
+`requests`), and a short name is two edits from many others further down."""
+TWO_EDIT_TOP: Final = 100
 EXTRA_WORD_TOP: Final = 5000
 """A two-word name (`axios-http`) imitates one of this many most popular names by its other word."""
 NAMESPACE_NAMES: Final = 3
@@ -423,6 +428,10 @@ class VariantIndex:
                 i = self._skeletons.get(flat[cut:] + flat[:cut])
                 if i is not None:
                     add(i, "reorder", "the same words in another order")
+        # Scopes before edits: `sentry-vite-plugin` is `@sentry/vite-plugin` flattened, which also
+        # happens to be two edits away.
+        for i, detail in self._scope_variants(query):
+            add(i, "scope_confusion", detail)
         package_part = query.rpartition("/")[2]
         if len(package_part) >= MIN_LENGTH:
             k = 2 if len(package_part) > LONG_NAME else 1
@@ -432,8 +441,6 @@ class VariantIndex:
                     continue
                 technique = classify_edit(query, target)
                 add(i, technique, f"{dist} edit{'s' if dist > 1 else ''} from the popular name")
-        for i, detail in self._scope_variants(query):
-            add(i, "scope_confusion", detail)
         for base, affix in _affix_bases(query):
             i = self._position.get(base)
             if i is not None:
@@ -488,6 +495,11 @@ class VariantIndex:
                         "delimiter_typo",
                         "one edit from the popular name once separators are dropped",
                     )
+        if SHORT_TWO_EDITS <= len(package_part) <= LONG_NAME:
+            # Two edits on a short name: only against the very top, where typos concentrate.
+            for i, dist in self._pool.near(query, 2, limit * 2):
+                if dist == 2 and i < TWO_EDIT_TOP and _scopes_compatible(query, self._names[i]):
+                    add(i, "two_edits", "2 edits from one of the most popular names")
         letters = _letters(query)
         if letters is not None:
             i = self._scrambled.get(letters)
@@ -553,9 +565,10 @@ def one_edit_keys(key: str) -> set[str]:
     """
     Every key one Damerau-Levenshtein edit from `key` (a deletion, an adjacent transposition, or a
     character of `EDIT_ALPHABET` substituted or inserted), `key` itself excluded. In a scoped npm
-    name only the package part is edited. Empty when the (package part of the) name is shorter than
-    `MIN_WIDE`. A name of n characters has about 77·n such keys; a caller probes an index with them
-    in one query.
+    name only the package part is edited. A name with `_` or `.` also gives its spelling with dashes
+    and every key one edit from that (a separator change plus one edit). Empty when the (package part
+    of the) name is shorter than `MIN_WIDE`. A name of n characters has about 77·n such keys; a caller
+    probes an index with them in one query.
     """
     scope, sep, part = key.rpartition("/")
     head = f"{scope}{sep}"
@@ -573,7 +586,13 @@ def one_edit_keys(key: str) -> set[str]:
         for ch in EDIT_ALPHABET:
             out.add(part[:i] + ch + part[i:])
     out.discard(part)
-    return {head + k for k in out if k and k[0] not in "-_." and k[-1] not in "-_."}
+    keys = {head + k for k in out if k and k[0] not in "-_." and k[-1] not in "-_."}
+    dashed = _DELIMITERS.sub("-", part)
+    if dashed != part:
+        # Separators changed as well (`ember_cli_babe` / `ember-cli-babel`): the name with dashes,
+        # and every key one edit from it.
+        keys |= one_edit_keys(head + dashed) | {head + dashed}
+    return keys
 
 
 def scope_keys(key: str, scopes: Sequence[str]) -> dict[str, str]:

@@ -17,11 +17,13 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import DamerauLevenshtein
 
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.typosquat import (
+    SLIP_TECHNIQUES,
     BrandIndex,
     BrandVariant,
     Variant,
@@ -477,13 +479,15 @@ class NameService:
                         if technique == "case_twin"
                         else f"{target.display_name} without its scope"
                         if technique == "scope_confusion"
-                        else f"one edit from {target.display_name}"
+                        else f"{distance} edit{'s' if distance > 1 else ''} from "
+                        f"{target.display_name}"
                     )
                     + f", a name outside the {POPULAR_POOL:,} most popular",
                     suspect_pop,
                     why_established,
                     listed=listed,
                     is_young=is_young,
+                    typo_traffic=technique in SLIP_TECHNIQUES,
                 )
                 for target, technique, distance in wide
             )
@@ -669,16 +673,16 @@ class NameService:
         if probes:
             entries = await self._store.get_names(ecosystem, sorted(probes))
             for name, entry in sorted(entries.items()):
-                if (
-                    (pool.variants is not None and name in pool.variants)
-                    or (entry.monthly_downloads or 0) < WIDE_FLOOR
-                    or name == key
-                ):
+                if (entry.monthly_downloads or 0) < WIDE_FLOOR or name == key:
                     continue
+                in_pool = pool.variants is not None and name in pool.variants
                 if name in scoped:
                     out.append((entry, "scope_confusion", int(len(name) - len(key))))
+                elif DamerauLevenshtein.distance(key, name) == 1:
+                    if not in_pool:  # one edit from a pool name: the variant model has it
+                        out.append((entry, classify_edit(key, name), 1))
                 else:
-                    out.append((entry, classify_edit(key, name), 1))
+                    out.append((entry, "delimiter_typo", 2))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
         found = tuple(out[:5])
         pool.wide_hints[key] = found
