@@ -236,7 +236,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         caught_sets: list[set[str]] = []
         for row in confirmed:
             eco = Ecosystem(row["ecosystem"])
-            subset = {"yes": "added", "heldout": "heldout"}.get(row.get("added") or "", "original")
+            subset = {"yes": "added", "heldout": "heldout", "heldout2": "heldout2"}.get(
+                row.get("added") or "", "original"
+            )
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
             fresh = await rt.names.typosquat(eco, row["name"], lookup=False)
             listed = await rt.names.typosquat(eco, row["name"])
@@ -345,9 +347,9 @@ def report(out: dict[str, Any]) -> str:
     lines = ["## Recall on confirmed typosquats (target >= 90 %)", ""]
     lines.append("| names | as published (primary) | as listed today | n | target met |")
     lines.append("|---|---:|---:|---:|---|")
-    groups = ["all", "original", "added", "heldout", "npm", "pypi"]
+    groups = ["all", "original", "added", "heldout", "heldout2", "npm", "pypi"]
     groups += ["original npm", "original pypi", "added npm", "added pypi"]
-    groups += ["heldout npm", "heldout pypi", "popular_target"]
+    groups += ["heldout npm", "heldout pypi", "heldout2 npm", "heldout2 pypi", "popular_target"]
     for g in groups:
         pub, now = r["as_published"].get(g), r["as_listed"].get(g)
         if pub is None:
