@@ -28,7 +28,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Final, Literal, TypeVar, overload
+from typing import Any, Final, Literal, TypeVar, overload
 
 import httpx
 
@@ -268,6 +268,23 @@ async def optional_source(
     return value, SourceStatus(source, kind, SourceState.OK)
 
 
+def abandon(*futures: asyncio.Future[Any] | None) -> None:
+    """
+    Cancel side fetches a failed (or finished) report no longer needs, and mark whatever they end
+    with as seen: an error one of them already raised, or raises while being cancelled, is then
+    not logged as "exception was never retrieved". None entries are skipped.
+    """
+    for future in futures:
+        if future is not None:
+            future.cancel()
+            future.add_done_callback(_consume)
+
+
+def _consume(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 def parse_timestamp(value: object) -> datetime | None:
     """An ISO 8601 timestamp as an aware UTC datetime, or None when absent or unreadable."""
     if not isinstance(value, str) or not value.strip():
@@ -284,6 +301,7 @@ __all__ = [
     "MAX_ATTEMPTS",
     "RETRY_STATUSES",
     "JSONObject",
+    "abandon",
     "get_json",
     "get_text",
     "optional_source",

@@ -35,7 +35,7 @@ from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json, get_text, optional_source, parse_timestamp
+from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
 
 DEFAULT_BASE_URL: Final = "https://crates.io"
@@ -138,13 +138,17 @@ class CargoAdapter:
             kind="maintainers",
         )
         crate_task = asyncio.ensure_future(crate_call)
-        side = asyncio.gather(owners_call, self._index_file(name))
+        owners_task = asyncio.ensure_future(owners_call)
+        index_task = asyncio.ensure_future(self._index_file(name))
         try:
             crate = await crate_task
+            owners, owners_status = await owners_task
+            index_text, index_status = await index_task
         except BaseException:
-            side.cancel()
+            # Neither side fetch may keep running unobserved (an `asyncio.gather` whose first
+            # child failed leaves the others running and its error unretrieved).
+            abandon(owners_task, index_task)
             raise
-        (owners, owners_status), (index_text, index_status) = await side
         crate_obj = crate.get("crate")
         canonical = crate_obj.get("name") if isinstance(crate_obj, dict) else None
         if index_text is None and isinstance(canonical, str) and canonical != name:

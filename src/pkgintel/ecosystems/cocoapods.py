@@ -44,7 +44,7 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, get_json, get_text
+from pkgintel.ecosystems._http import JSONObject, abandon, get_json, get_text
 from pkgintel.ecosystems._urls import normalise_repository_url
 
 DEFAULT_BASE_URL: Final = "https://cdn.cocoapods.org"
@@ -112,13 +112,11 @@ class CocoaPodsAdapter:
             )
             versions = parse_shard(text, name)
         except BaseException:
-            if spec_task is not None:
-                spec_task.cancel()
+            abandon(spec_task)
             raise
         target = version.strip() if version else latest_version(versions)
         if target not in versions:
-            if spec_task is not None:
-                spec_task.cancel()
+            abandon(spec_task)
             available = newest_first(_ECOSYSTEM, versions)[:AVAILABLE_IN_ERRORS]
             raise VersionNotFound(_ECOSYSTEM, name, target, available=available)
         spec: JSONObject | None = None

@@ -39,7 +39,7 @@ from pkgintel.domain.errors import (
 )
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import composer_normalize, is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, get_json
+from pkgintel.ecosystems._http import JSONObject, abandon, get_json
 from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
 
@@ -124,9 +124,7 @@ class ComposerAdapter:
             tagged = await tagged_task
             dev = await dev_task if dev_task is not None else None
         except BaseException:
-            for task in (dev_task, stats_task):
-                if task is not None:
-                    task.cancel()
+            abandon(dev_task, stats_task)
             raise
         stats: JSONObject | None
         try:

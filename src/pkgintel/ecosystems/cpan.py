@@ -45,7 +45,7 @@ from pkgintel.domain.errors import (
 )
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key, versions_equal
-from pkgintel.ecosystems._http import JSONObject, get_json, parse_timestamp
+from pkgintel.ecosystems._http import JSONObject, abandon, get_json, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
 
 DEFAULT_BASE_URL: Final = "https://fastapi.metacpan.org"
@@ -159,8 +159,7 @@ class CpanAdapter:
             release = await release_task
             search = await search_task
         except BaseException:
-            release_task.cancel()
-            search_task.cancel()
+            abandon(release_task, search_task)
             raise
         return release, search
 

@@ -44,6 +44,7 @@ from pkgintel.domain.versions import is_valid, newest_first, sort_key
 from pkgintel.ecosystems._html import read_page
 from pkgintel.ecosystems._http import (
     JSONObject,
+    abandon,
     get_json,
     get_text,
     optional_source,
@@ -226,8 +227,7 @@ class CranAdapter:
         try:
             body = await ppm_task
         except BaseException:
-            for task in (page_task, weekly_task, monthly_task):
-                task.cancel()
+            abandon(page_task, weekly_task, monthly_task)
             raise
         page, page_status = await page_task
         weekly, _ = await weekly_task
@@ -235,7 +235,7 @@ class CranAdapter:
         if _window_count(weekly) is None:
             monthly, _ = await monthly_task
         else:
-            monthly_task.cancel()
+            abandon(monthly_task)
         if body is None:
             if page is None:
                 raise PackageNotFound(self.ecosystem, name)

@@ -37,7 +37,7 @@ from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, Ver
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json, get_text, optional_source, parse_timestamp
+from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
 
 DEFAULT_BASE_URL: Final = "https://proxy.golang.org"
@@ -126,7 +126,7 @@ class GoAdapter:
                 kind=kind,
             )
 
-        side = asyncio.gather(
+        latest_task = asyncio.ensure_future(
             optional_source(
                 lambda: get_json(
                     self._client,
@@ -138,11 +138,12 @@ class GoAdapter:
                 ),
                 source=REGISTRY_SOURCE,
                 kind="latest",
-            ),
-            pkgsite("versions", "?limit=1000"),
-            pkgsite("module", "?licenses=true"),
-            pkgsite("package"),
+            )
         )
+        versions_task = asyncio.ensure_future(pkgsite("versions", "?limit=1000"))
+        module_task = asyncio.ensure_future(pkgsite("module", "?licenses=true"))
+        package_task = asyncio.ensure_future(pkgsite("package"))
+        side = (latest_task, versions_task, module_task, package_task)
         try:
             listing = await get_text(
                 self._client,
@@ -152,9 +153,16 @@ class GoAdapter:
                 source=REGISTRY_SOURCE,
             )
         except BaseException:
-            side.cancel()
+            abandon(*side)
             raise
-        (latest_info, _), (versions, versions_st), (mod_info, module_st), (pkg, pkg_st) = await side
+        try:
+            latest_info, _ = await latest_task
+            versions, versions_st = await versions_task
+            mod_info, module_st = await module_task
+            pkg, pkg_st = await package_task
+        except BaseException:
+            abandon(*side)
+            raise
         pkgsite_status = _merge_status(versions_st, module_st, pkg_st)
         state = ProxyState.build(module, listing, latest_info, versions)
         target = version.strip() if version is not None else state.candidate(None)

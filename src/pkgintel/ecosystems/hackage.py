@@ -37,6 +37,7 @@ from pkgintel.domain.versions import is_valid, newest_first, sort_key
 from pkgintel.ecosystems._html import Cell, clean_text, read_page
 from pkgintel.ecosystems._http import (
     JSONObject,
+    abandon,
     get_json,
     get_text,
     optional_source,
@@ -128,8 +129,7 @@ class HackageAdapter:
         try:
             body = await versions_task
         except BaseException:
-            page_task.cancel()
-            deprecation_task.cancel()
+            abandon(page_task, deprecation_task)
             raise
         page, page_status = await page_task
         deprecation, deprecation_status = await deprecation_task

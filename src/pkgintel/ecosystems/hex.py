@@ -40,7 +40,7 @@ from pkgintel.domain.errors import (
 )
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, get_json
+from pkgintel.ecosystems._http import JSONObject, abandon, get_json
 from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
 
@@ -102,7 +102,7 @@ class HexAdapter:
             body = await package_task
         except BaseException:
             if release_task is not None:
-                release_task.cancel()
+                abandon(release_task)
             raise
         if release_task is None:
             target = latest_version(body)

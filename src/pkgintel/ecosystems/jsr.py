@@ -35,7 +35,13 @@ from pkgintel.domain.errors import InvalidInput, RegistryResponseInvalid, Versio
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, get_json, optional_source, parse_timestamp
+from pkgintel.ecosystems._http import (
+    JSONObject,
+    abandon,
+    get_json,
+    optional_source,
+    parse_timestamp,
+)
 
 DEFAULT_BASE_URL: Final = "https://jsr.io"
 DEFAULT_API_URL: Final = "https://api.jsr.io"
@@ -127,9 +133,9 @@ class JsrAdapter:
         try:
             meta = await meta_task
         except BaseException:
-            api_task.cancel()
+            abandon(api_task)
             if version_task is not None:
-                version_task.cancel()
+                abandon(version_task)
             raise
         if version_task is None:
             target = _text(meta.get("latest")) or _highest(meta)

@@ -51,7 +51,7 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json, get_text, optional_source
+from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source
 from pkgintel.ecosystems._http_more import SharedFetches, get_json_array
 from pkgintel.ecosystems._urls import normalise_repository_url
 
@@ -207,7 +207,7 @@ class JuliaAdapter:
             versions_text = await files["Versions.toml"]
         except BaseException:
             for task in tasks:
-                task.cancel()
+                abandon(task)
             raise
         sources: list[SourceStatus] = []
         hub_list: list[object] | None = None
@@ -217,21 +217,21 @@ class JuliaAdapter:
             if path and path != registry_path(pkg):
                 # A folder named before the current rule (`homebrew` lives in `H/Homebrew`).
                 for task in files.values():
-                    task.cancel()
+                    abandon(task)
                 files = self._files(pkg, path)
                 tasks = [*files.values(), hub_versions, hub_package]
                 try:
                     versions_text = await files["Versions.toml"]
                 except BaseException:
                     for task in tasks:
-                        task.cancel()
+                        abandon(task)
                     raise
         if versions_text is None:
             hub_list, hub_status = await hub_versions
             sources.append(hub_status)
             if not hub_list:
                 for task in tasks:
-                    task.cancel()
+                    abandon(task)
                 raise RegistryUnavailable(
                     self.ecosystem.value,
                     f"the General registry lists {pkg!r} but neither its Versions.toml nor "
@@ -249,7 +249,7 @@ class JuliaAdapter:
                 )
             )
         else:
-            hub_versions.cancel()
+            abandon(hub_versions)
         texts: dict[str, str | None] = {}
         for file, task in files.items():
             if file == "Versions.toml":
@@ -283,12 +283,12 @@ class JuliaAdapter:
             index = RegistryIndex({})
         except BaseException:
             for task in tasks:
-                task.cancel()
+                abandon(task)
             raise
         entry = index.packages.get(pkg)
         if entry is None:
             for task in tasks:
-                task.cancel()
+                abandon(task)
             raise PackageNotFound(self.ecosystem.value, pkg)
         return entry
 

@@ -39,7 +39,7 @@ from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json, get_text, optional_source, parse_timestamp
+from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
 from pkgintel.ecosystems._xml import child_text, parse_xml
 
@@ -204,7 +204,7 @@ class MavenAdapter:
             )
             metadata = parse_metadata(text)
         except BaseException:
-            depsdev_task.cancel()
+            abandon(depsdev_task)
             raise
         target = _target(display, metadata, version)
         chain, pom_status = await self._pom_chain(group, artifact, target)

@@ -37,6 +37,7 @@ from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import (
     JSONObject,
+    abandon,
     get_json,
     get_text,
     optional_source,
@@ -170,9 +171,9 @@ class NuGetAdapter:
                 nuspec_task = asyncio.ensure_future(self._nuspec(lower, name, upper))
             fetched = await asyncio.gather(*(self._page(url, name) for url in missing))
         except BaseException:
-            search_task.cancel()
+            abandon(search_task)
             if nuspec_task is not None:
-                nuspec_task.cancel()
+                abandon(nuspec_task)
             raise
         by_id = dict(zip(missing, fetched, strict=True))
         leaves = [
@@ -186,9 +187,9 @@ class NuGetAdapter:
         try:
             target = _target_version(name, catalog, version)
         except BaseException:
-            search_task.cancel()
+            abandon(search_task)
             if nuspec_task is not None:
-                nuspec_task.cancel()
+                abandon(nuspec_task)
             raise
         if nuspec_task is None:
             nuspec_task = asyncio.ensure_future(self._nuspec(lower, name, target))

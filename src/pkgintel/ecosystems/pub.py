@@ -31,7 +31,7 @@ import httpx
 from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, get_json
+from pkgintel.ecosystems._http import JSONObject, abandon, get_json
 from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
 
@@ -92,8 +92,8 @@ class PubAdapter:
         try:
             body = await package_task
         except BaseException:
-            publisher_task.cancel()
-            score_task.cancel()
+            abandon(publisher_task)
+            abandon(score_task)
             raise
         optional: list[JSONObject | None] = []
         for task in (score_task, publisher_task):

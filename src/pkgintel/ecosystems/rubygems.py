@@ -36,7 +36,7 @@ import httpx
 from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json
+from pkgintel.ecosystems._http import abandon, get_json
 from pkgintel.ecosystems._http_more import get_json_array
 from pkgintel.ecosystems._urls import normalise_repository_url
 
@@ -105,7 +105,7 @@ class RubyGemsAdapter:
             versions_body = await versions_task
         except BaseException:
             for task in tasks:
-                task.cancel()
+                abandon(task)
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
         owners: list[Any] | None
