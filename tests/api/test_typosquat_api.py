@@ -6,6 +6,7 @@ answers (no index, no popularity data), slopsquats, bad input, the popularity ga
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from pkgintel.domain.names import NameEntry
 from pkgintel.domain.packages import Ecosystem, PackageInfo
@@ -164,3 +165,31 @@ async def test_a_live_sighting_does_not_clear_a_suspect(
         "/api/check_bulk", json={"items": [{"ecosystem": "npm", "package": "lodahs"}]}
     )
     assert resp.json()["results"][0]["status"] == "typosquat_suspect"
+
+
+async def test_a_target_outside_the_popular_pool_says_so(
+    client: httpx.AsyncClient, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pkgintel.services import names as names_module
+
+    monkeypatch.setattr(names_module, "POPULAR_POOL", 1)
+    await runtime.names.ingest(
+        Ecosystem.NPM,
+        [
+            NameEntry(Ecosystem.NPM, "lodash", "lodash", monthly_downloads=300_000_000),
+            NameEntry(
+                Ecosystem.NPM,
+                "node-hide-console-window",
+                "node-hide-console-window",
+                monthly_downloads=1_867,
+            ),
+        ],
+        source="names",
+    )
+    body = (await client.get("/api/typosquat/npm/node-hide-console-windows")).json()
+    assert body["is_suspected"] is True and body["exists"] is False
+    (target,) = body["targets"]
+    assert target["name"] == "node-hide-console-window"
+    assert target["outside_pool"] is True and target["suspected"] is True
+    body = (await client.get("/api/typosquat/npm/lodahs")).json()
+    assert body["targets"][0]["outside_pool"] is False
