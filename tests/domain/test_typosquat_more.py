@@ -7,6 +7,7 @@ import pytest
 from rapidfuzz.distance import DamerauLevenshtein
 
 from pkgintel.domain.typosquat import (
+    MAX_WIDE,
     MIN_WIDE,
     VariantIndex,
     ecosystem_bases,
@@ -97,6 +98,7 @@ def test_one_edit_keys_edit_only_the_package_part_and_skip_short_names() -> None
     keys = one_edit_keys("@scope/hide-console")
     assert keys and all(k.startswith("@scope/") for k in keys)
     assert one_edit_keys("a" * (MIN_WIDE - 1)) == set()
+    assert one_edit_keys("a" * (MAX_WIDE + 1)) == set()  # no query of thousands of keys
 
 
 @pytest.mark.parametrize(

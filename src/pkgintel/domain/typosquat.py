@@ -72,6 +72,9 @@ from this length: short parts are common words (`core`, `utils`, `node`)."""
 MIN_WIDE: Final = 6
 """`one_edit_keys` answers nothing for shorter names: a name of five characters or fewer is one edit
 from several real packages of the whole index by chance."""
+MAX_WIDE: Final = 64
+"""`one_edit_keys` answers nothing for longer names: ~77 keys per character would make one query of
+thousands of keys for a name nobody mistypes that way (npm allows 214 characters)."""
 EDIT_ALPHABET: Final = "abcdefghijklmnopqrstuvwxyz0123456789-_."
 """The characters of a package name an edit can insert or substitute (npm and PyPI keys)."""
 
@@ -567,12 +570,12 @@ def one_edit_keys(key: str) -> set[str]:
     character of `EDIT_ALPHABET` substituted or inserted), `key` itself excluded. In a scoped npm
     name only the package part is edited. A name with `_` or `.` also gives its spelling with dashes
     and every key one edit from that (a separator change plus one edit). Empty when the (package part
-    of the) name is shorter than `MIN_WIDE`. A name of n characters has about 77·n such keys; a caller
+    of the) name is shorter than `MIN_WIDE` or longer than `MAX_WIDE`. A name of n characters has about 77·n such keys; a caller
     probes an index with them in one query.
     """
     scope, sep, part = key.rpartition("/")
     head = f"{scope}{sep}"
-    if len(part) < MIN_WIDE:
+    if not MIN_WIDE <= len(part) <= MAX_WIDE:
         return set()
     out: set[str] = set()
     n = len(part)
