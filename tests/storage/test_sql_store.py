@@ -74,6 +74,21 @@ async def test_popular_names_rank_first_then_downloads(store: SqlStore) -> None:
     assert [e.name for e in await store.list_popular_names(Ecosystem.PYPI, 1)] == ["a"]
 
 
+async def test_mixed_case_names_with_downloads_most_downloaded_first(store: SqlStore) -> None:
+    await store.upsert_names(
+        [
+            NameEntry(Ecosystem.NPM, "JSONStream", "JSONStream", monthly_downloads=9_000),
+            NameEntry(Ecosystem.NPM, "Base64", "Base64", monthly_downloads=90_000),
+            NameEntry(Ecosystem.NPM, "NoDownloads", "NoDownloads"),
+            NameEntry(Ecosystem.NPM, "lodash", "lodash", monthly_downloads=10**8),
+            NameEntry(Ecosystem.CPAN, "Moose", "Moose", monthly_downloads=5),
+        ]
+    )
+    found = await store.list_mixed_case_names(Ecosystem.NPM, 10)
+    assert [e.name for e in found] == ["Base64", "JSONStream"]
+    assert [e.name for e in await store.list_mixed_case_names(Ecosystem.NPM, 1)] == ["Base64"]
+
+
 async def test_names_near_share_first_character_and_length(store: SqlStore) -> None:
     await store.upsert_names(
         [NameEntry(Ecosystem.NPM, n, n) for n in ("react", "reakt", "redux-toolkit", "preact")]
