@@ -5,10 +5,12 @@ Resolution, level by level from the root (breadth first, so `depth` is the short
 
 1. Each resolved node's declared dependencies (`PackageInfo.dependencies` of that exact version) are
    filtered by `domain.dependency_tree.edge_applies` (npm runtime/optional/peer; PEP 508 markers
-   and requested extras; Cargo without optional/dev dependencies — features off by default).
+   and requested extras; Cargo without optional/dev dependencies — features off by default;
+   RubyGems runtime; Composer `require` without platform packages; pub without SDK packages;
+   Hex without optional requirements).
 2. An edge is satisfied by a node already in the tree when its version is in the range; npm and
-   Cargo otherwise add another version beside it (they install several), PyPI keeps one version per
-   name and records a `conflict`.
+   Cargo otherwise add another version beside it (they install several), PyPI, RubyGems,
+   Composer, pub and Hex keep one version per name and record a `conflict`.
 3. Otherwise the package's published versions are looked up (the `PackageService` snapshot, so
    cache → registry → stored copy) and `pick_version` takes the newest one the range admits. No
    published version in range → the edge is `unresolved`; never an invented version.
@@ -42,8 +44,10 @@ from pkgintel.domain.dependency_tree import (
     TREE_ECOSYSTEMS,
     Environment,
     UnevaluableRequirement,
+    conflict_why,
     edge_applies,
     find_cycles,
+    one_version_per_name,
     pick_version,
 )
 from pkgintel.domain.errors import InvalidInput, PackageNotFound, PkgIntelError, VersionNotFound
@@ -60,7 +64,6 @@ logger = logging.getLogger(__name__)
 TREE_SOURCE: Final = "dependency-tree"
 SHORT_TTL_S: Final = 300
 """Cache lifetime of a tree whose advisory data was unavailable."""
-_MULTI_VERSION: Final = frozenset({Ecosystem.NPM, Ecosystem.CARGO})
 _CACHE_VERSION: Final = "tree1"
 
 
@@ -327,7 +330,7 @@ class _Resolution:
         for parent, dep in edges:
             norm = normalise_name(self.eco, dep.name)
             existing = self._satisfied(norm, dep.requirement)
-            if existing is None and self.eco not in _MULTI_VERSION and self.by_name.get(norm):
+            if existing is None and one_version_per_name(self.eco) and self.by_name.get(norm):
                 existing = self.by_name[norm][0]
                 self._conflict(dep, parent, existing)
             if existing is not None:
@@ -343,7 +346,7 @@ class _Resolution:
                 (nid for nid, (n, _, _, _) in new.items() if n == norm and self._in(nid, dep)),
                 None,
             )
-            if pending is None and self.eco not in _MULTI_VERSION:
+            if pending is None and one_version_per_name(self.eco):
                 other = next((nid for nid, (n, _, _, _) in new.items() if n == norm), None)
                 if other is not None:
                     self._conflict(dep, parent, other)
@@ -419,7 +422,7 @@ class _Resolution:
                 "requirement": dep.requirement,
                 "required_by": parent,
                 "kept": kept,
-                "why": "pip installs one version per name; this requirement is not met by it",
+                "why": conflict_why(self.eco),
             }
         )
 
@@ -526,7 +529,8 @@ class _Resolution:
             copyleft=copyleft_family(report.license.license),
             deprecated=report.health.deprecated,
             malicious=report.malicious.is_malicious,
-            dependencies_known=info.dependencies_version is not None,
+            dependencies_known=info.dependencies_version is not None
+            and "dependencies_unavailable" not in info.extra,
         )
         self.by_name.setdefault(normalise_name(self.eco, info.name), []).append(node_id)
         for src in report.sources:
