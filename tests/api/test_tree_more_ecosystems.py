@@ -347,3 +347,106 @@ async def test_hex_release_document_missing_is_named_not_an_empty_list(
     body = (await client.get("/api/tree/hex/phoenix")).json()
     root = _node(body, body["root"])
     assert root["dependencies_known"] is False
+
+
+# --- NuGet -------------------------------------------------------------------------------------
+
+NUGET = "https://api.nuget.org/v3/registration5-gz-semver2"
+
+
+def nuget(
+    registry: ReplayRegistry,
+    name: str,
+    versions: dict[str, list[tuple[str | None, list[tuple[str, str]]]]],
+    unlisted: tuple[str, ...] = (),
+) -> None:
+    """A registration index with every leaf inline; `versions[v]` is its dependency groups as
+    `(targetFramework or None, [(id, range)])`."""
+    leaves = [
+        {
+            "catalogEntry": {
+                "id": name,
+                "version": v,
+                "listed": v not in unlisted,
+                "published": "2024-05-01T00:00:00+00:00",
+                "licenseExpression": "MIT",
+                "dependencyGroups": [
+                    {
+                        **({"targetFramework": fw} if fw else {}),
+                        "dependencies": [{"id": d, "range": r} for d, r in deps],
+                    }
+                    for fw, deps in groups
+                ],
+            }
+        }
+        for v, groups in versions.items()
+    ]
+    page = {"count": len(leaves), "lower": next(iter(versions)), "upper": list(versions)[-1]}
+    registry.add(
+        f"{NUGET}/{name.lower()}/index.json", {"count": 1, "items": [{**page, "items": leaves}]}
+    )
+
+
+async def test_nuget_tree_lowest_applicable_in_the_net8_group(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    nuget(
+        registry,
+        "Tree.App",
+        {
+            "1.0.0": [
+                (".NETFramework4.6.2", [("Legacy.Only", "[1.0.0, )")]),
+                (".NETStandard2.0", [("Std.Only", "[1.0.0, )")]),
+                (
+                    "net6.0",
+                    [("Lib.A", "[1.1.0, )"), ("Shared", "[1.0.0, 2.0.0)"), ("Gone", "[9.0.0, )")],
+                ),
+            ]
+        },
+    )
+    # lowest applicable: 1.1.0 is unlisted, so 1.2.0 (never the newest 3.0.0)
+    nuget(
+        registry,
+        "Lib.A",
+        {
+            "1.0.0": [],
+            "1.1.0": [],
+            "1.2.0": [(None, [("Shared", "[2.0.0, )")])],
+            "3.0.0": [],
+        },
+        unlisted=("1.1.0",),
+    )
+    nuget(registry, "Shared", {"1.0.0": [], "1.5.0": [], "2.1.0": []})
+    nuget(registry, "Gone", {"1.0.0": []})
+    resp = await client.get("/api/tree/nuget/Tree.App")
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert body["environment"] == {"target_framework": "net8.0"}
+    assert _ids(body) == {"Tree.App@1.0.0", "Lib.A@1.2.0", "Shared@1.0.0"}
+    [clash] = body["conflicts"]
+    assert clash["package"] == "Shared" and clash["requirement"] == "[2.0.0, )"
+    assert clash["kept"] == "Shared@1.0.0" and clash["why"].startswith("NuGet restore")
+    [gone] = body["unresolved"]
+    assert gone["name"] == "Gone" and gone["reason"] == "no_matching_version"
+    skipped = {s["name"]: s["why"] for s in body["skipped"]}
+    assert set(skipped) == {"Legacy.Only", "Std.Only"}
+    assert "net8.0 project uses the net6.0 group" in skipped["Std.Only"]
+    assert not any("std.only" in h.lower() for h in registry.hits)
+
+
+async def test_nuget_tree_on_recorded_registrations(client: httpx.AsyncClient) -> None:
+    # NuGet.Server.Core 3.4.2 has one framework-agnostic group; Newtonsoft.Json [13.0.1, ) takes
+    # the lowest version in range the recorded (trimmed) SemVer 2 index lists: 13.0.3
+    body = (await client.get("/api/tree/nuget/NuGet.Server.Core")).json()
+    newtonsoft = next(n for n in body["nodes"] if n["name"] == "Newtonsoft.Json")
+    assert newtonsoft["version"] == "13.0.3" and newtonsoft["requirement"] == "[13.0.1, )"
+    assert body["skipped"] == []
+    # Castle.Core 5.2.1 for net8.0: the net6.0 group (EventLog [6.0.0, )), not .NETStandard2.0's
+    castle = (await client.get("/api/tree/nuget/Castle.Core")).json()
+    declared = {(u["name"], u["requirement"]) for u in castle["unresolved"]} | {
+        (n["name"], n["requirement"]) for n in castle["nodes"] if n["depth"] == 1
+    }
+    assert declared == {("System.Diagnostics.EventLog", "[6.0.0, )")}
+    skipped = {(s["name"], s["requirement"]) for s in castle["skipped"]}
+    assert ("System.Reflection.Emit", "[4.7.0, )") in skipped
+    assert ("System.Diagnostics.EventLog", "[4.7.0, )") in skipped

@@ -10,6 +10,7 @@ from pkgintel.domain.dependency_tree import (
     conflict_why,
     edge_applies,
     find_cycles,
+    nearest_nuget_group,
     one_version_per_name,
     pick_version,
 )
@@ -200,3 +201,50 @@ def test_one_version_per_name_except_npm_and_cargo() -> None:
         assert one_version_per_name(eco)
     assert conflict_why(Ecosystem.COMPOSER).startswith("Composer installs one version")
     assert conflict_why(Ecosystem.RUBYGEMS).startswith("Bundler")
+
+
+def test_nuget_uses_the_dependency_group_nearest_net8() -> None:
+    groups = [".NETFramework4.6.2", "net6.0", ".NETStandard2.0", ".NETStandard2.1"]
+    assert nearest_nuget_group(groups, "net8.0") == "net6.0"
+    assert nearest_nuget_group([*groups, "net9.0"], "net8.0") == "net6.0"  # never a newer .NET
+    assert (
+        nearest_nuget_group([".NETStandard1.3", ".NETStandard2.0"], "net8.0") == ".NETStandard2.0"
+    )
+    assert nearest_nuget_group([".NETFramework4.5", "any"], "net8.0") == "any"
+    # AssetTargetFallback: .NET Framework 4.6.1-4.8.1 only when nothing else fits
+    assert nearest_nuget_group([".NETFramework4.7.2", "net45"], "net8.0") == ".NETFramework4.7.2"
+    assert nearest_nuget_group([".NETFramework4.5", "net8.0-windows7.0"], "net8.0") is None
+
+
+def test_nuget_edges_follow_the_chosen_group_empty_groups_included() -> None:
+    env = Environment()
+    groups = [".NETFramework4.6.2", "net6.0", ".NETStandard2.0"]
+    event_log = Dependency("System.Diagnostics.EventLog", "[6.0.0, )", marker="net6.0")
+    emit = Dependency("System.Reflection.Emit", "[4.7.0, )", marker=".NETStandard2.0")
+    assert edge_applies(Ecosystem.NUGET, event_log, env, groups=groups).applies
+    skipped = edge_applies(Ecosystem.NUGET, emit, env, groups=groups)
+    assert not skipped.applies and "net6.0 group" in (skipped.why or "")
+    # an empty net8.0 group means "nothing on net8.0", though no dependency names it
+    assert not edge_applies(Ecosystem.NUGET, emit, env, groups=[*groups, "net8.0"]).applies
+    agnostic = Dependency("Newtonsoft.Json", "[13.0.1, )", marker="any")
+    assert edge_applies(Ecosystem.NUGET, agnostic, env, groups=["any"]).applies
+
+
+def test_nuget_takes_the_lowest_applicable_version() -> None:
+    releases = (
+        Release("1.0.0"),
+        Release("1.2.0", yanked=True),  # unlisted
+        Release("1.3.0"),
+        Release("2.0.0-beta.1", prerelease=True),
+        Release("2.0.0"),
+    )
+    assert (
+        pick_version(Ecosystem.NUGET, releases, "1.0.0") == "1.0.0"
+    )  # a bare version is a minimum
+    assert pick_version(Ecosystem.NUGET, releases, "[1.1.0, )") == "1.3.0"  # unlisted 1.2.0 skipped
+    assert pick_version(Ecosystem.NUGET, releases, "[1.2.0]") == "1.2.0"  # pinned exactly
+    assert pick_version(Ecosystem.NUGET, releases, "(1.3.0, )") == "2.0.0"  # no pre-release
+    assert pick_version(Ecosystem.NUGET, releases, "[2.0.0-alpha, )") == "2.0.0-beta.1"
+    assert pick_version(Ecosystem.NUGET, releases, "[3.0.0, )") is None
+    with pytest.raises(UnevaluableRequirement):
+        pick_version(Ecosystem.NUGET, releases, "1.*")  # floating: not evaluated

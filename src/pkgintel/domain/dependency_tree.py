@@ -10,16 +10,17 @@ Pure rules of dependency-tree resolution (`services/tree.py` does the fetching).
   never `require-dev`, and platform requirements (`php`, `ext-*`, `lib-*`, `composer-plugin-api`,
   ...) are checked against the running PHP, not installed; pub installs `dependencies`, never
   `dev_dependencies`, and SDK packages (`sdk: flutter`) come with the SDK; Hex (mix) leaves
-  `optional: true` requirements out unless the project itself asks for the package. The rules of
-  each, with their sources, are in `edge_applies` and in docs/api.md.
+  `optional: true` requirements out unless the project itself asks for the package; NuGet
+  restore takes the one dependency group nearest the target framework (`net8.0` by default:
+  `nearest_nuget_group`). The rules of each, with their sources, are in `edge_applies` and in docs/api.md.
 - `pick_version`: the version of a requirement the installer would pick among the *published* ones,
   in the ecosystem's range grammar (`domain/ranges`) and ordering — the newest (npm, PyPI, Cargo,
-  RubyGems, Composer, pub, Hex). Pre-releases: only when the range names one (npm, Cargo,
-  RubyGems, Hex), when the specifier mentions one or nothing final satisfies it (PEP 440, and pub's
+  RubyGems, Composer, pub, Hex), the lowest for NuGet. Pre-releases: only when the range names one
+  (npm, Cargo, RubyGems, Hex; NuGet when a bound is one), when the specifier mentions one or nothing final satisfies it (PEP 440, and pub's
   `Version.prioritize`: stable first, a pre-release only when no stable version is allowed), or at
   the stability the constraint allows (Composer's minimum-stability `stable`, lowered by `@beta` or
-  by naming a less stable version). Yanked releases (PEP 592, Cargo, pub's retracted) only when
-  pinned exactly. None when nothing published satisfies it — the caller reports the edge as
+  by naming a less stable version). Yanked releases (PEP 592, Cargo, pub's retracted, NuGet's
+  unlisted) only when pinned exactly. None when nothing published satisfies it — the caller reports the edge as
   unresolved rather than inventing a version.
 - `one_version_per_name`: whether the installer keeps a single version of each package (all but npm
   and Cargo), and `conflict_why`: the sentence a clash is reported with.
@@ -49,6 +50,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.COMPOSER,
         Ecosystem.PUB,
         Ecosystem.HEX,
+        Ecosystem.NUGET,
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""
@@ -95,6 +97,8 @@ class Environment:
     os_name: str = "posix"
     platform_machine: str = "x86_64"
     implementation_name: str = "cpython"
+    nuget_framework: str = "net8.0"
+    """The target framework NuGet dependency groups are chosen for (.NET 8, an LTS release)."""
 
     def markers(self, extra: str) -> dict[str, str]:
         major_minor = ".".join(self.python_version.split(".")[:2])
@@ -123,9 +127,18 @@ class EdgeDecision:
 
 
 def edge_applies(
-    ecosystem: Ecosystem, dep: Dependency, env: Environment, extras: Iterable[str] = ()
+    ecosystem: Ecosystem,
+    dep: Dependency,
+    env: Environment,
+    extras: Iterable[str] = (),
+    *,
+    groups: Sequence[str] | None = None,
 ) -> EdgeDecision:
-    """Whether `dep` is installed with its parent (see the module docstring)."""
+    """
+    Whether `dep` is installed with its parent (see the module docstring). `groups` (NuGet): the
+    target frameworks of every dependency group of the parent's version, empty ones included; the
+    dependency's own groups are in its `marker`.
+    """
     if ecosystem is Ecosystem.NPM:
         if dep.kind in _NPM_KINDS:
             return EdgeDecision(True)
@@ -192,7 +205,84 @@ def edge_applies(
                 False, "optional: mix installs it only when the project asks for it"
             )
         return EdgeDecision(False, f"{dep.kind} dependency")
+    if ecosystem is Ecosystem.NUGET:
+        return _nuget_edge(dep, env.nuget_framework, groups)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
+
+
+def _nuget_edge(dep: Dependency, target: str, groups: Sequence[str] | None) -> EdgeDecision:
+    # Restore takes the one dependency group nearest the project's framework
+    # (https://learn.microsoft.com/nuget/concepts/dependency-resolution and
+    # https://learn.microsoft.com/nuget/reference/nuspec#dependency-groups).
+    own = [g.strip() for g in (dep.marker or "").split(",") if g.strip()]
+    if not own:
+        return EdgeDecision(True)  # no group information: a framework-agnostic dependency
+    chosen = nearest_nuget_group(groups if groups else own, target)
+    if chosen is None:
+        return EdgeDecision(
+            False, f"no dependency group of this version is compatible with {target}"
+        )
+    if chosen in own:
+        return EdgeDecision(True)
+    return EdgeDecision(
+        False, f"only in the {', '.join(own)} group(s); a {target} project uses the {chosen} group"
+    )
+
+
+_NUGET_FAMILY: Final = (
+    (re.compile(r"^net([5-9]|[1-9]\d+)\.(\d+)$", re.IGNORECASE), "core"),
+    (re.compile(r"^\.?netcoreapp(\d+)\.(\d+)$", re.IGNORECASE), "core"),
+    (re.compile(r"^\.?netstandard(\d+)\.(\d+)$", re.IGNORECASE), "standard"),
+    (re.compile(r"^\.netframework(\d+)\.(\d+)(?:\.(\d+))?$", re.IGNORECASE), "framework"),
+    (re.compile(r"^net(4)(\d)(\d)?$", re.IGNORECASE), "framework"),
+)
+
+
+def _nuget_framework(name: str) -> tuple[str, tuple[int, ...]] | None:
+    """`net8.0` → ("core", (8, 0, 0)); `.NETStandard2.0` → ("standard", (2, 0, 0));
+    `.NETFramework4.6.1` and `net461` → ("framework", (4, 6, 1)); `any` → ("any", ()); None for the
+    rest (platform TFMs such as `net8.0-windows`, portable profiles, Xamarin...)."""
+    text = name.strip()
+    if text.lower() in ("any", ""):
+        return ("any", ())
+    for pattern, family in _NUGET_FAMILY:
+        m = pattern.match(text)
+        if m:
+            parts = tuple(int(g) for g in m.groups() if g is not None)
+            return (family, parts + (0,) * (3 - len(parts)))
+    return None
+
+
+def nearest_nuget_group(groups: Sequence[str], target: str) -> str | None:
+    """
+    The dependency group NuGet restore uses for a project targeting `target` (a `netX.Y`, X ≥ 5):
+    the highest .NET (Core) group not above it, else the highest .NET Standard group (2.1 at most),
+    else the framework-agnostic group, else — the SDK's `AssetTargetFallback` for .NET projects —
+    the highest .NET Framework 4.6.1-4.8.1 group; None when no group is compatible. A simplified
+    reading of NuGet's `FrameworkReducer.GetNearest` for that one kind of project.
+    """
+    parsed_target = _nuget_framework(target)
+    if parsed_target is None or parsed_target[0] != "core":
+        return None
+    limit = parsed_target[1]
+    best: dict[str, tuple[tuple[int, ...], str]] = {}
+    for group in groups:
+        fw = _nuget_framework(group)
+        if fw is None:
+            continue
+        family, version = fw
+        ok = (
+            (family == "core" and version <= limit)
+            or (family == "standard" and version <= (2, 1, 0))
+            or family == "any"
+            or (family == "framework" and (4, 6, 1) <= version <= (4, 8, 1))
+        )
+        if ok and (family not in best or version > best[family][0]):
+            best[family] = (version, group.strip())
+    for family in ("core", "standard", "any", "framework"):
+        if family in best:
+            return best[family][1]
+    return None
 
 
 def one_version_per_name(ecosystem: Ecosystem) -> bool:
@@ -203,6 +293,13 @@ def one_version_per_name(ecosystem: Ecosystem) -> bool:
 
 def conflict_why(ecosystem: Ecosystem) -> str:
     """The sentence a second requirement the kept version does not meet is reported with."""
+    if ecosystem is Ecosystem.NUGET:
+        # restore moves the one version up to the lowest meeting every range when there is one
+        # (NU1608/NU1107 otherwise); the tree keeps the first version chosen and names the clash
+        return (
+            "NuGet restore keeps one version per name (the lowest meeting every range); the "
+            "version this tree kept does not meet this requirement"
+        )
     installer = _INSTALLER.get(ecosystem, ecosystem.value)
     return f"{installer} installs one version per name; this requirement is not met by it"
 
@@ -239,7 +336,13 @@ def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement:
     except RangeSyntaxError as exc:
         raise UnevaluableRequirement(str(exc)) from None
     exact = _pinned(ecosystem, req)
-    ordered = sorted(releases, key=lambda r: sort_key(ecosystem, r.version), reverse=True)
+    # NuGet restore takes the *lowest* version in range ("lowest applicable version",
+    # https://learn.microsoft.com/nuget/concepts/dependency-resolution); the others the newest.
+    ordered = sorted(
+        releases,
+        key=lambda r: sort_key(ecosystem, r.version),
+        reverse=ecosystem is not Ecosystem.NUGET,
+    )
     # npm, Cargo, RubyGems, Composer and Hex apply their pre-release rule inside `contains`; for
     # PEP 440 a pre-release is taken only when the specifier names one, or when nothing final
     # satisfies it (PEP 440, pip); pub takes one only when no stable version is allowed.
@@ -273,6 +376,13 @@ def _pinned(ecosystem: Ecosystem, req: str) -> str | None:
         return req[2:].strip()
     if ecosystem is Ecosystem.CARGO and req.startswith("="):
         return req[1:].strip()
+    if (
+        ecosystem is Ecosystem.NUGET
+        and req.startswith("[")
+        and req.endswith("]")
+        and "," not in req
+    ):
+        return req[1:-1].strip()
     if ecosystem is Ecosystem.PUB and req[:1].isdigit() and " " not in req:
         return req  # a bare version is exactly that version in pub_semver
     return None

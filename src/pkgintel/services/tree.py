@@ -7,12 +7,13 @@ Resolution, level by level from the root (breadth first, so `depth` is the short
    filtered by `domain.dependency_tree.edge_applies` (npm runtime/optional/peer; PEP 508 markers
    and requested extras; Cargo without optional/dev dependencies — features off by default;
    RubyGems runtime; Composer `require` without platform packages; pub without SDK packages;
-   Hex without optional requirements).
+   Hex without optional requirements; NuGet the dependency group nearest `net8.0`).
 2. An edge is satisfied by a node already in the tree when its version is in the range; npm and
    Cargo otherwise add another version beside it (they install several), PyPI, RubyGems,
-   Composer, pub and Hex keep one version per name and record a `conflict`.
+   Composer, pub, Hex and NuGet keep one version per name and record a `conflict`.
 3. Otherwise the package's published versions are looked up (the `PackageService` snapshot, so
-   cache → registry → stored copy) and `pick_version` takes the newest one the range admits. No
+   cache → registry → stored copy) and `pick_version` takes the one the installer would (the
+   newest in range; NuGet's lowest applicable). No
    published version in range → the edge is `unresolved`; never an invented version.
 4. Each new node gets the same `ReportService.get_report` as `/api/check` (health score,
    vulnerability counts, licence), so a node's score is the package's score.
@@ -288,8 +289,15 @@ class _Resolution:
         info = report.info
         out: list[tuple[str, Dependency]] = []
         extras = self.root_extras if self.nodes[node_id].kind == "root" else ()
+        groups = info.extra.get("dependency_groups")
         for dep in info.dependencies:
-            decision = edge_applies(self.eco, dep, self.s._env, extras)
+            decision = edge_applies(
+                self.eco,
+                dep,
+                self.s._env,
+                extras,
+                groups=groups.split(", ") if groups else None,
+            )
             if decision.applies:
                 out.append((node_id, dep))
             elif len(self.skipped) < 200:
@@ -537,6 +545,18 @@ class _Resolution:
             self._source(src)
         return node_id
 
+    def _environment(self) -> dict[str, str]:
+        """The install target the edges were judged for (PyPI markers, NuGet framework)."""
+        if self.eco is Ecosystem.PYPI:
+            return {
+                "python_version": self.s._env.python_version,
+                "sys_platform": self.s._env.sys_platform,
+                "extras": ",".join(self.root_extras),
+            }
+        if self.eco is Ecosystem.NUGET:
+            return {"target_framework": self.s._env.nuget_framework}
+        return {}
+
     def _finish(self, root: str) -> DependencyTree:
         nodes = []
         for node_id, node in self.nodes.items():
@@ -575,15 +595,7 @@ class _Resolution:
             truncation=tuple(self.truncation),
             max_depth=self.max_depth,
             max_deps=self.max_deps,
-            environment=(
-                {
-                    "python_version": self.s._env.python_version,
-                    "sys_platform": self.s._env.sys_platform,
-                    "extras": ",".join(self.root_extras),
-                }
-                if self.eco is Ecosystem.PYPI
-                else {}
-            ),
+            environment=self._environment(),
             computed_at=now,
             sources=sources,
         )
