@@ -183,6 +183,9 @@ async def test_composer_tree_skips_platform_and_require_dev(
     assert not any(u["name"] in ("php", "ext-mbstring") for u in body["unresolved"])
     assert not any("phpunit" in h for h in registry.hits)  # require-dev is never installed
     assert body["complete"] is True
+    lic = (await client.get("/api/licenses/composer/acme%2Fapp?target=MIT")).json()
+    assert lic["by_license"] == {"MIT": 2} and lic["flagged"] == []  # the two dependencies
+    assert lic["target_compatibility"]["verdict"] == "compatible"
 
 
 async def test_composer_tree_on_the_recorded_monolog_and_psr_log(
