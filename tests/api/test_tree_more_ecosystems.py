@@ -238,6 +238,7 @@ async def test_pub_tree_skips_sdk_packages_and_keeps_one_version(
                 "shared": ">=2.0.0 <3.0.0",
                 "gone": "^4.0.0",
                 "forked": {"git": {"url": "https://example.org/forked.git"}},
+                "private_pkg": {"hosted": "https://pub.example.org", "version": "^1.0.0"},
             }
         },
         "1.0.0",
@@ -260,9 +261,13 @@ async def test_pub_tree_skips_sdk_packages_and_keeps_one_version(
     assert clash["package"] == "shared" and clash["required_by"] == "lib_a@0.7.5"
     assert clash["why"].startswith("pub installs one version per name")
     reasons = {u["name"]: u["reason"] for u in body["unresolved"]}
-    # a git source is installed, but not from pub.dev: named, not looked up, not invented
-    assert reasons == {"gone": "no_matching_version", "forked": "unevaluable"}
-    assert not any(h.endswith("/forked") for h in registry.hits)
+    # git and other-host sources are installed, but not from pub.dev: named, not looked up
+    assert reasons == {
+        "gone": "no_matching_version",
+        "forked": "unevaluable",
+        "private_pkg": "unevaluable",
+    }
+    assert not any(h.endswith(("/forked", "/private_pkg")) for h in registry.hits)
     [flutter] = body["skipped"]
     assert flutter["name"] == "flutter" and "SDK" in flutter["why"]
 
