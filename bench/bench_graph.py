@@ -21,6 +21,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
 * history read: `/api/history/npm/<pkg>?days=365` with 365 snapshots of that package among
   `--history-packages` × 90 others.
 * snapshot job: `HistoryService.run` over the tree's packages, cold (registry latency) and warm.
+* other ecosystems: Composer `monolog/monolog` and NuGet `NuGet.Server.Core` trees on the recorded
+  bodies of ../shared/data/registry-fixtures (no network), cold and warm.
 
 Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
 Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
@@ -238,7 +240,75 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
                 result.packages / cold_s > 10,
             )
         )
+    rows.extend(await other_ecosystems(args, workdir, extra))
     return rows, extra
+
+
+OTHER_TREES = (
+    # (ecosystem, package as in the URL): recorded bodies of ../shared/data/registry-fixtures
+    ("composer", "monolog%2Fmonolog"),
+    ("nuget", "NuGet.Server.Core"),
+)
+
+
+async def other_ecosystems(
+    args: argparse.Namespace, workdir: Path, extra: dict[str, Any]
+) -> list[Row]:
+    """Trees of the other ecosystems on the shared recorded registry bodies (no network), cold
+    (median of `--cold-runs` fresh runtimes) and warm (the cached tree)."""
+    reg = build(args.shared, latency_ms=args.latency_ms)
+    transport = httpx.ASGITransport(app=reg.app)
+    rows: list[Row] = []
+    for eco, package in OTHER_TREES:
+        colds: list[float] = []
+        warm: list[float] = []
+        body: dict[str, Any] = {}
+        for i in range(args.cold_runs):
+            settings = _other_settings(workdir, f"{eco}-cold{i}.db")
+            async with build_runtime(settings, transport=transport) as rt:
+                timer = ServerTimer(create_app(settings, runtime=rt))
+                async with httpx.AsyncClient(
+                    transport=httpx.ASGITransport(app=timer), base_url="http://bench"
+                ) as client:
+                    body = (await client.get(f"/api/tree/{eco}/{package}")).json()
+                    assert timer.last is not None
+                    colds.append(timer.last * 1000)
+                    if i == 0:
+                        for _ in range(args.runs):
+                            await client.get(f"/api/tree/{eco}/{package}")
+                            assert timer.last is not None
+                            warm.append(timer.last * 1000)
+        nodes = len(body.get("nodes", []))
+        extra[f"tree_{eco}"] = {
+            "root": body.get("root"),
+            "nodes": nodes,
+            "unresolved": len(body.get("unresolved", [])),
+            "skipped": len(body.get("skipped", [])),
+        }
+        median = sorted(colds)[len(colds) // 2]
+        rows.append(
+            Row(
+                f"tree cold, {eco} {body.get('root')} ({nodes} nodes, "
+                f"{args.latency_ms:g} ms/registry call)",
+                f"median {median:.0f} ms of {len(colds)}",
+                "< 500 ms",
+                median < 500,
+            )
+        )
+        rows.append(Row(f"tree warm, {eco} (cached tree)", _ms(warm), "p50 < 10 ms"))
+        rows[-1].met = (percentile(warm, 50) or 1e9) < 10
+    return rows
+
+
+def _other_settings(workdir: Path, db: str) -> Settings:
+    return _settings(workdir, db, "http://registry.test/npm").model_copy(
+        update={
+            "upstream_packagist_repo_url": "http://registry.test/packagist-repo",
+            "upstream_packagist_url": "http://registry.test/packagist",
+            "upstream_nuget_url": "http://registry.test/nuget",
+            "upstream_nuget_search_url": "http://registry.test/nuget-search",
+        }
+    )
 
 
 async def _fill_history(store: SqlHistoryStore, today: date, others: int) -> None:

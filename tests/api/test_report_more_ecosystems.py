@@ -92,7 +92,8 @@ async def test_report_figures_from_the_recordings(client: httpx.AsyncClient) -> 
     php = (await client.get("/api/check/composer/monolog%2Fmonolog")).json()
     assert php["package"] == "monolog/monolog"
     assert php["versions"]["recent"][:3] == ["3.10.0", "3.9.0", "3.8.1"]
-    assert php["metadata"]["dependencies"][0]["name"] == "psr/log"
+    kinds = {d["name"]: d["kind"] for d in php["metadata"]["dependencies"]}
+    assert kinds == {"php": "platform", "psr/log": "runtime"}  # PHP itself is not installed
 
     dart = (await client.get("/api/check/pub/bloc")).json()
     assert dart["versions"]["total_count"] == 105

@@ -73,12 +73,16 @@ def test_expand_minified_inherits_and_unsets_keys() -> None:
     assert "require" not in expanded[2]  # "__unset"
 
 
-def test_small_package_latest_is_the_highest_stable_and_deps_skip_platform_packages() -> None:
+def test_small_package_latest_is_the_highest_stable_and_platform_packages_are_marked() -> None:
     info = parse_p2(small_p2(), name="acme/widget")
     assert info.latest_version == "v2.0.0"
     assert [r.version for r in info.releases] == ["v1.0.0", "v2.0.0-RC1", "v2.0.0"]
     assert info.release("v2.0.0-RC1").prerelease  # type: ignore[union-attr]
-    assert info.dependencies == (Dependency("psr/log", "^3.0"),)
+    assert info.dependencies == (
+        Dependency("php", ">=8.1", kind="platform"),
+        Dependency("ext-json", "*", kind="platform"),
+        Dependency("psr/log", "^3.0"),
+    )
     assert info.extra["requires_php"] == ">=8.1"
     assert info.repository == "https://github.com/acme/widget"
     assert info.license == "MIT"
@@ -164,7 +168,10 @@ def test_monolog_recorded_p2() -> None:
     assert len(info.releases) == 87
     assert [r.version for r in info.releases[-3:]] == ["3.8.1", "3.9.0", "3.10.0"]
     assert info.release("1.0.0-RC1").prerelease  # type: ignore[union-attr]
-    assert info.dependencies == (Dependency("psr/log", "^2.0 || ^3.0"),)
+    assert info.dependencies == (
+        Dependency("php", ">=8.1", kind="platform"),
+        Dependency("psr/log", "^2.0 || ^3.0"),
+    )
     assert info.repository == "https://github.com/Seldaek/monolog"
     assert not info.deprecated
 

@@ -205,8 +205,9 @@ def parse_p2(
 
     Releases are the tagged versions (dev branches only resolve a requested `dev-…` version).
     The latest is the highest stable release by Composer's ordering (the highest of any kind
-    when none is stable). Dependencies are the `require` entries naming packages (`vendor/name`);
-    the PHP constraint goes to `extra["requires_php"]`, extensions are left out. Raises
+    when none is stable). Dependencies are the `require` entries: packages (`vendor/name`) of kind
+    `runtime`, platform requirements (`php`, `ext-*`, `lib-*`, ...) of kind `platform`; the PHP
+    constraint also goes to `extra["requires_php"]`. Raises
     `PackageNotFound` when the document lists no version of `name`, `VersionNotFound` for a
     version not published, `RegistryResponseInvalid` for a body of the wrong shape.
     """
@@ -325,10 +326,14 @@ def _abandoned_message(value: Any) -> str | None:
 
 
 def _dependencies(require: Mapping[str, Any]) -> tuple[Dependency, ...]:
+    """`require` entries: packages (`vendor/name`) are `runtime`; platform requirements (`php`,
+    `ext-*`, `lib-*`, `composer-plugin-api`: no vendor) are kind `platform`, since Composer checks
+    them against the running PHP rather than installing them."""
     deps: list[Dependency] = []
     for dep, constraint in require.items():
-        if isinstance(dep, str) and "/" in dep and isinstance(constraint, str):
-            deps.append(Dependency(name=dep, requirement=constraint.strip(), kind="runtime"))
+        if isinstance(dep, str) and dep.strip() and isinstance(constraint, str):
+            kind = "runtime" if "/" in dep else "platform"
+            deps.append(Dependency(name=dep, requirement=constraint.strip(), kind=kind))
     return tuple(deps)
 
 

@@ -347,6 +347,9 @@ def parse_registration(
     project = _text(entry.get("projectUrl"))
     if repository is None and project:
         repository = normalise_repository_url(project, forges_only=True)
+    groups = _group_frameworks(entry.get("dependencyGroups"))
+    if groups:
+        extra["dependency_groups"] = ", ".join(groups)
     tags = entry.get("tags")
     return PackageInfo(
         ecosystem=_ECOSYSTEM,
@@ -466,6 +469,21 @@ def _dependencies(groups: Any) -> tuple[Dependency, ...]:
         Dependency(name=dep_id, requirement=range_, kind="runtime", marker=", ".join(fws))
         for (dep_id, range_), fws in found.items()
     )
+
+
+def _group_frameworks(groups: Any) -> list[str]:
+    """The target framework of every dependency group, empty groups included (`any` for the
+    framework-agnostic one): an empty group means "no dependencies on that framework", which the
+    dependency list alone cannot say."""
+    if not isinstance(groups, list):
+        return []
+    found: list[str] = []
+    for group in groups:
+        if isinstance(group, Mapping):
+            framework = _text(group.get("targetFramework")) or "any"
+            if framework not in found:
+                found.append(framework)
+    return found
 
 
 def _search_hit(search: Mapping[str, Any] | None, name: str) -> Mapping[str, Any] | None:

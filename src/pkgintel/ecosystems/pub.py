@@ -250,12 +250,24 @@ def _dependencies(pubspec: Mapping[str, Any]) -> tuple[Dependency, ...]:
         elif isinstance(spec, Mapping):
             if isinstance(spec.get("sdk"), str):
                 deps.append(Dependency(dep, f"sdk:{spec['sdk']}", kind="sdk"))
+            elif _other_host(spec.get("hosted")):
+                deps.append(Dependency(dep, "", kind="source:hosted"))
             elif isinstance(spec.get("version"), str):
                 deps.append(Dependency(dep, spec["version"].strip()))
             else:
                 source = next((k for k in ("git", "path", "hosted") if k in spec), "other")
                 deps.append(Dependency(dep, "", kind=f"source:{source}"))
     return tuple(deps)
+
+
+def _other_host(hosted: Any) -> bool:
+    """A `hosted:` source on a server other than pub.dev (`hosted: https://...` or
+    `hosted: {name: ..., url: ...}`): its versions are not pub.dev's."""
+    url = hosted.get("url") if isinstance(hosted, Mapping) else hosted
+    if not isinstance(url, str) or not url.strip():
+        return False
+    host = url.strip().lower().split("://", 1)[-1].split("/", 1)[0]
+    return host not in ("pub.dev", "pub.dartlang.org")
 
 
 def _authors(pubspec: Mapping[str, Any]) -> tuple[Maintainer, ...]:

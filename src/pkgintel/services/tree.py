@@ -5,12 +5,15 @@ Resolution, level by level from the root (breadth first, so `depth` is the short
 
 1. Each resolved node's declared dependencies (`PackageInfo.dependencies` of that exact version) are
    filtered by `domain.dependency_tree.edge_applies` (npm runtime/optional/peer; PEP 508 markers
-   and requested extras; Cargo without optional/dev dependencies — features off by default).
+   and requested extras; Cargo without optional/dev dependencies — features off by default;
+   RubyGems runtime; Composer `require` without platform packages; pub without SDK packages;
+   Hex without optional requirements; NuGet the dependency group nearest `net8.0`).
 2. An edge is satisfied by a node already in the tree when its version is in the range; npm and
-   Cargo otherwise add another version beside it (they install several), PyPI keeps one version per
-   name and records a `conflict`.
+   Cargo otherwise add another version beside it (they install several), PyPI, RubyGems,
+   Composer, pub, Hex and NuGet keep one version per name and record a `conflict`.
 3. Otherwise the package's published versions are looked up (the `PackageService` snapshot, so
-   cache → registry → stored copy) and `pick_version` takes the newest one the range admits. No
+   cache → registry → stored copy) and `pick_version` takes the one the installer would (the
+   newest in range; NuGet's lowest applicable). No
    published version in range → the edge is `unresolved`; never an invented version.
 4. Each new node gets the same `ReportService.get_report` as `/api/check` (health score,
    vulnerability counts, licence), so a node's score is the package's score.
@@ -42,8 +45,10 @@ from pkgintel.domain.dependency_tree import (
     TREE_ECOSYSTEMS,
     Environment,
     UnevaluableRequirement,
+    conflict_why,
     edge_applies,
     find_cycles,
+    one_version_per_name,
     pick_version,
 )
 from pkgintel.domain.errors import InvalidInput, PackageNotFound, PkgIntelError, VersionNotFound
@@ -60,7 +65,6 @@ logger = logging.getLogger(__name__)
 TREE_SOURCE: Final = "dependency-tree"
 SHORT_TTL_S: Final = 300
 """Cache lifetime of a tree whose advisory data was unavailable."""
-_MULTI_VERSION: Final = frozenset({Ecosystem.NPM, Ecosystem.CARGO})
 _CACHE_VERSION: Final = "tree1"
 
 
@@ -285,8 +289,15 @@ class _Resolution:
         info = report.info
         out: list[tuple[str, Dependency]] = []
         extras = self.root_extras if self.nodes[node_id].kind == "root" else ()
+        groups = info.extra.get("dependency_groups")
         for dep in info.dependencies:
-            decision = edge_applies(self.eco, dep, self.s._env, extras)
+            decision = edge_applies(
+                self.eco,
+                dep,
+                self.s._env,
+                extras,
+                groups=groups.split(", ") if groups else None,
+            )
             if decision.applies:
                 out.append((node_id, dep))
             elif len(self.skipped) < 200:
@@ -327,7 +338,7 @@ class _Resolution:
         for parent, dep in edges:
             norm = normalise_name(self.eco, dep.name)
             existing = self._satisfied(norm, dep.requirement)
-            if existing is None and self.eco not in _MULTI_VERSION and self.by_name.get(norm):
+            if existing is None and one_version_per_name(self.eco) and self.by_name.get(norm):
                 existing = self.by_name[norm][0]
                 self._conflict(dep, parent, existing)
             if existing is not None:
@@ -343,7 +354,7 @@ class _Resolution:
                 (nid for nid, (n, _, _, _) in new.items() if n == norm and self._in(nid, dep)),
                 None,
             )
-            if pending is None and self.eco not in _MULTI_VERSION:
+            if pending is None and one_version_per_name(self.eco):
                 other = next((nid for nid, (n, _, _, _) in new.items() if n == norm), None)
                 if other is not None:
                     self._conflict(dep, parent, other)
@@ -419,7 +430,7 @@ class _Resolution:
                 "requirement": dep.requirement,
                 "required_by": parent,
                 "kept": kept,
-                "why": "pip installs one version per name; this requirement is not met by it",
+                "why": conflict_why(self.eco),
             }
         )
 
@@ -526,12 +537,25 @@ class _Resolution:
             copyleft=copyleft_family(report.license.license),
             deprecated=report.health.deprecated,
             malicious=report.malicious.is_malicious,
-            dependencies_known=info.dependencies_version is not None,
+            dependencies_known=info.dependencies_version is not None
+            and "dependencies_unavailable" not in info.extra,
         )
         self.by_name.setdefault(normalise_name(self.eco, info.name), []).append(node_id)
         for src in report.sources:
             self._source(src)
         return node_id
+
+    def _environment(self) -> dict[str, str]:
+        """The install target the edges were judged for (PyPI markers, NuGet framework)."""
+        if self.eco is Ecosystem.PYPI:
+            return {
+                "python_version": self.s._env.python_version,
+                "sys_platform": self.s._env.sys_platform,
+                "extras": ",".join(self.root_extras),
+            }
+        if self.eco is Ecosystem.NUGET:
+            return {"target_framework": self.s._env.nuget_framework}
+        return {}
 
     def _finish(self, root: str) -> DependencyTree:
         nodes = []
@@ -571,15 +595,7 @@ class _Resolution:
             truncation=tuple(self.truncation),
             max_depth=self.max_depth,
             max_deps=self.max_deps,
-            environment=(
-                {
-                    "python_version": self.s._env.python_version,
-                    "sys_platform": self.s._env.sys_platform,
-                    "extras": ",".join(self.root_extras),
-                }
-                if self.eco is Ecosystem.PYPI
-                else {}
-            ),
+            environment=self._environment(),
             computed_at=now,
             sources=sources,
         )
