@@ -19,6 +19,10 @@ from pkgintel.storage.tables import name_index, package_name, package_snapshot
 
 logger = logging.getLogger(__name__)
 
+_NAMES_PER_QUERY = 2000
+"""Keys per `IN` list in `get_names`: the typosquat whole-index probe sends ~1,700 keys for a name of
+twenty characters; well under the bind-parameter limits of SQLite (32,766) and asyncpg (32,767)."""
+
 _BATCH = 2000
 
 
@@ -96,14 +100,15 @@ class SqlStore:
         return self._entry(row) if row else None
 
     async def get_names(self, ecosystem: Ecosystem, keys: Sequence[str]) -> dict[str, NameEntry]:
-        """Entries of many normalised keys in one query per 500 (absent keys left out)."""
+        """Entries of many normalised keys in one query per `_NAMES_PER_QUERY` (absent keys left
+        out)."""
         out: dict[str, NameEntry] = {}
         unique = list(dict.fromkeys(keys))
         async with self._engine.connect() as conn:
-            for start in range(0, len(unique), 500):
+            for start in range(0, len(unique), _NAMES_PER_QUERY):
                 stmt = select(package_name).where(
                     package_name.c.ecosystem == ecosystem.value,
-                    package_name.c.name.in_(unique[start : start + 500]),
+                    package_name.c.name.in_(unique[start : start + _NAMES_PER_QUERY]),
                 )
                 for row in (await conn.execute(stmt)).all():
                     out[row.name] = self._entry(row)
