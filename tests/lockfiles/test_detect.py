@@ -120,7 +120,10 @@ def test_registry_holds_every_kind() -> None:
         ("project.package-lock.json", "package-lock.json"),
         ("ripgrep.Cargo.lock", "Cargo.lock"),
         ("Package.resolved", "Package.resolved"),
-        ("App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved", "Package.resolved"),
+        (
+            "App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved",
+            "Package.resolved",
+        ),
         ("package.resolved", "Package.resolved"),
         ("Podfile.lock", "Podfile.lock"),
         ("ios/Podfile.lock", "Podfile.lock"),

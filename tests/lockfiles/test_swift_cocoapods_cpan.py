@@ -145,7 +145,10 @@ def test_podfile_lock_subspecs_are_one_pod() -> None:
 
 def test_podfile_lock_sources() -> None:
     result = parse(PodfileLockParser(), "cocoapods", "app.Podfile.lock")
-    assert {p.name: p.source for p in result.unresolved} == {"LocalKit": "path", "SwiftyJSON": "git"}
+    assert {p.name: p.source for p in result.unresolved} == {
+        "LocalKit": "path",
+        "SwiftyJSON": "git",
+    }
     swifty = one(result, "SwiftyJSON")
     assert swifty.version == "5.0.1"  # the podspec's version, kept but not a trunk release
     assert "not from the CocoaPods trunk" in (swifty.unresolved_reason or "")
@@ -270,8 +273,11 @@ HEADER = "# carton snapshot format: version 1.0\n"
         (HEADER + "PACKAGES\n", 2),
         (HEADER + "DISTRIBUTIONS\n    pathname: A/AB/ABC/A-1.tar.gz\n", 3),
         (HEADER + "DISTRIBUTIONS\n  Foo-Bar-1\n    unknown: foo\n", 4),
-        (HEADER + "DISTRIBUTIONS\n  Foo-Bar-1\n    pathname: F/FO/FOO/Foo-Bar-1.tar.gz\n"
-         "      Foo::Bar 1\n", 5),  # a pair outside provides/requirements
+        (
+            HEADER + "DISTRIBUTIONS\n  Foo-Bar-1\n    pathname: F/FO/FOO/Foo-Bar-1.tar.gz\n"
+            "      Foo::Bar 1\n",
+            5,
+        ),  # a pair outside provides/requirements
         (HEADER + "DISTRIBUTIONS\n  Foo-Bar-1\n    pathname:\n", 4),
         (HEADER + "DISTRIBUTIONS\n  Foo\n    pathname: F/FO/FOO/Foo.tar.gz\n", 3),  # no version
         (HEADER + "DISTRIBUTIONS\n  Foo-1\n  Bar-2\n    pathname: B/BA/BAR/Bar-2.tar.gz\n", 3),

@@ -171,9 +171,7 @@ class CpanfileSnapshotParser:
                 if target is not None:
                     edges.append((package.key, target.key))
             finished.append(replace(package, dependencies=tuple(names)))
-        return ParsedLockfile(
-            self.kind, self.ecosystem, tuple(finished), dedupe_edges(edges), ()
-        )
+        return ParsedLockfile(self.kind, self.ecosystem, tuple(finished), dedupe_edges(edges), ())
 
     def _package(self, dist: _Dist) -> LockedPackage:
         if dist.pathname is None:

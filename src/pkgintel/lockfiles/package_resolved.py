@@ -105,9 +105,7 @@ class PackageResolvedParser:
         label = _text(pin.get("package" if legacy else "identity"))
         location = _text(pin.get(url_key))
         where = locate(text, location) if location else locate(text, '"pins"')
-        state = require_mapping(
-            self.kind, pin.get("state"), f"pins[{index}].state", line=where
-        )
+        state = require_mapping(self.kind, pin.get("state"), f"pins[{index}].state", line=where)
         pin_kind = None if legacy else _text(pin.get("kind"))
         version = _text(state.get("version"))
         branch, revision = _text(state.get("branch")), _text(state.get("revision"))
@@ -177,7 +175,10 @@ class PackageResolvedParser:
             )
         pinned = " at ".join(
             part
-            for part in (f"branch {branch}" if branch else None, revision and f"revision {revision}")
+            for part in (
+                f"branch {branch}" if branch else None,
+                revision and f"revision {revision}",
+            )
             if part
         )
         return unresolved_package(

@@ -107,9 +107,7 @@ class PodfileLockParser:
         repos, warnings = self._spec_repos(text, data)
         packages: list[LockedPackage] = []
         for pod in pods.values():
-            packages.append(
-                self._package(pod, pod.name in direct, external, checkout, repos)
-            )
+            packages.append(self._package(pod, pod.name in direct, external, checkout, repos))
         locked = {pod.name for pod in pods.values()}
         for name, requirement in direct.items():
             if name not in locked:
