@@ -83,6 +83,8 @@ async def test_cpanfile_snapshot_by_file_name_and_sbom(
     body = resp.json()
     assert (body["kind"], body["ecosystem"]) == ("cpanfile.snapshot", "cpan")
     assert {p["name"] for p in body["packages"]} >= {"Plack", "HTTP-Message", "URI"}
+    plack = next(p for p in body["packages"] if p["name"] == "Plack")
+    assert (plack["version"], plack["status"]) == ("1.0050", "unchecked")  # no CPAN advisory data
     cdx = (await _scan(client, text, "cpanfile.snapshot", format="cyclonedx")).json()
     assert JsonStrictValidator(SchemaVersion.V1_6).validate_str(json.dumps(cdx)) is None
     assert "pkg:cpan/Plack@1.0050" in {c.get("purl") for c in cdx["components"]}
