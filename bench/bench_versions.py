@@ -57,6 +57,67 @@ def _parses(text: str, kind: str) -> bool:
     return True
 
 
+def _generated_lockfiles(n: int) -> dict[str, str]:
+    """`n` entries of each of Package.resolved (v2), Podfile.lock and cpanfile.snapshot, written in
+    each tool's format (no shared sample of these kinds exists; the shapes follow the test inputs)."""
+    pins = [
+        {
+            "identity": f"lib{i}",
+            "kind": "remoteSourceControl",
+            "location": f"https://github.com/owner{i % 50}/lib{i}.git",
+            "state": {"revision": f"{i:040x}", "version": f"{i % 7}.{i % 11}.{i % 5}"},
+        }
+        for i in range(n)
+    ]
+    resolved = json.dumps({"pins": pins, "version": 2}, indent=2)
+    pods = ["PODS:"]
+    for i in range(n):
+        pods.append(f"  - Pod{i}/Core ({i % 9}.{i % 4}.0):")
+        pods.append(f"    - Pod{(i + 1) % n}/Core (~> {(i + 1) % 9}.0)")
+    pods += ["", "DEPENDENCIES:", *(f"  - Pod{i}/Core" for i in range(0, n, 10))]
+    pods += [
+        "",
+        "SPEC REPOS:",
+        "  trunk:",
+        *(f"    - Pod{i}" for i in range(n)),
+        "",
+        "COCOAPODS: 1.15.2",
+    ]
+    carton = ["# carton snapshot format: version 1.0", "DISTRIBUTIONS"]
+    for i in range(n):
+        version = f"{i % 9}.{i:04d}"
+        carton += [
+            f"  Dist{i}-Name-{version}",
+            f"    pathname: A/AU/AUTHOR/Dist{i}-Name-{version}.tar.gz",
+            "    provides:",
+            f"      Dist{i}::Name {version}",
+            "    requirements:",
+            f"      Dist{(i + 1) % n}::Name 0",
+            "      perl 5.008001",
+        ]
+    return {
+        "Package.resolved": resolved,
+        "Podfile.lock": "\n".join(pods) + "\n",
+        "cpanfile.snapshot": "\n".join(carton) + "\n",
+    }
+
+
+def _swift_cocoapods_cpan_rows(rounds: int, n: int = 5_000) -> list[Row]:
+    rows: list[Row] = []
+    for kind, text in _generated_lockfiles(n).items():
+        packages = len(parse_lockfile(text, kind=kind).packages)
+        seconds = _time(lambda t=text, k=kind: parse_lockfile(t, kind=k), rounds)
+        rows.append(
+            Row(
+                f"lockfile parse: {kind}, {packages:,} generated entries, {len(text) / 1024:.0f} KiB",
+                f"{seconds * 1000:.1f} ms; {packages / seconds:,.0f} packages/s",
+                ">= 10,000 packages/s",
+                packages / seconds >= 10_000,
+            )
+        )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=5, help="best of N rounds")
@@ -134,6 +195,7 @@ def main() -> None:
         )
     else:
         rows.append(Row("lockfile parse", f"skipped: {root} not found"))
+    rows.extend(_swift_cocoapods_cpan_rows(args.rounds))
     print(render_table(rows))
     info = machine_info()
     print(

@@ -37,6 +37,9 @@ EXTRA_KINDS = {
     "mix.lock",
     "packages.lock.json",
     "gradle.lockfile",
+    "Package.resolved",
+    "Podfile.lock",
+    "cpanfile.snapshot",
 }
 
 # hand-written file → its kind (every kind has at least one)
@@ -62,6 +65,11 @@ HAND_WRITTEN = {
     ("mix", "app.mix.lock"): "mix.lock",
     ("nuget", "packages.lock.json"): "packages.lock.json",
     ("gradle", "gradle.lockfile"): "gradle.lockfile",
+    ("swiftpm", "v1.Package.resolved"): "Package.resolved",
+    ("swiftpm", "v2.Package.resolved"): "Package.resolved",
+    ("swiftpm", "v3.Package.resolved"): "Package.resolved",
+    ("cocoapods", "app.Podfile.lock"): "Podfile.lock",
+    ("carton", "app.cpanfile.snapshot"): "cpanfile.snapshot",
 }
 
 
@@ -111,6 +119,15 @@ def test_registry_holds_every_kind() -> None:
         ("gradle/dependency-locks/compileClasspath.lockfile", "gradle.lockfile"),
         ("project.package-lock.json", "package-lock.json"),
         ("ripgrep.Cargo.lock", "Cargo.lock"),
+        ("Package.resolved", "Package.resolved"),
+        (
+            "App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved",
+            "Package.resolved",
+        ),
+        ("package.resolved", "Package.resolved"),
+        ("Podfile.lock", "Podfile.lock"),
+        ("ios/Podfile.lock", "Podfile.lock"),
+        ("cpanfile.snapshot", "cpanfile.snapshot"),
     ],
 )
 def test_detect_from_filename(filename: str, kind: str) -> None:
@@ -126,6 +143,9 @@ def test_detect_from_filename(filename: str, kind: str) -> None:
         "Cargo.toml",
         "go.mod",
         "Gemfile",
+        "Podfile",
+        "Package.swift",
+        "cpanfile",
         "README.md",
         "",
     ],
@@ -183,8 +203,8 @@ def test_parse_lockfile_kind_is_case_insensitive() -> None:
 
 def test_parse_lockfile_unknown_kind() -> None:
     with pytest.raises(LockfileError) as caught:
-        parse_lockfile("x", kind="Podfile.lock")
-    assert caught.value.kind == "Podfile.lock"
+        parse_lockfile("x", kind="Podfile")
+    assert caught.value.kind == "Podfile"
     assert "supported" in str(caught.value)
 
 

@@ -41,6 +41,11 @@ CUT_AFTER = {
     ("mix", "app.mix.lock"): '"cowlib": {:hex, :cowlib, "2.12',
     ("nuget", "packages.lock.json"): '"resolved": "13.0',
     ("gradle", "gradle.lockfile"): "com.google.guava:gu",
+    ("swiftpm", "v1.Package.resolved"): '"version": "5.6',
+    ("swiftpm", "v2.Package.resolved"): '"location" : "https://github.com/apple/swift-n',
+    ("swiftpm", "v3.Package.resolved"): '"version" : "4.92',
+    ("cocoapods", "app.Podfile.lock"): "  - Alamofire (5.8",
+    ("carton", "app.cpanfile.snapshot"): "  Try-Tin",
 }
 
 
@@ -131,6 +136,11 @@ HOSTILE = {
     "go.sum": "m v1 h1:" + "=" * 500_000 + " x\n",
     "Gemfile.lock": "GEM\n  specs:\n    " + "(" * 200_000 + "\n",
     "gradle.lockfile": ":" * 500_000 + "\n",
+    "Package.resolved": '{"version": 2, "pins": ' + "[" * 100_000,
+    "Podfile.lock": "PODS:\n  - " + "[" * 20_000,
+    "cpanfile.snapshot": "# carton snapshot format: version 1.0\nDISTRIBUTIONS\n  "
+    + "a-" * 200_000
+    + "\n",
 }
 
 

@@ -4,7 +4,8 @@ Lockfile and manifest parsers: text in, package references out (pure; see `base.
 `PARSERS` is the registry keyed by kind — the scan API's `lockfile_kind` strings (`package-lock.json`,
 `pnpm-lock.yaml`, `yarn.lock`, `poetry.lock`, `Pipfile.lock`, `composer.lock`, `Cargo.lock`,
 `requirements.txt`, `go.sum`) plus `uv.lock`, `pylock.toml`, `Gemfile.lock`, `bun.lock`, `pubspec.lock`,
-`mix.lock`, `packages.lock.json` (NuGet) and `gradle.lockfile`.
+`mix.lock`, `packages.lock.json` (NuGet), `gradle.lockfile`, `Package.resolved` (SwiftPM), `Podfile.lock`
+(CocoaPods) and `cpanfile.snapshot` (Carton).
 
 `detect(filename, text)` picks the kind from the file name (exact names, then name variants such as
 `requirements-dev.txt`, `pylock.web.toml` or `frontend.package-lock.json`) and, when the name is missing
@@ -26,14 +27,17 @@ from pkgintel.lockfiles.base import LockedPackage, LockfileParser, ParsedLockfil
 from pkgintel.lockfiles.bun_lock import BunLockParser
 from pkgintel.lockfiles.cargo_lock import CargoLockParser
 from pkgintel.lockfiles.composer_lock import ComposerLockParser
+from pkgintel.lockfiles.cpanfile_snapshot import CpanfileSnapshotParser
 from pkgintel.lockfiles.gemfile_lock import GemfileLockParser
 from pkgintel.lockfiles.go_sum import GoSumParser
 from pkgintel.lockfiles.gradle_lockfile import GradleLockfileParser
 from pkgintel.lockfiles.mix_lock import MixLockParser
 from pkgintel.lockfiles.nuget_lock import NugetLockParser
 from pkgintel.lockfiles.package_lock import PackageLockParser
+from pkgintel.lockfiles.package_resolved import PackageResolvedParser
 from pkgintel.lockfiles.pipfile_lock import PipfileLockParser
 from pkgintel.lockfiles.pnpm_lock import PnpmLockParser
+from pkgintel.lockfiles.podfile_lock import PodfileLockParser
 from pkgintel.lockfiles.poetry_lock import PoetryLockParser
 from pkgintel.lockfiles.pubspec_lock import PubspecLockParser
 from pkgintel.lockfiles.pylock import PylockParser
@@ -74,6 +78,9 @@ PARSERS: Final[Mapping[str, LockfileParser]] = MappingProxyType(
         "mix.lock": MixLockParser(),
         "packages.lock.json": NugetLockParser(),
         "gradle.lockfile": GradleLockfileParser(),
+        "Package.resolved": PackageResolvedParser(),
+        "Podfile.lock": PodfileLockParser(),
+        "cpanfile.snapshot": CpanfileSnapshotParser(),
     }
 )
 """Every supported kind → its parser."""
@@ -86,14 +93,17 @@ CONTENT_SNIFF_ORDER: Final[tuple[str, ...]] = (
     "Pipfile.lock",
     "composer.lock",
     "packages.lock.json",
+    "Package.resolved",
     "pnpm-lock.yaml",
     "yarn.lock",
     "pubspec.lock",
+    "Podfile.lock",
     "Cargo.lock",
     "poetry.lock",
     "uv.lock",
     "pylock.toml",
     "mix.lock",
+    "cpanfile.snapshot",
     "Gemfile.lock",
     "go.sum",
     "gradle.lockfile",
@@ -171,10 +181,19 @@ _HASH_COMMENTS: Final = frozenset(
         "pubspec.lock",
         "gradle.lockfile",
         "mix.lock",
+        "Podfile.lock",
+        "cpanfile.snapshot",
     }
 )
 _JSON_KINDS: Final = frozenset(
-    {"package-lock.json", "Pipfile.lock", "composer.lock", "bun.lock", "packages.lock.json"}
+    {
+        "package-lock.json",
+        "Pipfile.lock",
+        "composer.lock",
+        "bun.lock",
+        "packages.lock.json",
+        "Package.resolved",
+    }
 )
 
 

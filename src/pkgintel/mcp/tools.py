@@ -342,7 +342,8 @@ async def scan_project(
                 "Raw lockfile content (package-lock.json, pnpm-lock.yaml, yarn.lock, bun.lock, "
                 "poetry.lock, uv.lock, pylock.toml, Pipfile.lock, requirements.txt, Cargo.lock, go.sum, "
                 "composer.lock, Gemfile.lock, pubspec.lock, mix.lock, packages.lock.json, "
-                "gradle.lockfile); or send `packages`."
+                "gradle.lockfile, Package.resolved, Podfile.lock, cpanfile.snapshot); "
+                "or send `packages`."
             )
         ),
     ] = None,
