@@ -51,6 +51,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.PUB,
         Ecosystem.HEX,
         Ecosystem.NUGET,
+        Ecosystem.GO,
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""
@@ -207,6 +208,10 @@ def edge_applies(
         return EdgeDecision(False, f"{dep.kind} dependency")
     if ecosystem is Ecosystem.NUGET:
         return _nuget_edge(dep, env.nuget_framework, groups)
+    if ecosystem is Ecosystem.GO:
+        # every go.mod `require` line, `// indirect` ones too, is part of the module graph MVS
+        # reads (https://go.dev/ref/mod#minimal-version-selection); `services/tree_go.py` resolves
+        return EdgeDecision(True)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
 
 
