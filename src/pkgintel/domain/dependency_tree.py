@@ -12,7 +12,9 @@ Pure rules of dependency-tree resolution (`services/tree.py` does the fetching).
   `dev_dependencies`, and SDK packages (`sdk: flutter`) come with the SDK; Hex (mix) leaves
   `optional: true` requirements out unless the project itself asks for the package; NuGet
   restore takes the one dependency group nearest the target framework (`net8.0` by default:
-  `nearest_nuget_group`). The rules of each, with their sources, are in `edge_applies` and in docs/api.md.
+  `nearest_nuget_group`); Go takes every go.mod `require` line, `// indirect` ones too (versions are
+  then chosen by minimal version selection, `domain/mvs.py`, not by `pick_version`). The rules of
+  each, with their sources, are in `edge_applies` and in docs/api.md.
 - `pick_version`: the version of a requirement the installer would pick among the *published* ones,
   in the ecosystem's range grammar (`domain/ranges`) and ordering — the newest (npm, PyPI, Cargo,
   RubyGems, Composer, pub, Hex), the lowest for NuGet. Pre-releases: only when the range names one

@@ -1,6 +1,9 @@
 """
 `TreeService`: the transitive dependency tree of one package version (`/api/tree`, `/api/licenses`).
 
+Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`); the
+steps below are those of the ecosystems with version ranges.
+
 Resolution, level by level from the root (breadth first, so `depth` is the shortest path):
 
 1. Each resolved node's declared dependencies (`PackageInfo.dependencies` of that exact version) are
