@@ -201,7 +201,7 @@ async def test_root_registry_down_is_a_503_problem(
 
 
 async def test_ecosystem_without_tree_semantics_is_422(client: httpx.AsyncClient) -> None:
-    resp = await client.get("/api/tree/go/golang.org/x/text")
+    resp = await client.get("/api/tree/maven/com.google.guava:guava")
     assert resp.status_code == 422
     assert (await client.get("/api/tree/npm/tree-app?max_depth=0")).status_code == 422
 

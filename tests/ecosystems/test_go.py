@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pkgintel.domain.errors import RegistryResponseInvalid
+from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
 from pkgintel.ecosystems.go import GoAdapter, ProxyState, build_info, escape_path, parse_gomod
 from tests.shared import read_shared_bytes, read_shared_json, requires_shared
 
@@ -166,3 +166,35 @@ async def test_module_with_only_a_pseudo_version_takes_it_from_latest() -> None:
     assert info.latest_version == "v0.0.0-20240101000000-abcdefabcdef"
     assert info.releases[0].published_at is not None
     assert info.releases[0].prerelease is True
+
+
+async def test_an_unlisted_pseudo_version_is_served_when_the_proxy_knows_it() -> None:
+    # go.mod files require pseudo-versions that @v/list never names: the exact version is taken
+    # when its .info answers with it, never a version the proxy resolved a query to.
+    pseudo = "v1.2.4-0.20240101000000-abcdefabcdef"
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path.endswith("/@v/list"):
+            return httpx.Response(200, text="v1.2.3\n")
+        if path.endswith(f"/@v/{pseudo}.info"):
+            return httpx.Response(200, json={"Version": pseudo, "Time": "2024-01-01T00:00:00Z"})
+        if path.endswith("/@v/master.info"):
+            return httpx.Response(200, json={"Version": pseudo, "Time": "2024-01-01T00:00:00Z"})
+        if path.endswith(f"/@v/{pseudo}.mod"):
+            return httpx.Response(
+                200, text="module example.com/m\n\nrequire example.com/x v1.0.0\n"
+            )
+        return httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        adapter = GoAdapter(client)
+        info = await adapter.fetch_package("example.com/m", version=pseudo)
+        assert info.dependencies_version == pseudo
+        assert [d.name for d in info.dependencies] == ["example.com/x"]
+        assert info.latest_version == "v1.2.3"
+        assert info.release(pseudo).published_at is not None
+        with pytest.raises(VersionNotFound):
+            await adapter.fetch_package("example.com/m", version="master")
+        with pytest.raises(VersionNotFound):
+            await adapter.fetch_package("example.com/m", version="v9.9.9")

@@ -12,7 +12,9 @@ Pure rules of dependency-tree resolution (`services/tree.py` does the fetching).
   `dev_dependencies`, and SDK packages (`sdk: flutter`) come with the SDK; Hex (mix) leaves
   `optional: true` requirements out unless the project itself asks for the package; NuGet
   restore takes the one dependency group nearest the target framework (`net8.0` by default:
-  `nearest_nuget_group`). The rules of each, with their sources, are in `edge_applies` and in docs/api.md.
+  `nearest_nuget_group`); Go takes every go.mod `require` line, `// indirect` ones too (versions are
+  then chosen by minimal version selection, `domain/mvs.py`, not by `pick_version`). The rules of
+  each, with their sources, are in `edge_applies` and in docs/api.md.
 - `pick_version`: the version of a requirement the installer would pick among the *published* ones,
   in the ecosystem's range grammar (`domain/ranges`) and ordering — the newest (npm, PyPI, Cargo,
   RubyGems, Composer, pub, Hex), the lowest for NuGet. Pre-releases: only when the range names one
@@ -51,6 +53,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.PUB,
         Ecosystem.HEX,
         Ecosystem.NUGET,
+        Ecosystem.GO,
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""
@@ -207,6 +210,10 @@ def edge_applies(
         return EdgeDecision(False, f"{dep.kind} dependency")
     if ecosystem is Ecosystem.NUGET:
         return _nuget_edge(dep, env.nuget_framework, groups)
+    if ecosystem is Ecosystem.GO:
+        # every go.mod `require` line, `// indirect` ones too, is part of the module graph MVS
+        # reads (https://go.dev/ref/mod#minimal-version-selection); `services/tree_go.py` resolves
+        return EdgeDecision(True)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
 
 

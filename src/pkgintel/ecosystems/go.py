@@ -3,7 +3,9 @@ Go adapter: module versions from the module proxy, dates and licences from pkg.g
 
 Proxy protocol: https://go.dev/ref/mod#goproxy-protocol — `GET {module}/@v/list` (one released
 version a line; pseudo-versions are not listed), `@latest` (JSON `{"Version", "Time"}`),
-`@v/{version}.mod` (the go.mod file). Capital letters in module paths and versions are escaped as
+`@v/{version}.mod` (the go.mod file), `@v/{version}.info` (JSON `{"Version", "Time"}`; asked for a
+version `@v/list` omits — a pseudo-version a go.mod requires — which is then served as the proxy
+knows it). Capital letters in module paths and versions are escaped as
 `!` + lower case (`github.com/BurntSushi/toml` → `github.com/!burnt!sushi/toml`). Unknown modules
 answer 404 or 410.
 
@@ -166,6 +168,8 @@ class GoAdapter:
         pkgsite_status = _merge_status(versions_st, module_st, pkg_st)
         state = ProxyState.build(module, listing, latest_info, versions)
         target = version.strip() if version is not None else state.candidate(None)
+        if target not in state.versions and version is not None:
+            await self._unlisted(module, target, state)
         if target not in state.versions:
             available = newest_first(_ECOSYSTEM, list(state.versions))
             raise VersionNotFound(
@@ -193,6 +197,27 @@ class GoAdapter:
             package_info=pkg,
             sources=(gomod_status, pkgsite_status),
         )
+
+    async def _unlisted(self, module: str, version: str, state: ProxyState) -> None:
+        """
+        Add `version` to `state` when the proxy serves it although `@v/list` omits it (a
+        pseudo-version such as `v0.0.0-20200101000000-abcdef123456`, which a go.mod may require):
+        `@v/{version}.info` must answer with that exact canonical version. A query the proxy
+        resolves to another version (a branch name, `v1.2`) is not added. Raises what `get_json`
+        raises for a failing proxy; a 404/410 adds nothing.
+        """
+        if not _VERSION_LINE.match(version) or not is_valid(_ECOSYSTEM, version):
+            return
+        info = await get_json(
+            self._client,
+            self._proxy(module, f"@v/{escape_path(version)}.info"),
+            ecosystem=_ECOSYSTEM,
+            name=module,
+            source=REGISTRY_SOURCE,
+            not_found="none",
+        )
+        if info is not None and info.get("Version") == version:
+            state.versions[version] = {"commitTime": info.get("Time"), "unlisted": True}
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:
         """Go has no download counts: always None."""

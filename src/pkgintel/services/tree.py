@@ -1,6 +1,9 @@
 """
 `TreeService`: the transitive dependency tree of one package version (`/api/tree`, `/api/licenses`).
 
+Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`); the
+steps below are those of the ecosystems with version ranges.
+
 Resolution, level by level from the root (breadth first, so `depth` is the shortest path):
 
 1. Each resolved node's declared dependencies (`PackageInfo.dependencies` of that exact version) are
@@ -101,6 +104,9 @@ class TreeNode:
     dependencies_known: bool = True
     not_expanded: int = 0
     """Applicable dependencies left unexpanded (depth or size limit)."""
+    minimums: tuple[tuple[str, str], ...] = ()
+    """Go: `(requiring module@version, minimum version)` for each requirement of this module in
+    the explored graph; `version` is their maximum (minimal version selection)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +208,14 @@ class TreeService:
             return cached
         budget = FanOut(self._max_upstream)
         token = fan_out.set(budget)
+        resolution = _Resolution
+        if ecosystem is Ecosystem.GO:
+            # minimal version selection, not ranges (imported here: it builds on `_Resolution`)
+            from pkgintel.services.tree_go import GoResolution
+
+            resolution = GoResolution
         try:
-            result = await _Resolution(self, ecosystem, max_depth, max_deps, extras).run(
+            result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
                 name, version
             )
         finally:
@@ -637,6 +649,7 @@ def _decode(raw: bytes) -> DependencyTree:
                 **n,
                 "required_by": tuple(n["required_by"]),
                 "dependencies": tuple(n["dependencies"]),
+                "minimums": tuple(tuple(m) for m in n.get("minimums", ())),
             }
         )
         for n in data["nodes"]

@@ -91,6 +91,7 @@ def node_wire(node: TreeNode) -> dict[str, Any]:
         "malicious": node.malicious,
         "dependencies_known": node.dependencies_known,
         "not_expanded": node.not_expanded,
+        "minimums": [{"required_by": by, "version": v} for by, v in node.minimums],
     }
 
 

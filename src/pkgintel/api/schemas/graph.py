@@ -23,7 +23,9 @@ class TreeNodeOut(_Open):
     name: str
     version: str
     depth: int = Field(ge=0)
-    kind: str = Field(description="root, runtime, optional, peer, build or extra:<name>")
+    kind: str = Field(
+        description="root, runtime, optional, peer, build, extra:<name> or (Go) indirect"
+    )
     requirement: str | None
     required_by: list[str]
     dependencies: list[str]
@@ -38,6 +40,12 @@ class TreeNodeOut(_Open):
     malicious: bool | None
     dependencies_known: bool
     not_expanded: int
+    minimums: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="Go: each minimum version of this module required in the explored graph, "
+        "with the module version requiring it; `version` is their maximum (minimal version "
+        "selection). Empty for the other ecosystems.",
+    )
 
 
 class UnresolvedOut(_Open):
