@@ -112,8 +112,10 @@ async def app_client(settings: Any, reg: Any, *, signals: bool = True) -> Any:
 
     async with build_runtime(settings, transport=httpx.ASGITransport(app=reg.app)) as runtime:
         if not signals:
-            # Baseline in the same run: the report as it was before issue 16's signals.
+            # Baseline in the same run: the report as it was before issue 16's signals (maintainers,
+            # trust, quality, GitHub stats; and Scorecard, provenance and TypeScript lookups).
             runtime.reports._trust = None
+            runtime.reports._artifacts = None
         timer = ServerTimer(create_app(settings, runtime=runtime))
         transport = httpx.ASGITransport(app=timer, client=("127.0.0.1", 50123))
         async with httpx.AsyncClient(
