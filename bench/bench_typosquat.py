@@ -174,7 +174,7 @@ one-edit target found outside the popular pool (`outside_pool`), whatever its ed
 
 def technique_of(match: Any) -> str:
     """The ablation label of a suspected target (see `NEW_TECHNIQUES`)."""
-    if getattr(match, "outside_pool", False) and match.technique != "case_twin":
+    if match.outside_pool and match.technique != "case_twin":
         return "whole_index"
     return str(match.technique)
 

@@ -444,15 +444,15 @@ class NameService:
         )
         matches += self._install_confusions(ecosystem, key, why_established)
         for module, known in self._import_names(ecosystem, key):
-            target_entry = await self._entry_of(ecosystem, pool, known.project)
-            if target_entry is None:
+            found = await self._entry_of(ecosystem, pool, known.project)
+            if found is None:
                 continue
-            position = pool.variants.position(target_entry.name) if pool.variants else None
+            target_entry, position = found
             matches += (
                 self._judge_entry(
                     pool,
                     target_entry,
-                    POPULAR_POOL if position is None else position,
+                    position,
                     "import_name",
                     int(module != skeleton(key)),
                     round(float(fuzz.ratio(key, target_entry.name)), 1),
@@ -676,13 +676,14 @@ class NameService:
                 if (entry.monthly_downloads or 0) < WIDE_FLOOR or name == key:
                     continue
                 in_pool = pool.variants is not None and name in pool.variants
+                distance = int(DamerauLevenshtein.distance(key, name))
                 if name in scoped:
-                    out.append((entry, "scope_confusion", int(len(name) - len(key))))
-                elif DamerauLevenshtein.distance(key, name) == 1:
+                    out.append((entry, "scope_confusion", distance))
+                elif distance == 1:
                     if not in_pool:  # one edit from a pool name: the variant model has it
                         out.append((entry, classify_edit(key, name), 1))
                 else:
-                    out.append((entry, "delimiter_typo", 2))
+                    out.append((entry, "delimiter_typo", distance))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
         found = tuple(out[:5])
         pool.wide_hints[key] = found
@@ -704,13 +705,17 @@ class NameService:
                     out.append((module, known))
         return out
 
-    async def _entry_of(self, ecosystem: Ecosystem, pool: _Pool, name: str) -> NameEntry | None:
-        """The index entry of `name`: from the popular pool, else from the store."""
+    async def _entry_of(
+        self, ecosystem: Ecosystem, pool: _Pool, name: str
+    ) -> tuple[NameEntry, int] | None:
+        """The index entry of `name` and its place among the popular names: from the pool, else
+        from the store with place `POPULAR_POOL` (outside); None when the index lacks it."""
         key = normalise_name(ecosystem, name)
         position = pool.variants.position(key) if pool.variants is not None else None
         if position is not None:
-            return pool.entries[position]
-        return await self._store.get_name(ecosystem, key)
+            return pool.entries[position], position
+        entry = await self._store.get_name(ecosystem, key)
+        return None if entry is None else (entry, POPULAR_POOL)
 
     @staticmethod
     def _install_confusions(
