@@ -9,11 +9,16 @@ from rapidfuzz.distance import DamerauLevenshtein
 from pkgintel.domain.typosquat import (
     MAX_WIDE,
     MIN_WIDE,
+    TWO_EDIT_TOP,
+    TWO_SLIP_TOP,
     VariantIndex,
     ecosystem_bases,
     install_confusion,
     one_edit_keys,
     scope_keys,
+    scoped_part_distinct,
+    slip_keys,
+    two_slips,
 )
 from pkgintel.scoring.typosquat import Gap, suspected_by
 
@@ -127,7 +132,10 @@ def test_scope_keys_move_a_name_under_common_scopes_or_split_off_its_first_word(
     assert "@aws-sdk/arm-resources" in keys
     assert keys["@arm/resources"].endswith("flattened")
     # Short names are only split, never moved under a scope; scoped names give nothing.
-    assert set(scope_keys("ab-cdef", ["@azure"])) == {"@ab/cdef"}
+    assert set(scope_keys("abcdef", ["@azure"])) == set()
+    assert set(scope_keys("ab-cd", ["@azure"])) == {"@ab/cd"}
+    # A short part of several words says enough (`arm-dns` / `@azure/arm-dns`).
+    assert set(scope_keys("arm-dns", ["@azure"])) == {"@azure/arm-dns", "@arm/dns"}
     assert scope_keys("@azure/arm-logic", ["@azure"]) == {}
 
 
@@ -167,3 +175,56 @@ def test_two_edits_on_a_short_name_only_against_the_very_top() -> None:
     assert (variant.technique, variant.typo_traffic) == ("two_edits", False)
     # `chokidar` sits 201st here, beyond TWO_EDIT_TOP: two edits from it are not looked for.
     assert all(v.target != "chokidar" for v in index.variants("chokader"))
+
+
+def test_two_keyboard_slips_reach_further_down_than_two_edits() -> None:
+    filler = [f"pkg{i:04d}" for i in range(TWO_EDIT_TOP + 50)]
+    index = VariantIndex([*filler, "flask", *(f"zz{i:04d}" for i in range(TWO_SLIP_TOP)), "torch"])
+    (variant,) = [v for v in index.variants("fkaks") if v.target == "flask"]
+    assert (variant.technique, variant.typo_traffic) == ("two_edits", False)
+    assert "keyboard slips" in variant.detail
+    # Beyond TWO_SLIP_TOP even two slips are not looked for.
+    assert all(v.target != "torch" for v in index.variants("toorc"))
+
+
+def test_a_bare_py_suffix_is_a_habit_affix() -> None:
+    index = VariantIndex(["requests", "solana"])
+    (variant,) = index.variants("solanapy")
+    assert (variant.target, variant.technique, variant.typo_traffic) == (
+        "solana",
+        "combosquat",
+        True,
+    )
+    # `numpy` is not `num` with `py` added: the base is under MIN_BASE characters.
+    assert all(v.technique != "combosquat" for v in VariantIndex(["num"]).variants("numpy"))
+
+
+def test_scoped_part_distinct_needs_length_or_several_words() -> None:
+    assert scoped_part_distinct("resources")
+    assert scoped_part_distinct("arm-dns")
+    assert not scoped_part_distinct("utils")
+    assert not scoped_part_distinct("plugins")  # one word under eight characters
+    assert not scoped_part_distinct("a-b")
+    assert not scoped_part_distinct("-core-")  # separators at the ends are not words
+
+
+def test_slip_keys_are_the_keyboard_slips_of_a_name() -> None:
+    keys = slip_keys("flask")
+    assert {"flak", "fflask", "lfask", "fkask", "flaskl"} <= keys  # omission, doubling, swap, keys
+    assert "flask" not in keys
+    assert "fzask" not in keys  # `z` is nowhere near `l`
+
+
+@pytest.mark.parametrize(
+    ("query", "target", "expected"),
+    [
+        ("fkaks", "flask", True),  # swap `sk`, then `k` for the neighbouring `l`
+        ("toorc", "torch", True),  # `o` doubled, `h` left out
+        ("mogobd", "mongodb", True),  # `n` left out, `db` swapped
+        ("chokader", "chokidar", False),  # two vowels replaced: spelling, not the fingers
+        ("flask", "flask", False),
+        ("fl", "flask", False),
+    ],
+)
+def test_two_slips(query: str, target: str, expected: bool) -> None:
+    assert two_slips(query, target) is expected

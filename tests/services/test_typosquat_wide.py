@@ -37,6 +37,7 @@ async def names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
         ("jest-prop-types", 6_700),  # an established plugin of a far more popular package
         ("styled-component", 6_800),
         ("styled-components", 3 * 10**8),
+        ("hanaonazure-client", 1_224),
     ]
     await service.ingest(
         NPM,
@@ -72,6 +73,18 @@ async def test_a_new_name_one_edit_from_a_used_package_outside_the_pool(
 async def test_a_lower_case_twin_of_a_legacy_mixed_case_name(names: NameService) -> None:
     hint = await names.typosquat(NPM, "localforage-memorystoragedriver")
     assert _suspects(hint) == [("localforage-memoryStorageDriver", "case_twin")]
+
+
+async def test_a_legacy_upper_case_name_is_probed_lower_cased(names: NameService) -> None:
+    # npm keeps the case of legacy names, so `Hanaonazure-client` is its own key: its lower-case
+    # spelling, a used package outside the pool, is what it imitates.
+    hint = await names.typosquat(NPM, "Hanaonazure-client")
+    assert _suspects(hint) == [("hanaonazure-client", "case_twin")]
+    assert hint.matches[0].outside_pool
+    # One edit from it, typed in capitals, is still one edit.
+    assert _suspects(await names.typosquat(NPM, "Hanaonazure-clients")) == [
+        ("hanaonazure-client", "insertion")
+    ]
 
 
 async def test_an_established_plugin_is_not_a_suspect_but_a_slip_is(names: NameService) -> None:

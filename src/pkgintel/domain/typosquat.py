@@ -69,6 +69,8 @@ anagrams of real words are common (`listen` / `silent`)."""
 MIN_SCOPED_PART: Final = 8
 """A scoped name's package part is matched alone (`arm-resources` / `@azure/arm-resources`) only
 from this length: short parts are common words (`core`, `utils`, `node`)."""
+MIN_SCOPED_WORDS: Final = 6
+"""A scoped name's package part of several words (`arm-dns`) is matched alone from this length."""
 MIN_WIDE: Final = 6
 """`one_edit_keys` answers nothing for shorter names: a name of five characters or fewer is one edit
 from several real packages of the whole index by chance."""
@@ -109,6 +111,7 @@ SUFFIXES: Final = (
     "-python",
     "-py3",
     "-py",
+    "py",
     "-nodejs",
     "-node",
     ".js",
@@ -216,6 +219,41 @@ def classify_edit(query: str, target: str) -> str:
     return "substitution"
 
 
+_KEY_SLIPS: Final = frozenset({"omission", "repetition", "transposition", "adjacent_key"})
+"""One-edit techniques a finger makes on a keyboard (`classify_edit`), as opposed to a spelling
+mistake (`substitution`, `insertion` of an unrelated character)."""
+
+
+def slip_keys(name: str) -> set[str]:
+    """Every spelling one keyboard slip from `name`: a character left out, doubled, swapped with the
+    next, replaced by a neighbouring key, or a neighbouring key struck beside it (`name` excluded)."""
+    out: set[str] = set()
+    n = len(name)
+    for i, ch in enumerate(name):
+        out.add(name[:i] + name[i + 1 :])
+        out.add(name[:i] + ch + name[i:])
+        if i + 1 < n:
+            out.add(name[:i] + name[i + 1] + ch + name[i + 2 :])
+        for near in _ADJACENT.get(ch, ()):
+            out.add(name[:i] + near + name[i + 1 :])
+            out.add(name[:i] + near + name[i:])
+            out.add(name[: i + 1] + near + name[i + 1 :])
+    out.discard(name)
+    return out
+
+
+def two_slips(query: str, target: str) -> bool:
+    """Whether `query` is `target` after exactly two keyboard slips (see `slip_keys`; `fkaks` / `flask`: a
+    swap, then a neighbouring key), each of them a `_KEY_SLIPS` technique of `classify_edit`."""
+    if DamerauLevenshtein.distance(query, target, score_cutoff=2) != 2:
+        return False
+    return any(
+        DamerauLevenshtein.distance(query, middle, score_cutoff=1) == 1
+        and classify_edit(query, middle) in _KEY_SLIPS
+        for middle in slip_keys(target)
+    )
+
+
 _JS_SUFFIXES: Final = frozenset({".js", "-js", "js"})
 
 
@@ -274,7 +312,11 @@ SHORT_TWO_EDITS: Final = 5
 `TWO_EDIT_TOP` most popular names only: users mistype most the names they type most (`reqest` /
 `requests`), and a short name is two edits from many others further down."""
 TWO_EDIT_TOP: Final = 100
-EXTRA_WORD_TOP: Final = 5000
+TWO_SLIP_TOP: Final = 1000
+"""Two edits that are both keyboard slips (`two_slips`: `fkaks` / `flask`, `toorc` / `torch`) are
+compared against this many most popular names: a slip is what a hurried user makes, a random pair of
+substitutions is not."""
+EXTRA_WORD_TOP: Final = 20000
 """A two-word name (`axios-http`) imitates one of this many most popular names by its other word."""
 NAMESPACE_NAMES: Final = 3
 """A popular name that at least this many popular names extend on the same side (`react-*`,
@@ -373,7 +415,7 @@ class VariantIndex:
                         self._namespaces[key] = self._namespaces.get(key, 0) + 1
             if name.startswith("@") and "/" in name:
                 part = name.partition("/")[2]
-                if len(part) >= MIN_SCOPED_PART:
+                if scoped_part_distinct(part):
                     self._scoped_parts.setdefault(part, i)
             self._skeletons.setdefault(skeleton(name), i)
             letters = _letters(name)
@@ -501,8 +543,12 @@ class VariantIndex:
         if SHORT_TWO_EDITS <= len(package_part) <= LONG_NAME:
             # Two edits on a short name: only against the very top, where typos concentrate.
             for i, dist in self._pool.near(query, 2, limit * 2):
-                if dist == 2 and i < TWO_EDIT_TOP and _scopes_compatible(query, self._names[i]):
+                if dist != 2 or not _scopes_compatible(query, self._names[i]):
+                    continue
+                if i < TWO_EDIT_TOP:
                     add(i, "two_edits", "2 edits from one of the most popular names")
+                elif i < TWO_SLIP_TOP and two_slips(query, self._names[i]):
+                    add(i, "two_edits", "2 keyboard slips from one of the most popular names")
         letters = _letters(query)
         if letters is not None:
             i = self._scrambled.get(letters)
@@ -598,6 +644,14 @@ def one_edit_keys(key: str) -> set[str]:
     return keys
 
 
+def scoped_part_distinct(part: str) -> bool:
+    """Whether a scoped name's package part says enough to be matched alone: `MIN_SCOPED_PART`
+    characters, or `MIN_SCOPED_WORDS` when it has more than one word (`arm-dns`, not `utils`)."""
+    if len(part) >= MIN_SCOPED_PART:
+        return True
+    return len(part) >= MIN_SCOPED_WORDS and any(ch in "-_." for ch in part.strip("-_."))
+
+
 def scope_keys(key: str, scopes: Sequence[str]) -> dict[str, str]:
     """
     Scoped names an unscoped `key` may stand for, each with how: the name moved under one of the
@@ -609,7 +663,7 @@ def scope_keys(key: str, scopes: Sequence[str]) -> dict[str, str]:
     if key.startswith("@"):
         return {}
     out: dict[str, str] = {}
-    if len(key) >= MIN_SCOPED_PART:
+    if scoped_part_distinct(key):
         for scope in scopes:
             out[f"{scope}/{key}"] = f"the scoped name {scope}/{key} without its scope"
     for i, ch in enumerate(key):
@@ -663,6 +717,7 @@ ECOSYSTEM_SUFFIXES: Final = (
     "-python",
     "-py3",
     "-py",
+    "py",
     "-nodejs",
     "-node",
     ".js",

@@ -668,20 +668,27 @@ class NameService:
         twin = pool.mixed_case.get(key.lower())
         if twin is not None and twin.name != key:
             out.append((twin, "case_twin", 0))
-        scoped = scope_keys(key, pool.scopes)
-        probes = one_edit_keys(key) | set(scoped)
+        # npm keys keep their case (legacy `Arm-hanaonazure`); neighbours are probed lower-cased.
+        lowered = key.lower()
+        scoped = scope_keys(lowered, pool.scopes)
+        probes = one_edit_keys(lowered) | set(scoped)
+        if lowered != key:
+            probes.add(lowered)
         if probes:
             entries = await self._store.get_names(ecosystem, sorted(probes))
             for name, entry in sorted(entries.items()):
                 if (entry.monthly_downloads or 0) < WIDE_FLOOR or name == key:
                     continue
                 in_pool = pool.variants is not None and name in pool.variants
-                distance = int(DamerauLevenshtein.distance(key, name))
-                if name in scoped:
+                distance = int(DamerauLevenshtein.distance(lowered, name))
+                if name == lowered:
+                    if not in_pool:  # the pool's own case twin is a `delimiter` variant
+                        out.append((entry, "case_twin", 0))
+                elif name in scoped:
                     out.append((entry, "scope_confusion", distance))
                 elif distance == 1:
                     if not in_pool:  # one edit from a pool name: the variant model has it
-                        out.append((entry, classify_edit(key, name), 1))
+                        out.append((entry, classify_edit(lowered, name), 1))
                 else:
                     out.append((entry, "delimiter_typo", distance))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
