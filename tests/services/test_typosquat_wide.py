@@ -141,3 +141,27 @@ async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
         assert _suspects(flattened) == [("@vitejs/plugin-react-refresh", "scope_confusion")]
     finally:
         await engine.dispose()
+
+
+async def test_a_never_asked_name_costs_no_suggestions(
+    names: NameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `exists` would list "did you mean" names for an absent name (a range scan of the index);
+    # typosquat needs only the entry.
+    async def no_scan(*_: object) -> list[str]:
+        raise AssertionError("typosquat must not scan for suggestions")
+
+    monkeypatch.setattr(names._store, "list_names_near", no_scan)
+    hint = await names.typosquat(NPM, "node-hide-console-windows")
+    assert hint.is_suspected
+
+
+async def test_an_answer_without_suggestions_is_completed_when_they_are_asked_for(
+    names: NameService,
+) -> None:
+    quick = await names.exists(NPM, "lodahs", suggestions=False)
+    assert quick.exists is False and quick.did_you_mean == ()
+    full = await names.exists(NPM, "lodahs")
+    assert "lodash" in full.did_you_mean
+    # Once looked for, they are kept for the quick callers too.
+    assert (await names.exists(NPM, "lodahs", suggestions=False)).did_you_mean == full.did_you_mean
