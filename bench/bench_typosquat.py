@@ -240,9 +240,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         caught_sets: list[set[str]] = []
         for row in confirmed:
             eco = Ecosystem(row["ecosystem"])
-            subset = {"yes": "added", "heldout": "heldout", "heldout2": "heldout2"}.get(
-                row.get("added") or "", "original"
-            )
+            subset = {
+                "yes": "added",
+                "heldout": "heldout",
+                "heldout2": "heldout2",
+                "heldout3": "heldout3",
+            }.get(row.get("added") or "", "original")
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
             fresh = await rt.names.typosquat(eco, row["name"], lookup=False)
             listed = await rt.names.typosquat(eco, row["name"])
@@ -253,7 +256,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     eco.value,
                     subset,
                     f"{subset} {eco.value}",
-                    *(("popular_target",) if in_pool else ()),
+                    *(("popular_target", f"{subset} popular_target") if in_pool else ()),
                 ):
                     cell = modes[mode].setdefault(group, [0, 0])
                     cell[0] += hit
@@ -384,7 +387,11 @@ def report(out: dict[str, Any]) -> str:
     lines.append("|---|---:|---:|---:|---|")
     groups = ["all", "original", "added", "heldout", "heldout2", "npm", "pypi"]
     groups += ["original npm", "original pypi", "added npm", "added pypi"]
-    groups += ["heldout npm", "heldout pypi", "heldout2 npm", "heldout2 pypi", "popular_target"]
+    groups += ["heldout npm", "heldout pypi", "heldout2 npm", "heldout2 pypi", "heldout3"]
+    groups += ["popular_target"]
+    groups += [
+        f"{g} popular_target" for g in ("original", "added", "heldout", "heldout2", "heldout3")
+    ]
     for g in groups:
         pub, now = r["as_published"].get(g), r["as_listed"].get(g)
         if pub is None:
