@@ -129,6 +129,10 @@ async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
         ("@azure/msal-node", 7 * 10**7),
         ("@azure/arm-logic", 122_793),
         ("@vitejs/plugin-react-refresh", 180_087),
+        ("@autorest/modelerfour", 58_481),  # a scope no popular name carries
+        ("prosemirror-schema-x", 600),  # listed, under WIDE_FLOOR
+        ("@chatwoot/prosemirror-schema-x", 20_000),  # a fork under a rare scope
+        *((f"@org{i}/eslint-config-x", 5_000) for i in range(3)),  # a common word
     ]
     await service.ingest(
         NPM, [NameEntry(NPM, n, n, monthly_downloads=d) for n, d in npm], source="t"
@@ -139,6 +143,15 @@ async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
         assert "without its scope" in dropped.matches[0].detail
         flattened = await service.typosquat(NPM, "vitejs-plugin-react-refresh")
         assert _suspects(flattened) == [("@vitejs/plugin-react-refresh", "scope_confusion")]
+        # Under any scope of the index, for a new name...
+        rare = await service.typosquat(NPM, "modelerfour")
+        assert _suspects(rare) == [("@autorest/modelerfour", "scope_confusion")]
+        # ... but a listed package is not a slip of a rare scope's fork: its downloads are its own.
+        listed = await service.typosquat(NPM, "prosemirror-schema-x")
+        assert not listed.is_suspected
+        assert [m.name for m in listed.matches] == ["@chatwoot/prosemirror-schema-x"]
+        # A part three scopes publish is a common word.
+        assert not (await service.typosquat(NPM, "eslint-config-x")).is_suspected
     finally:
         await engine.dispose()
 

@@ -23,6 +23,7 @@ from pkgintel.domain.key_filter import KeyFilter
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.domain.scoped_parts import ScopedParts
 from pkgintel.domain.typosquat import (
     SLIP_TECHNIQUES,
     BrandIndex,
@@ -34,6 +35,7 @@ from pkgintel.domain.typosquat import (
     install_confusion,
     one_edit_keys,
     scope_keys,
+    scoped_part_distinct,
     skeleton,
 )
 from pkgintel.knowledge.import_names import ImportName, provided_as
@@ -170,13 +172,16 @@ class _Pool:
     brand_local: dict[str, NameEntry | None] = field(default_factory=dict)
     mixed_case: dict[str, NameEntry] = field(default_factory=dict)
     """Lower-cased key → entry of each name with capitals and downloads (npm's legacy names)."""
-    wide_hints: OrderedDict[str, tuple[tuple[NameEntry, str, int], ...]] = field(
+    wide_hints: OrderedDict[str, tuple[tuple[NameEntry, str, int, bool], ...]] = field(
         default_factory=OrderedDict
     )
     """Key → (target, technique, edits) found in the whole index outside the pool."""
     scopes: tuple[str, ...] = ()
     """Scopes carried by at least `SCOPE_MIN_NAMES` popular names, most common first (not
     `@types`, whose packages are named after the real, unscoped one)."""
+    scoped_parts: ScopedParts | None = None
+    """Which scopes publish each package part, over the same names as `targets`
+    (`domain.scoped_parts`): an unscoped name is probed as that part under any scope."""
     targets: KeyFilter | None = None
     """Keys of the whole index with at least `WIDE_FLOOR` downloads a month as loaded with the pool
     (`domain.key_filter`): the whole-index probe asks the store only about spellings that pass.
@@ -341,6 +346,11 @@ class NameService:
                 _indexed_pool, [e.name for e in entries], [e.name for e in foreign]
             )
             targets = await asyncio.to_thread(KeyFilter, wide_keys)
+            scoped_parts = (
+                await asyncio.to_thread(ScopedParts, wide_keys)
+                if ecosystem is Ecosystem.NPM
+                else None
+            )
             del wide_keys
             pool = _Pool(
                 self._clock(),
@@ -355,6 +365,7 @@ class NameService:
                 mixed_case={e.name.lower(): e for e in mixed},
                 scopes=_common_scopes(e.name for e in entries),
                 targets=targets,
+                scoped_parts=scoped_parts,
             )
             self._pools[ecosystem] = pool
             return pool
@@ -509,9 +520,9 @@ class NameService:
                     why_established,
                     listed=listed,
                     is_young=is_young,
-                    typo_traffic=technique in SLIP_TECHNIQUES,
+                    typo_traffic=slip,
                 )
-                for target, technique, distance in wide
+                for target, technique, distance, slip in wide
             )
         if not any(m.suspected for m in matches):
             borrowed = self._brand_variants(pool, key)
@@ -677,7 +688,7 @@ class NameService:
 
     async def _wide_variants(
         self, ecosystem: Ecosystem, pool: _Pool, key: str
-    ) -> tuple[tuple[NameEntry, str, int], ...]:
+    ) -> tuple[tuple[NameEntry, str, int, bool], ...]:
         """
         Names of the whole index, outside the popular pool, that `key` misspells by one edit or
         by case alone (npm's legacy `localforage-memoryStorageDriver`), with at least `WIDE_FLOOR`
@@ -688,14 +699,19 @@ class NameService:
         found = pool.wide_hints.get(key)
         if found is not None:
             return found
-        out: list[tuple[NameEntry, str, int]] = []
+        out: list[tuple[NameEntry, str, int, bool]] = []
         twin = pool.mixed_case.get(key.lower())
         if twin is not None and twin.name != key:
-            out.append((twin, "case_twin", 0))
+            out.append((twin, "case_twin", 0, True))
         # npm keys keep their case (legacy `Arm-hanaonazure`); neighbours are probed lower-cased.
         lowered = key.lower()
         scoped = scope_keys(lowered, pool.scopes)
-        probes = one_edit_keys(lowered) | set(scoped)
+        # The same part under a scope few popular names carry: a slip for nobody (users of such a
+        # scope type it), so judged only when the name is new or young (`Variant.typo_traffic`).
+        rare: set[str] = set()
+        if pool.scoped_parts is not None and scoped_part_distinct(lowered):
+            rare = set(pool.scoped_parts.names_for(lowered)) - set(scoped)
+        probes = one_edit_keys(lowered) | set(scoped) | rare
         if lowered != key:
             probes.add(lowered)
         if pool.targets is not None:
@@ -709,14 +725,15 @@ class NameService:
                 distance = int(DamerauLevenshtein.distance(lowered, name))
                 if name == lowered:
                     if not in_pool:  # the pool's own case twin is a `delimiter` variant
-                        out.append((entry, "case_twin", 0))
-                elif name in scoped:
-                    out.append((entry, "scope_confusion", distance))
+                        out.append((entry, "case_twin", 0, True))
+                elif name in scoped or name in rare:
+                    out.append((entry, "scope_confusion", distance, name in scoped))
                 elif distance == 1:
                     if not in_pool:  # one edit from a pool name: the variant model has it
-                        out.append((entry, classify_edit(lowered, name), 1))
+                        technique = classify_edit(lowered, name)
+                        out.append((entry, technique, 1, technique in SLIP_TECHNIQUES))
                 else:
-                    out.append((entry, "delimiter_typo", distance))
+                    out.append((entry, "delimiter_typo", distance, False))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
         found = tuple(out[:5])
         pool.wide_hints[key] = found
