@@ -245,6 +245,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "heldout": "heldout",
                 "heldout2": "heldout2",
                 "heldout3": "heldout3",
+                "heldout4": "heldout4",
             }.get(row.get("added") or "", "original")
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
             fresh = await rt.names.typosquat(eco, row["name"], lookup=False)
@@ -387,11 +388,17 @@ def report(out: dict[str, Any]) -> str:
     lines.append("|---|---:|---:|---:|---|")
     groups = ["all", "original", "added", "heldout", "heldout2", "npm", "pypi"]
     groups += ["original npm", "original pypi", "added npm", "added pypi"]
-    groups += ["heldout npm", "heldout pypi", "heldout2 npm", "heldout2 pypi", "heldout3"]
-    groups += ["popular_target"]
     groups += [
-        f"{g} popular_target" for g in ("original", "added", "heldout", "heldout2", "heldout3")
+        "heldout npm",
+        "heldout pypi",
+        "heldout2 npm",
+        "heldout2 pypi",
+        "heldout3",
+        "heldout4",
     ]
+    groups += ["popular_target"]
+    subsets = ("original", "added", "heldout", "heldout2", "heldout3", "heldout4")
+    groups += [f"{g} popular_target" for g in subsets]
     for g in groups:
         pub, now = r["as_published"].get(g), r["as_listed"].get(g)
         if pub is None:
