@@ -154,7 +154,9 @@ def is_tap_formula(name: str) -> bool:
     return name.count("/") >= 2 and not name.startswith("homebrew/core/")
 
 
-def pick_version_b(ecosystem: Ecosystem, releases: Sequence[Release], requirement: str) -> str | None:
+def pick_version_b(
+    ecosystem: Ecosystem, releases: Sequence[Release], requirement: str
+) -> str | None:
     """
     The version the installer takes for `requirement` among the published `releases`, or None.
     Raises `UnevaluableRequirement` for a requirement outside the ecosystem's grammar (any

@@ -347,9 +347,7 @@ def subspec_structure(name: str, spec: Mapping[str, Any]) -> dict[str, str]:
         default = [default]
     if isinstance(default, list) and default:
         names = [d.strip() for d in default if isinstance(d, str) and d.strip()]
-        extra["default_subspecs"] = (
-            "none" if names in (["none"], [":none"]) else ", ".join(names)
-        )
+        extra["default_subspecs"] = "none" if names in (["none"], [":none"]) else ", ".join(names)
     requires: dict[str, list[str]] = {}
     for path, node in specs:
         wanted: list[str] = []
