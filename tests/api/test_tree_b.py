@@ -297,7 +297,7 @@ async def test_cocoapods_tree_requirements_subspecs_and_platforms(
         ],
     }
     # ~> 2.0 takes 2.1.0: not the pre-release 2.2.0-beta.1, not 3.0.0
-    pods.add("Net", {v: net for v in ("1.0.0", "2.0.0", "2.1.0", "2.2.0-beta.1", "3.0.0")})
+    pods.add("Net", dict.fromkeys(("1.0.0", "2.0.0", "2.1.0", "2.2.0-beta.1", "3.0.0"), net))
     pods.add("Log", {"1.2.0": {}, "1.3.0": {"dependencies": {"Alamofire": ["~> 4.0"]}}})
     pods.add("Alamofire", {"4.9.0": {}, "5.8.0": {}})
     pods.add("RxSwift", {"6.5.0": {}})

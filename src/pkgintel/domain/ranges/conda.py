@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from pkgintel.domain.ranges.base import RangeSyntaxError
 from pkgintel.domain.versions import MAX_VERSION_LENGTH, _conda_cmp, _conda_parse
@@ -45,6 +45,8 @@ def _parse(version: str) -> _Parsed | None:
 
 def _eq(t1: Any, t2: Any) -> bool:
     """Component lists equal with conda's padding (missing parts read as 0)."""
+    v1: Any
+    v2: Any
     for v1, v2 in zip_longest(t1, t2, fillvalue=[]):
         for c1, c2 in zip_longest(v1, v2, fillvalue=0):
             if c1 != c2:
@@ -173,7 +175,7 @@ class _Parser:
         self.tokens = [t.strip() for t in _TOKENS.findall(text) if t.strip()]
         self.pos = 0
 
-    def _fail(self, why: str) -> Any:
+    def _fail(self, why: str) -> NoReturn:
         raise RangeSyntaxError(self.grammar, self.text, why)
 
     def parse(self) -> _Node | _Leaf:
@@ -200,22 +202,22 @@ class _Parser:
         return parts[0] if len(parts) == 1 else _Node(",", tuple(parts))
 
     def _atom(self) -> _Node | _Leaf:
-        token = self._peek()
-        if token is None or token in ("|", ",", ")"):
-            return self._fail("a clause is missing")
+        clause = self._peek()
+        if clause is None or clause in ("|", ",", ")"):
+            self._fail("a clause is missing")
         self.pos += 1
-        if token == "(":
+        if clause == "(":
             inner = self._any()
             if self._peek() != ")":
                 self._fail("unbalanced parentheses")
             self.pos += 1
             return inner
-        return self._leaf(token)
+        return self._leaf(clause)
 
     def _version(self, text: str) -> _Parsed:
         parsed = _parse(text)
         if parsed is None:
-            return self._fail(f"{text!r} is not a conda version")
+            self._fail(f"{text!r} is not a conda version")
         return parsed
 
     def _leaf(self, clause: str) -> _Leaf:
@@ -225,11 +227,11 @@ class _Parser:
             try:
                 return _Leaf("re", None, re.compile(clause))
             except re.error:
-                return self._fail("the regular expression does not compile")
+                self._fail("the regular expression does not compile")
         if clause[0] in "=<>!~":
             m = _RELATION.match(clause)
             if m is None:
-                return self._fail(f"{clause!r}: invalid operator")
+                self._fail(f"{clause!r}: invalid operator")
             op, version = m[1], m[2]
             if version.endswith(".*"):
                 if op == "~=":
