@@ -27,6 +27,9 @@ Pure rules of dependency-tree resolution (`services/tree.py` does the fetching).
 - `one_version_per_name`: whether the installer keeps a single version of each package (all but npm
   and Cargo), and `conflict_why`: the sentence a clash is reported with.
 - `find_cycles`: the elementary cycles of the resolved graph, each once.
+
+Conda, Homebrew and CocoaPods: `edge_applies`, `pick_version` and `conflict_why` hand over to
+`tree_rules_b` (their rules and sources are there).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 
 Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`); the
 steps below are those of the ecosystems with version ranges.
+Conda, Homebrew and CocoaPods take these steps with their own edges and range tests
+(`services/tree_b.py`, `ResolutionB`; rules in `domain/tree_rules_b.py`).
 
 Resolution, level by level from the root (breadth first, so `depth` is the shortest path):
 
