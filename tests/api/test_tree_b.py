@@ -337,7 +337,7 @@ async def test_cocoapods_subspec_asked_after_its_pod_was_expanded_is_named(
     client: httpx.AsyncClient, registry: ReplayRegistry
 ) -> None:
     pods = Pods(registry)
-    pods.add("LateApp", {"1.0.0": {"dependencies": {"Kit": [], "Mid": []}}})
+    pods.add("LateApp", {"1.0.0": {"dependencies": {"Kit": [], "Mid": [], "Kit/Gone": []}}})
     pods.add("Mid", {"1.0.0": {"dependencies": {"Kit/Extra": []}}})
     pods.add(
         "Kit",
@@ -352,7 +352,12 @@ async def test_cocoapods_subspec_asked_after_its_pod_was_expanded_is_named(
         },
     )
     body = (await client.get("/api/tree/cocoapods/LateApp")).json()
-    [late] = body["unresolved"]
+    late, gone = sorted(body["unresolved"], key=lambda u: u["name"])
+    # a subspec the chosen version does not have is named, never silently dropped
+    assert gone["name"] == "Kit/Gone" and gone["reason"] == "not_found"
+    assert (
+        gone["required_by"] == "LateApp@1.0.0" and gone["detail"] == "Kit@1.0.0 has no subspec Gone"
+    )
     assert late["name"] == "Kit/Extra" and late["reason"] == "not_looked_up"
     assert late["required_by"] == "Mid@1.0.0"
     assert body["complete"] is False  # never cached as if whole

@@ -19,8 +19,10 @@ from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError
 from pkgintel.domain.ranges.conda import CondaGrammar
 from pkgintel.domain.tree_rules_b import (
+    POD_ITSELF,
     UNSUPPORTED_WHY,
     is_tap_formula,
+    missing_subspecs,
     pod_subspecs,
     requirement_met_b,
 )
@@ -182,6 +184,10 @@ def test_pod_subspecs_default_asked_nested_and_required() -> None:
     # a nested subspec inherits its parent's dependencies but not the parent's other children
     assert pod_subspecs(EXTRA, ["Rx/Extras"]) == ["Rx", "Rx/Extras"]
     assert pod_subspecs({}, None) == []
+    # the pod by name and one of its subspecs: the defaults and that subspec
+    defaults = {**EXTRA, "default_subspecs": "Combine"}
+    assert pod_subspecs(defaults, [POD_ITSELF, "Rx/Extras"]) == ["Rx", "Rx/Extras", "Combine"]
+    assert missing_subspecs(EXTRA, [POD_ITSELF, "Rx", "Nope"]) == ["Nope"]
 
 
 def test_one_version_per_name_and_conflict_sentences() -> None:

@@ -196,27 +196,31 @@ def conflict_why_b(ecosystem: Ecosystem) -> str:
     return _CONFLICT[ecosystem]
 
 
+POD_ITSELF: Final = ""
+"""In `pod_subspecs`' `asked`: the pod asked for by name (its default subspecs)."""
+
+
 def pod_subspecs(extra: Mapping[str, str], asked: Iterable[str] | None) -> list[str]:
     """
-    The subspecs of a pod an install brings in: those `asked` (None: the pod asked for by name, so
-    the `default_subspecs`, or every subspec when the podspec names none; `none`: only the root),
-    each with its parents, its own subspecs (a subspec asked for by name brings all of its
-    children) and the same-pod subspecs it requires, transitively. Unknown names are dropped.
+    The subspecs of a pod an install brings in: those `asked` (None, or `POD_ITSELF` among them:
+    the pod asked for by name, so its `default_subspecs`, or every top-level subspec when the
+    podspec names none; `none`: only the root), each with its parents, its own subspecs (a subspec
+    asked for by name brings all of its children) and the same-pod subspecs it requires,
+    transitively. Names the pod does not have are dropped (`missing_subspecs` names them).
     """
     known = [s.strip() for s in extra.get("subspecs", "").split(",") if s.strip()]
     if not known:
         return []
-    if asked is None:
+    wanted = [POD_ITSELF] if asked is None else list(asked)
+    start: list[str] = []
+    if POD_ITSELF in wanted:
         default = extra.get("default_subspecs")
-        if default == "none":
-            start: list[str] = []
-        elif default:
+        if default and default != "none":
             start = [s.strip() for s in default.split(",") if s.strip()]
-        else:
+        elif not default:
             start = [s for s in known if "/" not in s]
-    else:
-        by_lower = {k.lower(): k for k in known}  # the request's `extras` arrive lower-cased
-        start = [by_lower.get(a.lower(), a) for a in asked]
+    by_lower = {k.lower(): k for k in known}  # the request's `extras` arrive lower-cased
+    start += [by_lower.get(a.lower(), a) for a in wanted if a != POD_ITSELF]
     try:
         requires = orjson.loads(extra.get("subspec_requires", "{}"))
     except orjson.JSONDecodeError:
@@ -236,3 +240,9 @@ def pod_subspecs(extra: Mapping[str, str], asked: Iterable[str] | None) -> list[
     # a subspec inherits its parents' dependencies, not their other subspecs
     inherited = {"/".join(p.split("/")[:i]) for p in chosen for i in range(1, p.count("/") + 1)}
     return [s for s in known if s in chosen | inherited]
+
+
+def missing_subspecs(extra: Mapping[str, str], asked: Iterable[str]) -> list[str]:
+    """The `asked` subspec names (not `POD_ITSELF`) this version of the pod does not have."""
+    known = {s.strip().lower() for s in extra.get("subspecs", "").split(",") if s.strip()}
+    return [a for a in asked if a != POD_ITSELF and a.lower() not in known]

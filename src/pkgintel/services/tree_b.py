@@ -31,8 +31,10 @@ from pkgintel.domain.packages import Dependency, Ecosystem
 from pkgintel.domain.tree_rules_b import (
     COCOAPODS_PLATFORM,
     HOMEBREW_PLATFORM,
+    POD_ITSELF,
     TAP_WHY,
     is_tap_formula,
+    missing_subspecs,
     pod_subspecs,
     requirement_met_b,
 )
@@ -57,8 +59,8 @@ class ResolutionB(_Resolution):
         extras: tuple[str, ...],
     ) -> None:
         super().__init__(service, ecosystem, max_depth, max_deps, extras)
-        self._asked: dict[tuple[str, str], set[str] | None] = {}
-        """(parent node id, normalised pod) → the subspecs it asked for; None: the pod itself."""
+        self._asked: dict[tuple[str, str], set[str]] = {}
+        """(parent node id, normalised pod) → the subspecs it asked for (`POD_ITSELF`: the pod)."""
         self._expanded_with: dict[str, list[str]] = {}
         """Pod node id → the subspecs its edges were read from."""
 
@@ -91,16 +93,12 @@ class ResolutionB(_Resolution):
         info = self.reports[node_id].info
         norm = normalise_name(self.eco, info.name)
         if node.kind == "root":
-            asked: set[str] | None = set(self.root_extras) or None
+            asked: set[str] = set(self.root_extras) or {POD_ITSELF}
         else:
             asked = set()
             for parent in self.required_by.get(node_id, []):
-                wanted = self._asked.get((parent, norm), None)
-                if wanted is None:
-                    asked = None  # someone asked for the pod itself: its default subspecs
-                    break
-                asked |= wanted
-        parts = pod_subspecs(info.extra, None if asked is None else sorted(asked))
+                asked |= self._asked.get((parent, norm), {POD_ITSELF})
+        parts = pod_subspecs(info.extra, sorted(asked))
         self._expanded_with[node_id] = parts
         kinds = {"runtime", *(f"extra:{p}" for p in parts)}
         out: list[Dependency] = []
@@ -113,13 +111,9 @@ class ResolutionB(_Resolution):
             if key not in seen:
                 seen.add(key)
                 out.append(replace(d, name=pod, kind="runtime"))
-            slot = (node_id, normalise_name(self.eco, pod))
-            if not sub:
-                self._asked[slot] = None
-            elif slot not in self._asked or self._asked[slot] is not None:
-                asked_now = self._asked.get(slot) or set()
-                asked_now.add(sub)
-                self._asked[slot] = asked_now
+            self._asked.setdefault((node_id, normalise_name(self.eco, pod)), set()).add(
+                sub or POD_ITSELF
+            )
         return out
 
     def _applicable(self, node_id: str) -> list[tuple[str, Dependency]]:
@@ -171,23 +165,23 @@ class ResolutionB(_Resolution):
         return super()._finish(root)
 
     def _late_subspecs(self) -> None:
-        """Subspecs asked of an expanded pod that its expansion did not include."""
+        """Subspecs asked of an expanded pod that its expansion did not include, or that its
+        chosen version does not have."""
         for node_id, parts in self._expanded_with.items():
-            norm = normalise_name(self.eco, self.nodes[node_id].name)
+            node = self.nodes[node_id]
+            extra = self.reports[node_id].info.extra
+            norm = normalise_name(self.eco, node.name)
             for parent in self.required_by.get(node_id, []):
-                wanted = self._asked.get((parent, norm))
-                if wanted is None:
-                    continue
-                for sub in sorted(wanted):
-                    if sub not in parts and sub in self.reports[node_id].info.extra.get(
-                        "subspecs", ""
-                    ).split(", "):
-                        self.unresolved.append(
-                            Unresolved(
-                                parent,
-                                f"{self.nodes[node_id].name}/{sub}",
-                                "",
-                                "not_looked_up",
-                                LATE_SUBSPEC_WHY,
-                            )
-                        )
+                wanted = self._asked.get((parent, norm), set())
+                absent = set(missing_subspecs(extra, wanted))
+                for sub in sorted(wanted - {POD_ITSELF}):
+                    if sub in absent:
+                        reason = "not_found"
+                        detail = f"{node.id} has no subspec {sub}"
+                    elif sub in parts:
+                        continue
+                    else:
+                        reason, detail = "not_looked_up", LATE_SUBSPEC_WHY
+                    self.unresolved.append(
+                        Unresolved(parent, f"{node.name}/{sub}", "", reason, detail)
+                    )
