@@ -134,10 +134,9 @@ def _python_why(spec: str, python_version: str) -> str:
 
 
 def _range(ecosystem: Ecosystem, requirement: str) -> VersionRange:
-    """The parsed requirement; raises `UnevaluableRequirement` (Homebrew: any non-empty one)."""
+    """A conda or CocoaPods requirement parsed; raises `UnevaluableRequirement` outside the
+    grammar."""
     req = requirement.strip()
-    if ecosystem is Ecosystem.HOMEBREW:
-        raise UnevaluableRequirement("Homebrew dependencies carry no version range")
     try:
         if ecosystem is Ecosystem.CONDA:
             return _CONDA.parse(req)
