@@ -178,3 +178,53 @@ async def test_an_answer_without_suggestions_is_completed_when_they_are_asked_fo
     assert "lodash" in full.did_you_mean
     # Once looked for, they are kept for the quick callers too.
     assert (await names.exists(NPM, "lodahs", suggestions=False)).did_you_mean == full.did_you_mean
+
+
+async def test_an_expired_pool_answers_while_one_background_load_replaces_it(
+    tmp_path: Path,
+) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'ttl.sqlite'}")
+    await upgrade(engine)
+    now = [1_000_000.0]
+    service = NameService(SqlStore(engine), clock=lambda: now[0])
+    entries = [NameEntry(NPM, "lodash", "lodash", monthly_downloads=4 * 10**8)]
+    try:
+        await service.ingest(NPM, entries, source="t")
+        first = await service._pool(NPM)
+        now[0] += names_module._POOL_TTL_S + 1
+        # Expired: the same pool answers at once, and one reload starts.
+        assert await service._pool(NPM) is first
+        assert await service._pool(NPM) is first
+        task = service._refreshing[NPM]
+        await task
+        second = await service._pool(NPM)
+        assert second is not first and second.loaded_at == now[0]
+        assert service._refreshing[NPM] is task  # no second reload was started
+        # A new index drops the pool: the next call loads it, never answering from the old one.
+        await service.ingest(NPM, [*entries, NameEntry(NPM, "react", "react")], source="t2")
+        assert await service._pool(NPM) is not second
+    finally:
+        await engine.dispose()
+
+
+async def test_a_pool_load_overtaken_by_a_new_index_is_not_kept(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'race.sqlite'}")
+    await upgrade(engine)
+    store = SqlStore(engine)
+    service = NameService(store)
+    await service.ingest(
+        NPM, [NameEntry(NPM, "lodash", "lodash", monthly_downloads=10**8)], source="t"
+    )
+    real = store.list_popular_names
+
+    async def slow(ecosystem: Ecosystem, limit: int) -> list[NameEntry]:
+        found = await real(ecosystem, limit)
+        service._forget(NPM)  # the index is loaded again while this load runs
+        return found
+
+    try:
+        store.list_popular_names = slow  # type: ignore[method-assign]
+        await service._pool(NPM)
+        assert NPM not in service._pools
+    finally:
+        await engine.dispose()

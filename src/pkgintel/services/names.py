@@ -226,6 +226,9 @@ class NameService:
         self._clock = clock
         self._pools: dict[Ecosystem, _Pool] = {}
         self._pool_locks: dict[Ecosystem, asyncio.Lock] = {}
+        self._refreshing: dict[Ecosystem, asyncio.Task[None]] = {}
+        # Bumped by `_forget`: a pool load that began before is not kept.
+        self._generation: dict[Ecosystem, int] = {}
         self._states: dict[Ecosystem, tuple[float, NameIndexState | None]] = {}
         # (when, answer, whether an absent name's suggestions were looked for)
         self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer, bool]] = (
@@ -316,14 +319,34 @@ class NameService:
         return None
 
     async def _pool(self, ecosystem: Ecosystem) -> _Pool:
-        """The popular-name pool; one load per ecosystem at a time (concurrent callers wait for it)."""
+        """
+        The popular-name pool; one load per ecosystem at a time (concurrent callers wait for it).
+        A pool past `_POOL_TTL_S` keeps answering while one background load replaces it (a load
+        takes ~2 s for npm); a pool dropped by `_forget` (the index was loaded again) is not kept.
+        """
         pool = self._fresh_pool(ecosystem)
         if pool is not None:
             return pool
+        stale = self._pools.get(ecosystem)
+        if stale is not None:
+            task = self._refreshing.get(ecosystem)
+            if task is None or task.done():
+                self._refreshing[ecosystem] = asyncio.create_task(self._refresh(ecosystem))
+            return stale
+        return await self._load_pool(ecosystem)
+
+    async def _refresh(self, ecosystem: Ecosystem) -> None:
+        try:
+            await self._load_pool(ecosystem)
+        except Exception:  # the stale pool keeps answering; the next call tries again
+            logger.warning("reloading the %s name pool failed", ecosystem.value, exc_info=True)
+
+    async def _load_pool(self, ecosystem: Ecosystem) -> _Pool:
         async with self._pool_locks.setdefault(ecosystem, asyncio.Lock()):
             pool = self._fresh_pool(ecosystem)
             if pool is not None:
                 return pool
+            generation = self._generation.get(ecosystem, 0)
             entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
             other = CROSS_ECOSYSTEM.get(ecosystem)
             foreign = (
@@ -367,7 +390,9 @@ class NameService:
                 targets=targets,
                 scoped_parts=scoped_parts,
             )
-            self._pools[ecosystem] = pool
+            if self._generation.get(ecosystem, 0) == generation:
+                # Not kept when the index was loaded again meanwhile: the next call reads the new one.
+                self._pools[ecosystem] = pool
             return pool
 
     async def suggest(self, ecosystem: Ecosystem, name: str, limit: int = 5) -> list[str]:
@@ -1017,9 +1042,11 @@ class NameService:
 
     def _forget(self, ecosystem: Ecosystem) -> None:
         self._pools.pop(ecosystem, None)
+        self._generation[ecosystem] = self._generation.get(ecosystem, 0) + 1
         for borrower, lender in CROSS_ECOSYSTEM.items():
             if lender is ecosystem:  # its brands come from the reloaded index
                 self._pools.pop(borrower, None)
+                self._generation[borrower] = self._generation.get(borrower, 0) + 1
         self._states.pop(ecosystem, None)
         for cached in [k for k in self._answers if k[0] is ecosystem]:
             del self._answers[cached]
