@@ -39,6 +39,7 @@ from typing import Final
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from pkgintel.domain import tree_rules_a
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError, grammar_for
 from pkgintel.domain.versions import is_prerelease, sort_key
@@ -54,6 +55,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.HEX,
         Ecosystem.NUGET,
         Ecosystem.GO,
+        *tree_rules_a.ECOSYSTEMS,  # JSR, CRAN, Julia: `domain/tree_rules_a.py`
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""
@@ -214,6 +216,9 @@ def edge_applies(
         # every go.mod `require` line, `// indirect` ones too, is part of the module graph MVS
         # reads (https://go.dev/ref/mod#minimal-version-selection); `services/tree_go.py` resolves
         return EdgeDecision(True)
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        why = tree_rules_a.skip_reason(ecosystem, dep)
+        return EdgeDecision(why is None, why)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
 
 
@@ -300,6 +305,8 @@ def one_version_per_name(ecosystem: Ecosystem) -> bool:
 
 def conflict_why(ecosystem: Ecosystem) -> str:
     """The sentence a second requirement the kept version does not meet is reported with."""
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        return tree_rules_a.conflict_why(ecosystem)
     if ecosystem is Ecosystem.NUGET:
         # restore moves the one version up to the lowest meeting every range when there is one
         # (NU1608/NU1107 otherwise); the tree keeps the first version chosen and names the clash
@@ -324,6 +331,11 @@ def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement:
     specifier): such an edge cannot be resolved from the registry's version list.
     """
     req = requirement.strip()
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        try:
+            return tree_rules_a.pick_version_a(ecosystem, releases, req)
+        except RangeSyntaxError as exc:
+            raise UnevaluableRequirement(str(exc)) from None
     grammar = grammar_for(ecosystem)
     if grammar is None:
         raise UnevaluableRequirement(f"{ecosystem.value} ranges are not evaluated")

@@ -44,6 +44,7 @@ from typing import Any, Final
 import orjson
 
 from pkgintel.cache.base import Cache, CacheUnavailable
+from pkgintel.domain import tree_rules_a
 from pkgintel.domain.dependency_tree import (
     TREE_ECOSYSTEMS,
     Environment,
@@ -214,6 +215,11 @@ class TreeService:
             from pkgintel.services.tree_go import GoResolution
 
             resolution = GoResolution
+        elif ecosystem in tree_rules_a.ECOSYSTEMS:
+            # JSR (npm: dependencies from npm), CRAN (current version only), Julia
+            from pkgintel.services.tree_a import ResolutionA
+
+            resolution = ResolutionA
         try:
             result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
                 name, version
