@@ -300,6 +300,8 @@ def nearest_nuget_group(groups: Sequence[str], target: str) -> str | None:
 def one_version_per_name(ecosystem: Ecosystem) -> bool:
     """True when the installer keeps one version of each package name (pip, Bundler, Composer, pub,
     mix); npm and Cargo place several side by side."""
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        return ecosystem not in tree_rules_a.MULTI_VERSION
     return ecosystem not in _MULTI_VERSION
 
 
