@@ -25,6 +25,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   bodies of ../shared/data/registry-fixtures (no network), cold and warm.
 * Go: minimal version selection over a generated module graph (`go_graph`; `--go-only` runs just
   this), cold and warm.
+* JSR (with `npm:` imports), CRAN and Julia: generated graphs (`trees_a_graphs`) and the recorded
+  readxl, cold and warm (`--trees-a-only` runs just these).
 
 Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
 Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
@@ -244,6 +246,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
         )
     rows.extend(await other_ecosystems(args, workdir, extra))
     rows.extend(await go_tree(args, workdir, extra))
+    rows.extend(await trees_a(args, workdir, extra))
     return rows, extra
 
 
@@ -381,6 +384,113 @@ async def go_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]
     ]
 
 
+TREES_A_PACKAGES = 20
+
+
+def trees_a_graphs(reg: ReplayRegistry) -> None:
+    """Generated JSR (with npm imports), CRAN and Julia graphs in each registry's own format (the
+    recordings hold no multi-level tree of these): 20 packages of three versions, each requiring
+    two others, and a root requiring ten; CRAN and Julia nodes also name R base packages and
+    Julia standard libraries (skipped)."""
+    from tests.api.test_graph_api import packument
+    from tests.api.test_tree_jsr_cran_julia import cran, jsr, julia
+
+    n = TREES_A_PACKAGES
+    for i in range(n):
+        a, b = (i * 3 + 1) % n, (i * 7 + 2) % n
+        imports = [f"jsr:@bench/p{a:02d}@^1.0.0", f"jsr:@bench/p{b:02d}@^1.1.0"]
+        jsr(reg, f"@bench/p{i:02d}", {"1.0.0": imports, "1.1.0": imports, "2.0.0": []}, "2.0.0")
+        reg.add(
+            f"{NPM}/bench-n{i:02d}",
+            packument(
+                f"bench-n{i:02d}",
+                {"1.0.0": {"dependencies": {f"bench-n{a:02d}": "^1.0.0"}}, "2.0.0": {}},
+                "2.0.0",
+            ),
+        )
+        cran(
+            reg,
+            f"benchR{i:02d}",
+            "1.2.0",
+            archived=("1.0.0", "1.1.0"),
+            imports=f"methods, benchR{a:02d} (>= 1.0.0), benchR{b:02d}",
+        )
+        julia(
+            reg,
+            f"BenchJ{i:02d}",
+            {
+                v: {f"BenchJ{a:02d}": "1", f"BenchJ{b:02d}": "1.1-1", "LinearAlgebra": ""}
+                for v in ("1.0.0", "1.1.0", "2.0.0")
+            },
+        )
+    root = [f"jsr:@bench/p{i:02d}@^1.0.0" for i in range(10)]
+    jsr(reg, "@bench/root", {"1.0.0": [*root, "npm:bench-n00@^1.0.0"]}, "1.0.0")
+    cran(reg, "benchRroot", "1.0.0", imports=", ".join(f"benchR{i:02d}" for i in range(10)))
+    julia(reg, "BenchJroot", {"1.0.0": {f"BenchJ{i:02d}": "1" for i in range(10)}})
+
+
+TREES_A = (
+    ("jsr", "@bench/root"),
+    ("cran", "benchRroot"),
+    ("julia", "BenchJroot"),
+    ("cran", "readxl"),  # the recorded readxl 1.4.5 (its dependencies are not recorded)
+)
+
+
+async def trees_a(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
+    """JSR, CRAN and Julia trees (generated graphs and the recorded readxl), cold and warm."""
+    reg = build(args.shared, latency_ms=args.latency_ms)
+    trees_a_graphs(reg)
+    transport = httpx.ASGITransport(app=reg.app)
+    rows: list[Row] = []
+    for eco, package in TREES_A:
+        url = f"/api/tree/{eco}/{package}"
+        colds: list[float] = []
+        warm: list[float] = []
+        body: dict[str, Any] = {}
+        for i in range(args.cold_runs):
+            settings = _other_settings(workdir, f"{eco}-{package[-4:]}-cold{i}.db")
+            async with build_runtime(settings, transport=transport) as rt:
+                timer = ServerTimer(create_app(settings, runtime=rt))
+                async with httpx.AsyncClient(
+                    transport=httpx.ASGITransport(app=timer), base_url="http://bench"
+                ) as client:
+                    body = (await client.get(url)).json()
+                    assert timer.last is not None
+                    colds.append(timer.last * 1000)
+                    if i == 0:
+                        for _ in range(args.runs):
+                            await client.get(url)
+                            assert timer.last is not None
+                            warm.append(timer.last * 1000)
+        nodes = len(body.get("nodes", []))
+        extra[f"tree_{eco}_{package}"] = {
+            "nodes": nodes,
+            "unresolved": len(body.get("unresolved", [])),
+            "skipped": len(body.get("skipped", [])),
+            "conflicts": len(body.get("conflicts", [])),
+            "complete": body.get("complete"),
+        }
+        median = sorted(colds)[len(colds) // 2]
+        rows.append(
+            Row(
+                f"tree cold, {eco} {package} ({nodes} nodes, {args.latency_ms:g} ms/registry call)",
+                f"median {median:.0f} ms of {len(colds)}",
+                "< 2,000 ms",
+                median < 2000,
+            )
+        )
+        rows.append(
+            Row(
+                f"tree warm, {eco} {package} (cached tree)",
+                _ms(warm),
+                "p50 < 10 ms",
+                (percentile(warm, 50) or 1e9) < 10,
+            )
+        )
+    return rows
+
+
 def _other_settings(workdir: Path, db: str) -> Settings:
     return _settings(workdir, db, "http://registry.test/npm").model_copy(
         update={
@@ -390,6 +500,13 @@ def _other_settings(workdir: Path, db: str) -> Settings:
             "upstream_nuget_search_url": "http://registry.test/nuget-search",
             "upstream_goproxy_url": "http://registry.test/goproxy",
             "upstream_pkgsite_url": "http://registry.test/pkgsite",
+            "upstream_jsr_url": "http://registry.test/jsr",
+            "upstream_jsr_api_url": "http://registry.test/jsr-api",
+            "upstream_cran_ppm_url": "http://registry.test/ppm/__api__/repos/2",
+            "upstream_cran_url": "http://registry.test/cran",
+            "upstream_cranlogs_url": "http://registry.test/cranlogs",
+            "upstream_julia_url": "http://registry.test/raw-github/JuliaRegistries/General/master",
+            "upstream_juliahub_url": "http://registry.test/juliahub",
         }
     )
 
@@ -428,6 +545,9 @@ def main() -> None:
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--history-packages", type=int, default=100)
     parser.add_argument("--go-only", action="store_true", help="only the Go MVS tree")
+    parser.add_argument(
+        "--trees-a-only", action="store_true", help="only the JSR, CRAN and Julia trees"
+    )
     try:
         import uvloop  # noqa: F401
 
@@ -445,6 +565,9 @@ def main() -> None:
         if args.go_only:
             extra: dict[str, Any] = {}
             rows = run_loop(args, go_tree(args, workdir, extra))
+        elif args.trees_a_only:
+            extra = {}
+            rows = run_loop(args, trees_a(args, workdir, extra))
         else:
             rows, extra = run_loop(args, run(args, workdir))
     finally:
