@@ -120,6 +120,9 @@ async def test_jsr_tree_resolves_jsr_imports_and_npm_imports_from_npm(
     # npm's own rules inside an npm package: devDependencies are never installed
     assert not any("/npm/x" in h for h in registry.hits)
     assert body["complete"] is True
+    licences = (await client.get("/api/licenses/jsr/@app/web")).json()
+    assert licences["by_license"]["MIT"] == 2  # the two npm packages' own licences
+    assert any(p["id"] == "npm:chalk@5.3.0" for p in licences["packages"])
 
 
 async def test_jsr_reuses_a_chosen_version_a_later_range_admits(
@@ -230,6 +233,7 @@ async def test_cran_tree_installs_depends_imports_linking_to_current_versions_on
     assert clash["kept"] == "vctrs@0.6.5" and clash["required_by"] == "dplyr@1.1.4"
     assert clash["why"].startswith("install.packages installs the one current CRAN version")
     assert not any("/testthat" in h or "/knitr" in h or "/methods" in h for h in registry.hits)
+    assert body["environment"] == {"platform": "linux", "install": "source"}
 
 
 @requires_shared

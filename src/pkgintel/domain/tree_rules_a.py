@@ -19,7 +19,9 @@ with one branch per rule, `services/tree_a.py` does the fetching).
   Base packages (`base`, `methods`, `utils`, `stats`, ...) are part of R and recommended ones
   (`Matrix`, `MASS`, `lattice`, ...) are installed with every R build ("R Installation and
   Administration" §Add-on packages, https://cran.r-project.org/doc/manuals/r-release/R-admin.html#Default-packages):
-  both are skipped, not unresolved. A requirement is `(op version)` with `>=`, `>`, `<=`, `<`,
+  both are skipped, not unresolved. The tree is judged for a source install on Linux, where CRAN
+  ships no binaries (`environment`): `LinkingTo` packages are then installed, while binary installs
+  (Windows, macOS) omit them. A requirement is `(op version)` with `>=`, `>`, `<=`, `<`,
   `==` or `!=` compared as R `package_version`s. CRAN serves one version of each package, the
   current one; `install.packages` never installs an archived one, so a requirement the current
   version does not meet is unresolved, never met by picking from the archive (`pick_version`

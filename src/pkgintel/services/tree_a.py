@@ -31,6 +31,13 @@ from pkgintel.upstream_guard import fan_out
 class ResolutionA(_Resolution):
     """`_Resolution` for the ecosystems of `domain/tree_rules_a.py` (see the module contract)."""
 
+    def _environment(self) -> dict[str, str]:
+        if self.eco is Ecosystem.CRAN:
+            # CRAN ships no Linux binaries: install.packages builds from source there, and LinkingTo
+            # packages are installed (it omits them for binary installs on Windows and macOS)
+            return {"platform": "linux", "install": "source"}
+        return {}
+
     def _npm(self, name: str) -> bool:
         return self.eco is Ecosystem.JSR and name.startswith(NPM_PREFIX)
 
