@@ -327,3 +327,96 @@ async def test_julia_tree_on_the_recorded_inequality(client: httpx.AsyncClient) 
     assert {u["reason"] for u in body["unresolved"]} == {"unavailable"}
     assert body["complete"] is False  # a gap, said so (and the tree is not cached)
     assert len(body["nodes"]) == 1  # nothing invented for what was not recorded
+
+
+# --- Hackage -----------------------------------------------------------------------------------
+
+HACKAGE = "https://hackage.haskell.org/package"
+
+
+def hackage(
+    registry: ReplayRegistry,
+    name: str,
+    versions: dict[str, str],
+    *,
+    deprecated: tuple[str, ...] = (),
+) -> None:
+    """`/package/<name>.json` and one `.cabal` file per version (`versions[v]` is the library's
+    `build-depends` stanza body)."""
+    registry.add(
+        f"{HACKAGE}/{name}.json",
+        {v: "deprecated" if v in deprecated else "normal" for v in versions},
+    )
+    for v, library in versions.items():
+        cabal = f"cabal-version: 2.4\nname: {name}\nversion: {v}\n\nlibrary\n{library}"
+        registry.add(f"{HACKAGE}/{name}-{v}/{name}.cabal", cabal.encode())
+
+
+async def test_hackage_tree_reads_the_library_of_each_cabal_file(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    hackage(
+        registry,
+        "root-pkg",
+        {
+            "1.0.0": "  build-depends: base >=4.7 && <5, text ^>=2.0, aeson ^>=2.1, gone >=9\n"
+            "  if os(windows)\n    build-depends: Win32\n"
+        },
+    )
+    # aeson ^>=2.1: 2.1.2.1 (2.2 is out of range; 2.1.9 is deprecated on Hackage)
+    hackage(
+        registry,
+        "aeson",
+        {
+            "2.1.0.0": "  build-depends: base\n",
+            "2.1.2.1": "  build-depends: base, scientific >= 0.3.7 && < 0.4\n",
+            "2.1.9": "  build-depends: base\n",
+            "2.2.3.0": "  build-depends: base\n",
+        },
+        deprecated=("2.1.9",),
+    )
+    # aeson takes scientific 0.3.7.0 (< 0.4); extra, reached through it, asks >= 0.4: cabal keeps
+    # one version per name, so the clash is named (the tree does not backtrack)
+    hackage(
+        registry,
+        "scientific",
+        {"0.3.7.0": "  build-depends: base, extra >= 1\n", "0.4.0": ""},
+    )
+    hackage(registry, "extra", {"1.7.14": "  build-depends: scientific >= 0.4\n"})
+    hackage(registry, "gone", {"1.0": ""})
+    resp = await client.get("/api/tree/hackage/root-pkg?max_depth=5")
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert _ids(body) == {
+        "root-pkg@1.0.0",
+        "aeson@2.1.2.1",
+        "scientific@0.3.7.0",
+        "extra@1.7.14",
+    }
+    skipped = _skipped(body)
+    assert "comes with the compiler" in skipped["base"]
+    assert "comes with the compiler" in skipped["text"]
+    assert skipped["Win32"].startswith("only when `os(windows)`")
+    [gone] = body["unresolved"]
+    assert gone["name"] == "gone" and gone["reason"] == "no_matching_version"
+    [clash] = body["conflicts"]
+    assert clash["package"] == "scientific" and clash["requirement"] == ">= 0.4"
+    assert clash["kept"] == "scientific@0.3.7.0" and "cabal's solver" in clash["why"]
+    # extra's edge goes back to the kept scientific: a cycle, reported once
+    assert body["cycles"] == [["scientific@0.3.7.0", "extra@1.7.14", "scientific@0.3.7.0"]]
+    assert not any("/Win32" in h or "/base" in h for h in registry.hits)
+
+
+@requires_shared
+async def test_hackage_tree_on_the_recorded_aeson_page_says_its_dependencies_are_unknown(
+    client: httpx.AsyncClient,
+) -> None:
+    # the recorded aeson version map and 0.2.0.0 page; no .cabal file was recorded: the page's
+    # list merges every component and branch, so nothing is followed and the node says so
+    resp = await client.get("/api/tree/hackage/aeson?version=0.2.0.0")
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    [root] = body["nodes"]
+    assert root["id"] == "aeson@0.2.0.0"
+    assert root["dependencies_known"] is False
+    assert body["unresolved"] == [] and body["skipped"] == []

@@ -126,3 +126,58 @@ def test_julia_skips_standard_libraries_and_rejects_caret_syntax() -> None:
     assert edge_applies(Ecosystem.JULIA, Dependency("DataFrames", "1"), ENV).applies
     with pytest.raises(UnevaluableRequirement):
         pick_version(Ecosystem.JULIA, JULIA, "^1.2")
+
+
+# --- Hackage -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("requirement", "version", "expected"),
+    [
+        (">=4.7 && <5", "4.18.2.1", True),
+        (">=4.7 && <5", "5", False),
+        ("^>=2.0", "2.0.3", True),  # major bound: >= 2.0 && < 2.1
+        ("^>=2.0", "2.1", False),
+        ("^>=1", "1.0.5", True),
+        ("== 2.2.*", "2.2.1", True),
+        ("== 2.2.*", "2.3", False),
+        ("^>= {1.2, 2.0}", "2.0.5", True),
+        ("== {1.2, 1.4}", "1.3", False),
+        ("(>=1 && <2) || >=3", "2.5", False),
+        ("(>=1 && <2) || >=3", "3.1", True),
+        (">= 1.0", "1", False),  # PVP: 1 < 1.0
+        ("-any", "0.1", True),
+        ("-none", "0.1", False),
+        ("", "9", True),
+    ],
+)
+def test_cabal_ranges(requirement: str, version: str, expected: bool) -> None:
+    assert requirement_met_a(Ecosystem.HACKAGE, version, requirement) is expected
+
+
+def test_hackage_picks_the_newest_non_deprecated_version_in_range() -> None:
+    releases = (
+        Release("1.0.0"),
+        Release("1.1.0"),
+        Release("1.2.0", deprecated="deprecated on Hackage by its maintainers"),
+        Release("2.0.0"),
+    )
+    assert pick_version(Ecosystem.HACKAGE, releases, "^>=1.1 || ^>=1.2") == "1.1.0"
+    assert pick_version(Ecosystem.HACKAGE, releases, "==1.2.*") == "1.2.0"  # nothing else fits
+    assert pick_version(Ecosystem.HACKAGE, releases, ">=3") is None
+    with pytest.raises(UnevaluableRequirement):
+        pick_version(Ecosystem.HACKAGE, releases, "~> 1.0")
+    assert one_version_per_name(Ecosystem.HACKAGE)
+    assert "no backtracking" in conflict_why(Ecosystem.HACKAGE)
+
+
+def test_hackage_skips_boot_packages_other_branches_and_executables() -> None:
+    base = edge_applies(Ecosystem.HACKAGE, Dependency("base", ">=4 && <5"), ENV)
+    assert not base.applies and "comes with the compiler" in (base.why or "")
+    text = edge_applies(Ecosystem.HACKAGE, Dependency("text", "^>=2.0"), ENV)
+    assert not text.applies and "builds one from Hackage" in (text.why or "")
+    win = Dependency("Win32", "", kind="conditional", marker="os(windows)")
+    assert "only when `os(windows)`" in (edge_applies(Ecosystem.HACKAGE, win, ENV).why or "")
+    exe = Dependency("optparse-applicative", "", kind="executable")
+    assert "executables" in (edge_applies(Ecosystem.HACKAGE, exe, ENV).why or "")
+    assert edge_applies(Ecosystem.HACKAGE, Dependency("aeson", "^>=2.2"), ENV).applies

@@ -163,7 +163,10 @@ async def test_three_requests_run_concurrently_and_optional_ones_may_fail() -> N
     assert states == {
         "hackage.haskell.org package page": SourceState.UNAVAILABLE,
         "hackage.haskell.org deprecation": SourceState.UNAVAILABLE,
+        # the latest version's .cabal file, asked once the version map names it: 503 here
+        "hackage.haskell.org .cabal file": SourceState.UNAVAILABLE,
     }
+    assert "/package/x-1.0/x.cabal" in started
 
 
 async def test_fetch_paths_and_failures() -> None:

@@ -55,7 +55,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.HEX,
         Ecosystem.NUGET,
         Ecosystem.GO,
-        *tree_rules_a.ECOSYSTEMS,  # JSR, CRAN, Julia: `domain/tree_rules_a.py`
+        *tree_rules_a.ECOSYSTEMS,  # JSR, CRAN, Julia, Hackage: `domain/tree_rules_a.py`
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""

@@ -1,5 +1,5 @@
 """
-Dependency-tree rules for JSR, CRAN and Julia (pure; `domain.dependency_tree` dispatches to them
+Dependency-tree rules for JSR, CRAN, Julia and Hackage (pure; `domain.dependency_tree` dispatches to them
 with one branch per rule, `services/tree_a.py` does the fetching).
 
 - **JSR** (`deno install`, `npx jsr add`). A version's `jsr:` and `npm:` import specifiers are its
@@ -36,6 +36,18 @@ with one branch per rule, `services/tree_a.py` does the fetching).
   Pkg's resolver keeps one version of each package; the newest registered, non-yanked version in
   range is taken. The tree does not search for a combination the way Pkg's resolver does: a
   second bound the kept version misses is a conflict.
+- **Hackage** (cabal). What `cabal install --lib` builds is the main library's `build-depends`
+  (Cabal user guide, https://cabal.readthedocs.io/en/stable/cabal-package-description-file.html),
+  read from the version's `.cabal` file by `domain/cabal.py` for Linux/x86_64, GHC `GHC_VERSION`
+  and default flags: dependencies only in branches not taken there (`if os(windows)`) and the
+  executables' ones are skipped with why. When the `.cabal` file could not be read, the package
+  page's summary merges every component and branch, so that node's dependencies are unknown
+  (`services/tree_a.py`), never guessed. Ranges are Cabal's (`domain/ranges/hackage.py`: `^>=`,
+  `==1.2.*`, `&&`, `||`, version sets). GHC's boot packages come with the compiler (`GHC_FIXED`,
+  never rebuilt; `GHC_BOOT`, used when in range): skipped with that reason. cabal's solver keeps
+  one version per package and prefers versions Hackage does not mark deprecated; the tree takes
+  the newest such version in range and does not backtrack: a second range the kept version
+  misses is a conflict.
 """
 
 from __future__ import annotations
@@ -44,11 +56,13 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from pkgintel.domain.cabal import GHC_VERSION, TARGET_ARCH, TARGET_OS
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError, grammar_for, requirement_met
+from pkgintel.domain.ranges.hackage import HackageGrammar
 from pkgintel.domain.versions import is_prerelease, is_valid, sort_key
 
-ECOSYSTEMS: Final = frozenset({Ecosystem.JSR, Ecosystem.CRAN, Ecosystem.JULIA})
+ECOSYSTEMS: Final = frozenset({Ecosystem.JSR, Ecosystem.CRAN, Ecosystem.JULIA, Ecosystem.HACKAGE})
 """Ecosystems whose tree rules live here."""
 
 MULTI_VERSION: Final = frozenset({Ecosystem.JSR})
@@ -162,7 +176,63 @@ JULIA_STDLIBS: Final = frozenset(
     ]
 )
 
-_INSTALLER: Final = {Ecosystem.CRAN: "install.packages", Ecosystem.JULIA: "Pkg"}
+# GHC 9.8's boot libraries ("Included libraries" of the GHC 9.8 release notes,
+# https://downloads.haskell.org/ghc/9.8.4/docs/users_guide/9.8.1-notes.html#included-libraries, and
+# https://gitlab.haskell.org/ghc/ghc/-/wikis/commentary/libraries/version-history). The first set
+# cabal never rebuilds (cabal-install's non-reinstallable packages); the others it takes from the
+# GHC installation when their version is in range.
+GHC_FIXED: Final = frozenset(
+    {
+        "base",
+        "ghc",
+        "ghc-bignum",
+        "ghc-prim",
+        "integer-gmp",
+        "integer-simple",
+        "rts",
+        "template-haskell",
+    }
+)
+GHC_BOOT: Final = frozenset(
+    {
+        "array",
+        "binary",
+        "bytestring",
+        "Cabal",
+        "Cabal-syntax",
+        "containers",
+        "deepseq",
+        "directory",
+        "exceptions",
+        "filepath",
+        "ghc-boot",
+        "ghc-boot-th",
+        "ghc-compact",
+        "ghc-heap",
+        "ghci",
+        "haskeline",
+        "hpc",
+        "mtl",
+        "parsec",
+        "pretty",
+        "process",
+        "semaphore-compat",
+        "stm",
+        "terminfo",
+        "text",
+        "time",
+        "transformers",
+        "unix",
+        "xhtml",
+    }
+)
+
+_INSTALLER: Final = {
+    Ecosystem.CRAN: "install.packages",
+    Ecosystem.JULIA: "Pkg",
+    Ecosystem.HACKAGE: "cabal's solver",
+}
+_CABAL: Final = HackageGrammar()
 _NPM_ANY: Final = frozenset({"", "*", "x", "X", "latest"})
 _R_REQ: Final = re.compile(r"^(>=|<=|==|!=|>|<)\s*(\S+)$")
 _JULIA_BOUND: Final = re.compile(r"^\d+(?:\.\d+){0,2}$")
@@ -184,7 +254,29 @@ def skip_reason(ecosystem: Ecosystem, dep: Dependency) -> str | None:
         return None
     if ecosystem is Ecosystem.JSR:
         return None  # every jsr:/npm: import of the module graph is loaded
+    if ecosystem is Ecosystem.HACKAGE:
+        return _hackage_skip(dep)
     return f"{ecosystem.value} dependency semantics are not implemented"
+
+
+def _hackage_skip(dep: Dependency) -> str | None:
+    if dep.name in GHC_FIXED:
+        return f"GHC boot package: comes with the compiler (GHC {GHC_VERSION} here), never rebuilt"
+    if dep.name in GHC_BOOT:
+        return (
+            f"GHC boot package: comes with the compiler (GHC {GHC_VERSION} here); cabal uses that "
+            "copy when its version is in range and otherwise builds one from Hackage (not shown)"
+        )
+    if dep.kind == "runtime":
+        return None
+    if dep.kind == "conditional":
+        return (
+            f"only when `{dep.marker}`: not so on {TARGET_OS}/{TARGET_ARCH} with GHC {GHC_VERSION} "
+            "and default flags"
+        )
+    if dep.kind == "executable":
+        return "used by the package's executables, not by its library"
+    return f"{dep.kind} dependency"
 
 
 def conflict_why(ecosystem: Ecosystem) -> str:
@@ -237,11 +329,17 @@ def pick_version_a(
                 return rel.version
         return None
     _contains(ecosystem, req, "0.0.0" if ecosystem is Ecosystem.JULIA else "0.0")  # syntax check
-    for rel in _newest_first(ecosystem, releases):
-        if rel.yanked:
-            continue  # Pkg never resolves to a yanked version; CRAN has none
-        if _contains(ecosystem, req, rel.version):
-            return rel.version
+    # cabal's solver prefers versions Hackage does not mark deprecated (its preferred-versions)
+    # and takes a deprecated one only when nothing else is in range
+    passes = (False, True) if ecosystem is Ecosystem.HACKAGE else (True,)
+    for allow_deprecated in passes:
+        for rel in _newest_first(ecosystem, releases):
+            if rel.yanked:
+                continue  # Pkg never resolves to a yanked version; CRAN has none
+            if rel.deprecated and not allow_deprecated:
+                continue
+            if _contains(ecosystem, req, rel.version):
+                return rel.version
     return None
 
 
@@ -250,6 +348,8 @@ def _newest_first(ecosystem: Ecosystem, releases: Sequence[Release]) -> list[Rel
 
 
 def _contains(ecosystem: Ecosystem, req: str, version: str) -> bool:
+    if ecosystem is Ecosystem.HACKAGE:
+        return _CABAL.parse(req).contains(version)
     if ecosystem is Ecosystem.CRAN:
         return _r_contains(req, version)
     if ecosystem is Ecosystem.JULIA:

@@ -30,6 +30,7 @@ from urllib.parse import quote
 
 import httpx
 
+from pkgintel.domain.cabal import GHC_VERSION, TARGET_ARCH, TARGET_OS, library_dependencies
 from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceStatus
@@ -49,6 +50,7 @@ DEFAULT_BASE_URL: Final = "https://hackage.haskell.org"
 REGISTRY_SOURCE: Final = "hackage.haskell.org"
 PAGE_SOURCE: Final = "hackage.haskell.org package page"
 DEPRECATION_SOURCE: Final = "hackage.haskell.org deprecation"
+CABAL_SOURCE: Final = "hackage.haskell.org .cabal file"
 AVAILABLE_IN_ERRORS: Final = 10
 STATUSES: Final = frozenset({"normal", "unpreferred", "deprecated"})
 
@@ -126,20 +128,50 @@ class HackageAdapter:
                 kind="registry",
             )
         )
+        cabal_task = (
+            asyncio.ensure_future(self._cabal(name, version.strip()))
+            if version is not None
+            else None
+        )
         try:
             body = await versions_task
         except BaseException:
-            abandon(page_task, deprecation_task)
+            abandon(page_task, deprecation_task, *([cabal_task] if cabal_task else []))
             raise
+        if cabal_task is None:
+            try:
+                latest = latest_version(parse_versions(body))
+            except BaseException:
+                abandon(page_task, deprecation_task)
+                raise
+            cabal_task = asyncio.ensure_future(self._cabal(name, latest))
         page, page_status = await page_task
         deprecation, deprecation_status = await deprecation_task
+        cabal, cabal_status = await cabal_task
         return parse_package(
             name,
             body,
             page=page,
             deprecation=deprecation,
             version=version,
-            sources=(page_status, deprecation_status),
+            cabal=cabal,
+            sources=(page_status, deprecation_status, cabal_status),
+        )
+
+    async def _cabal(self, name: str, version: str) -> tuple[str | None, SourceStatus]:
+        """The version's `.cabal` file (its latest revision), an optional source."""
+        pkg = quote(name.strip(), safe="")
+        return await optional_source(
+            lambda: get_text(
+                self._client,
+                self._url(f"{pkg}-{quote(version, safe='')}/{pkg}.cabal"),
+                source=CABAL_SOURCE,
+                not_found="none",
+                ecosystem=self.ecosystem,
+                name=name,
+            ),
+            source=CABAL_SOURCE,
+            kind="registry",
         )
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:
@@ -178,11 +210,16 @@ def parse_package(
     page: str | None = None,
     deprecation: JSONObject | None = None,
     version: str | None = None,
+    cabal: str | None = None,
     sources: tuple[SourceStatus, ...] = (),
 ) -> PackageInfo:
     """
     `PackageInfo` from the version map, the HTML page of the target version (or None) and the
-    deprecation document (or None). Raises `RegistryResponseInvalid` on a body that is no version
+    deprecation document (or None). With the version's `.cabal` text, the dependencies are read
+    from it by component (`domain.cabal.library_dependencies`: `runtime` for what the library
+    builds with on Linux/x86_64/GHC with default flags, `conditional` and `executable` for the
+    rest) and `extra["dependencies_source"]` says so; without it they are the page's summary,
+    which merges every component and every `if` branch (`extra["dependencies_scope"]`). Raises `RegistryResponseInvalid` on a body that is no version
     map, `VersionNotFound` when `version` is not released.
     """
     statuses = parse_versions(body)
@@ -232,19 +269,35 @@ def parse_package(
         )
         if successors:
             extra["deprecated_successor"] = successors[0]
+    by_component = library_dependencies(cabal, own=name.strip()) if cabal is not None else None
+    if by_component is not None:
+        extra["dependencies_source"] = (
+            f"the .cabal file: library on {TARGET_OS}/{TARGET_ARCH}, GHC {GHC_VERSION}, "
+            "default flags"
+        )
     if facts is None:
-        extra["dependencies_unavailable"] = "the Hackage package page did not answer"
+        if by_component is None:
+            extra["dependencies_unavailable"] = "the Hackage package page did not answer"
         extra["downloads_unavailable"] = "the Hackage package page did not answer"
         return PackageInfo(
             ecosystem=_ECOSYSTEM,
             name=name.strip(),
             latest_version=latest,
             releases=releases,
-            dependencies_version=None,
+            dependencies=by_component or (),
+            dependencies_version=target if by_component is not None else None,
             deprecated=deprecated,
             deprecated_message=message,
             extra=extra,
             sources=sources,
+        )
+    dependencies = facts.dependencies
+    if by_component is not None:
+        dependencies = by_component
+    else:
+        extra["dependencies_scope"] = (
+            "all components: the package page merges the library's, sub-libraries' and "
+            "executables' build-depends and every conditional branch"
         )
     if facts.downloads_30d is not None:
         extra["downloads"] = str(facts.downloads_30d)
@@ -261,7 +314,7 @@ def parse_package(
         repository=facts.repository,
         releases=releases,
         maintainers=facts.maintainers,
-        dependencies=facts.dependencies,
+        dependencies=dependencies,
         dependencies_version=target,
         deprecated=deprecated,
         deprecated_message=message,

@@ -1,5 +1,5 @@
 """
-Tree resolution for JSR, CRAN and Julia: the level-by-level `_Resolution` of `services/tree.py`
+Tree resolution for JSR, CRAN, Julia and Hackage: the level-by-level `_Resolution` of `services/tree.py`
 with the rules of `domain/tree_rules_a.py`, and two things the registries make different.
 
 - **JSR `npm:` dependencies are npm packages.** Their release lists and reports come from the npm
@@ -10,6 +10,10 @@ with the rules of `domain/tree_rules_a.py`, and two things the registries make d
   current version before a version is picked, so an archived version `install.packages` would not
   install is never chosen; a package removed from CRAN is `unresolved` (`not_found`), since
   `install.packages` cannot install it.
+
+- **Hackage dependencies need the `.cabal` file.** A node whose `.cabal` file could not be read
+  has only the package page's merged list (every component, every branch): its edges are not
+  followed and it says `dependencies_known: false`.
 
 Everything else (bounds, conflicts, cycles, caching, sources) is `_Resolution`'s.
 """
@@ -57,6 +61,16 @@ class ResolutionA(_Resolution):
         return None
 
     def _applicable(self, node_id: str) -> list[tuple[str, Dependency]]:
+        info = self.reports[node_id].info
+        if (
+            self.eco is Ecosystem.HACKAGE
+            and info.dependencies
+            and "dependencies_source" not in info.extra
+        ):
+            # no .cabal file: the page's list merges every component and branch, so what the
+            # library builds with is not known — said so, not guessed
+            self.nodes[node_id] = replace(self.nodes[node_id], dependencies_known=False)
+            return []
         if not self._npm(self.nodes[node_id].name):
             return super()._applicable(node_id)
         out: list[tuple[str, Dependency]] = []
