@@ -350,6 +350,9 @@ def hackage(
     for v, library in versions.items():
         cabal = f"cabal-version: 2.4\nname: {name}\nversion: {v}\n\nlibrary\n{library}"
         registry.add(f"{HACKAGE}/{name}-{v}/{name}.cabal", cabal.encode())
+        if v == max(versions, key=lambda x: tuple(int(p) for p in x.split("."))):
+            # hackage-server serves the highest version's file without a version
+            registry.add(f"{HACKAGE}/{name}/{name}.cabal", cabal.encode())
 
 
 async def test_hackage_tree_reads_the_library_of_each_cabal_file(

@@ -305,6 +305,12 @@ def _split(value: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+def declared_version(text: str) -> str | None:
+    """The top-level `version:` field of a `.cabal` text (None when absent)."""
+    m = re.search(r"^version\s*:\s*(\S+)\s*$", text, re.IGNORECASE | re.MULTILINE)
+    return m[1] if m else None
+
+
 def library_dependencies(text: str, *, own: str) -> tuple[Dependency, ...] | None:
     """The dependencies of package `own`'s `.cabal` text by kind (see the module contract)."""
     root = _tree(text)
@@ -340,4 +346,10 @@ def library_dependencies(text: str, *, own: str) -> tuple[Dependency, ...] | Non
     return tuple(out.values())
 
 
-__all__ = ["GHC_VERSION", "TARGET_ARCH", "TARGET_OS", "library_dependencies"]
+__all__ = [
+    "GHC_VERSION",
+    "TARGET_ARCH",
+    "TARGET_OS",
+    "declared_version",
+    "library_dependencies",
+]

@@ -1,13 +1,14 @@
 """
 Hackage adapter: package metadata from hackage.haskell.org (hackage-server).
 
-API: https://hackage.haskell.org/api (no auth for reads). Three requests, run concurrently:
+API: https://hackage.haskell.org/api (no auth for reads). Four requests, run concurrently:
 
 | request | gives |
 |---|---|
 | `GET /package/{name}.json` | every version with its status: `normal`, `unpreferred` or `deprecated` (authoritative; 404 = no such package) |
 | `GET /package/{name}` (latest) or `/package/{name}-{version}` (HTML) | synopsis, licence, maintainer field, home page, source repositories, upload time and uploader of that version, dependencies, downloads (`N total (M in the last 30 days)`) |
 | `GET /package/{name}/deprecated.json` | `{"is-deprecated": bool, "in-favour-of": [names]}` (package deprecation with its replacements) |
+| `GET /package/{name}/{name}.cabal` (highest version) or `/package/{name}-{version}/{name}.cabal` | the version's package description (latest revision): dependencies by component (`domain/cabal.py`); asked again by version when the highest version is not the latest (deprecated) |
 
 Versions are PVP (`domain.versions`, scheme `hackage`). The latest is the highest version whose
 status is not `deprecated` (cabal-install's solver prefers those; a deprecated version is still
@@ -15,7 +16,10 @@ installable when asked for, so it is `Release.deprecated`, not yanked). The page
 deprecation document are optional: when one fails, the report keeps the versions, that source is
 named `unavailable` in `_meta.sources`, and nothing it would have said is guessed (no licence, no
 deprecation verdict — `extra["deprecation_unavailable"]` says so). Upload times come from the
-page, so only the version the page describes has a date. Hackage has no weekly download figure:
+page, so only the version the page describes has a date. Dependencies come from the `.cabal` file
+(the library's for Linux/x86_64, GHC 9.8.4, default flags, as `runtime`; other branches
+`conditional`, executables' `executable`); without it, from the page, whose list merges every
+component and branch (`extra["dependencies_scope"]`). Hackage has no weekly download figure:
 the 30-day count is `extra["downloads"]` with `downloads_window: "last 30 days"`.
 """
 
@@ -30,7 +34,13 @@ from urllib.parse import quote
 
 import httpx
 
-from pkgintel.domain.cabal import GHC_VERSION, TARGET_ARCH, TARGET_OS, library_dependencies
+from pkgintel.domain.cabal import (
+    GHC_VERSION,
+    TARGET_ARCH,
+    TARGET_OS,
+    declared_version,
+    library_dependencies,
+)
 from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceStatus
@@ -128,26 +138,27 @@ class HackageAdapter:
                 kind="registry",
             )
         )
-        cabal_task = (
-            asyncio.ensure_future(self._cabal(name, version.strip()))
-            if version is not None
-            else None
+        # Without a version, `/package/{name}/{name}.cabal` is the highest version's file, which
+        # is the latest unless that version is deprecated: asked at once, checked below.
+        cabal_task = asyncio.ensure_future(
+            self._cabal(name, version.strip() if version is not None else None)
         )
         try:
             body = await versions_task
         except BaseException:
-            abandon(page_task, deprecation_task, *([cabal_task] if cabal_task else []))
+            abandon(page_task, deprecation_task, cabal_task)
             raise
-        if cabal_task is None:
+        cabal, cabal_status = await cabal_task
+        if version is None and cabal is not None:
             try:
                 latest = latest_version(parse_versions(body))
             except BaseException:
                 abandon(page_task, deprecation_task)
                 raise
-            cabal_task = asyncio.ensure_future(self._cabal(name, latest))
+            if declared_version(cabal) != latest:
+                cabal, cabal_status = await self._cabal(name, latest)
         page, page_status = await page_task
         deprecation, deprecation_status = await deprecation_task
-        cabal, cabal_status = await cabal_task
         return parse_package(
             name,
             body,
@@ -158,13 +169,15 @@ class HackageAdapter:
             sources=(page_status, deprecation_status, cabal_status),
         )
 
-    async def _cabal(self, name: str, version: str) -> tuple[str | None, SourceStatus]:
-        """The version's `.cabal` file (its latest revision), an optional source."""
+    async def _cabal(self, name: str, version: str | None) -> tuple[str | None, SourceStatus]:
+        """A version's `.cabal` file (its latest revision; the highest version's without one),
+        an optional source."""
         pkg = quote(name.strip(), safe="")
+        folder = pkg if version is None else f"{pkg}-{quote(version, safe='')}"
         return await optional_source(
             lambda: get_text(
                 self._client,
-                self._url(f"{pkg}-{quote(version, safe='')}/{pkg}.cabal"),
+                self._url(f"{folder}/{pkg}.cabal"),
                 source=CABAL_SOURCE,
                 not_found="none",
                 ecosystem=self.ecosystem,
