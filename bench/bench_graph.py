@@ -25,8 +25,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   bodies of ../shared/data/registry-fixtures (no network), cold and warm.
 * Go: minimal version selection over a generated module graph (`go_graph`; `--go-only` runs just
   this), cold and warm.
-* JSR (with `npm:` imports), CRAN and Julia: generated graphs (`trees_a_graphs`) and the recorded
-  readxl, cold and warm (`--trees-a-only` runs just these).
+* JSR (with `npm:` imports), CRAN, Julia and Hackage: generated graphs (`trees_a_graphs`) and the
+  recorded readxl, cold and warm (`--trees-a-only` runs just these).
 
 Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
 Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
@@ -388,12 +388,12 @@ TREES_A_PACKAGES = 20
 
 
 def trees_a_graphs(reg: ReplayRegistry) -> None:
-    """Generated JSR (with npm imports), CRAN and Julia graphs in each registry's own format (the
+    """Generated JSR (with npm imports), CRAN, Julia and Hackage graphs in each registry's own format (the
     recordings hold no multi-level tree of these): 20 packages of three versions, each requiring
     two others, and a root requiring ten; CRAN and Julia nodes also name R base packages and
-    Julia standard libraries (skipped)."""
+    Julia standard libraries, Hackage nodes `base` and a Windows-only dependency (skipped)."""
     from tests.api.test_graph_api import packument
-    from tests.api.test_tree_jsr_cran_julia import cran, jsr, julia
+    from tests.api.test_tree_jsr_cran_julia import cran, hackage, jsr, julia
 
     n = TREES_A_PACKAGES
     for i in range(n):
@@ -423,22 +423,35 @@ def trees_a_graphs(reg: ReplayRegistry) -> None:
                 for v in ("1.0.0", "1.1.0", "2.0.0")
             },
         )
+        hackage(
+            reg,
+            f"bench-h{i:02d}",
+            dict.fromkeys(
+                ("1.0.0", "1.1.0", "2.0.0"),
+                f"  build-depends: base >=4 && <5, bench-h{a:02d} ^>=1.1, bench-h{b:02d} >=1.0\n"
+                "  if os(windows)\n    build-depends: Win32\n",
+            ),
+        )
     root = [f"jsr:@bench/p{i:02d}@^1.0.0" for i in range(10)]
     jsr(reg, "@bench/root", {"1.0.0": [*root, "npm:bench-n00@^1.0.0"]}, "1.0.0")
     cran(reg, "benchRroot", "1.0.0", imports=", ".join(f"benchR{i:02d}" for i in range(10)))
     julia(reg, "BenchJroot", {"1.0.0": {f"BenchJ{i:02d}": "1" for i in range(10)}})
+    deps = ", ".join(f"bench-h{i:02d} >=1.0" for i in range(10))
+    hackage(reg, "bench-hroot", {"1.0.0": f"  build-depends: base, {deps}\n"})
 
 
 TREES_A = (
     ("jsr", "@bench/root"),
     ("cran", "benchRroot"),
     ("julia", "BenchJroot"),
+    ("hackage", "bench-hroot"),
     ("cran", "readxl"),  # the recorded readxl 1.4.5 (its dependencies are not recorded)
 )
 
 
 async def trees_a(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
-    """JSR, CRAN and Julia trees (generated graphs and the recorded readxl), cold and warm."""
+    """JSR, CRAN, Julia and Hackage trees (generated graphs and the recorded readxl), cold and
+    warm."""
     reg = build(args.shared, latency_ms=args.latency_ms)
     trees_a_graphs(reg)
     transport = httpx.ASGITransport(app=reg.app)
@@ -507,6 +520,7 @@ def _other_settings(workdir: Path, db: str) -> Settings:
             "upstream_cranlogs_url": "http://registry.test/cranlogs",
             "upstream_julia_url": "http://registry.test/raw-github/JuliaRegistries/General/master",
             "upstream_juliahub_url": "http://registry.test/juliahub",
+            "upstream_hackage_url": "http://registry.test/hackage",
         }
     )
 
@@ -546,7 +560,7 @@ def main() -> None:
     parser.add_argument("--history-packages", type=int, default=100)
     parser.add_argument("--go-only", action="store_true", help="only the Go MVS tree")
     parser.add_argument(
-        "--trees-a-only", action="store_true", help="only the JSR, CRAN and Julia trees"
+        "--trees-a-only", action="store_true", help="only the JSR, CRAN, Julia and Hackage trees"
     )
     try:
         import uvloop  # noqa: F401
