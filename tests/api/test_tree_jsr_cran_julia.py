@@ -408,6 +408,12 @@ async def test_hackage_tree_reads_the_library_of_each_cabal_file(
     # extra's edge goes back to the kept scientific: a cycle, reported once
     assert body["cycles"] == [["scientific@0.3.7.0", "extra@1.7.14", "scientific@0.3.7.0"]]
     assert not any("/Win32" in h or "/base" in h for h in registry.hits)
+    assert body["environment"] == {
+        "os": "linux",
+        "arch": "x86_64",
+        "ghc": "9.8.4",
+        "flags": "defaults",
+    }
 
 
 @requires_shared

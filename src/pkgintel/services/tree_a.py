@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pkgintel.domain.cabal import GHC_VERSION, TARGET_ARCH, TARGET_OS
 from pkgintel.domain.dependency_tree import edge_applies
 from pkgintel.domain.errors import PackageNotFound, PkgIntelError, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
@@ -40,6 +41,9 @@ class ResolutionA(_Resolution):
             # CRAN ships no Linux binaries: install.packages builds from source there, and LinkingTo
             # packages are installed (it omits them for binary installs on Windows and macOS)
             return {"platform": "linux", "install": "source"}
+        if self.eco is Ecosystem.HACKAGE:
+            # the target `.cabal` conditions were decided for (`domain/cabal.py`)
+            return {"os": TARGET_OS, "arch": TARGET_ARCH, "ghc": GHC_VERSION, "flags": "defaults"}
         return {}
 
     def _npm(self, name: str) -> bool:
