@@ -25,6 +25,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   bodies of ../shared/data/registry-fixtures (no network), cold and warm.
 * Go: minimal version selection over a generated module graph (`go_graph`; `--go-only` runs just
   this), cold and warm.
+* Conda, Homebrew, CocoaPods: recorded and generated trees (`_trees_b.py`; `--b-only` runs just
+  these), cold and warm.
 * JSR (with `npm:` imports), CRAN, Julia and Hackage: generated graphs (`trees_a_graphs`) and the
   recorded readxl, cold and warm (`--trees-a-only` runs just these).
 
@@ -49,6 +51,8 @@ import httpx
 from _common import REPO, Row, ServerTimer, machine_info, percentile, render_table, run_loop
 
 sys.path.insert(0, str(REPO))
+
+from _trees_b import trees_b
 
 from pkgintel.app import create_app
 from pkgintel.bootstrap import build_runtime
@@ -246,6 +250,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
         )
     rows.extend(await other_ecosystems(args, workdir, extra))
     rows.extend(await go_tree(args, workdir, extra))
+    rows.extend(await trees_b(args, workdir, extra, _other_settings))
     rows.extend(await trees_a(args, workdir, extra))
     return rows, extra
 
@@ -513,6 +518,9 @@ def _other_settings(workdir: Path, db: str) -> Settings:
             "upstream_nuget_search_url": "http://registry.test/nuget-search",
             "upstream_goproxy_url": "http://registry.test/goproxy",
             "upstream_pkgsite_url": "http://registry.test/pkgsite",
+            "upstream_conda_url": "http://registry.test/anaconda",
+            "upstream_homebrew_url": "http://registry.test/homebrew",
+            "upstream_cocoapods_url": "http://registry.test/cocoapods",
             "upstream_jsr_url": "http://registry.test/jsr",
             "upstream_jsr_api_url": "http://registry.test/jsr-api",
             "upstream_cran_ppm_url": "http://registry.test/ppm/__api__/repos/2",
@@ -560,6 +568,9 @@ def main() -> None:
     parser.add_argument("--history-packages", type=int, default=100)
     parser.add_argument("--go-only", action="store_true", help="only the Go MVS tree")
     parser.add_argument(
+        "--b-only", action="store_true", help="only the conda, Homebrew and CocoaPods trees"
+    )
+    parser.add_argument(
         "--trees-a-only", action="store_true", help="only the JSR, CRAN, Julia and Hackage trees"
     )
     try:
@@ -579,6 +590,9 @@ def main() -> None:
         if args.go_only:
             extra: dict[str, Any] = {}
             rows = run_loop(args, go_tree(args, workdir, extra))
+        elif args.b_only:
+            extra = {}
+            rows = run_loop(args, trees_b(args, workdir, extra, _other_settings))
         elif args.trees_a_only:
             extra = {}
             rows = run_loop(args, trees_a(args, workdir, extra))

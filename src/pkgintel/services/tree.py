@@ -3,6 +3,10 @@
 
 Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`); the
 steps below are those of the ecosystems with version ranges.
+Conda, Homebrew and CocoaPods take these steps with their own edges and range tests
+(`services/tree_b.py`, `ResolutionB`; rules in `domain/tree_rules_b.py`).
+JSR, CRAN, Julia and Hackage likewise (`services/tree_a.py`, `ResolutionA`; rules in
+`domain/tree_rules_a.py`).
 
 Resolution, level by level from the root (breadth first, so `depth` is the shortest path):
 
@@ -194,10 +198,14 @@ class TreeService:
         semantics, and what `ReportService.get_report` raises for the root.
         """
         if ecosystem not in TREE_ECOSYSTEMS:
+            from pkgintel.domain.tree_rules_b import UNSUPPORTED_WHY
+
             raise InvalidInput(
                 "ecosystem",
                 f"dependency trees are resolved for {', '.join(sorted(e.value for e in TREE_ECOSYSTEMS))}; "
-                f"{ecosystem.value} dependency semantics are not implemented",
+                + UNSUPPORTED_WHY.get(
+                    ecosystem, f"{ecosystem.value} dependency semantics are not implemented"
+                ),
             )
         extras = tuple(sorted({e.strip().lower() for e in extras if e.strip()}))
         key = (
@@ -215,8 +223,12 @@ class TreeService:
             from pkgintel.services.tree_go import GoResolution
 
             resolution = GoResolution
+        elif ecosystem in (Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS):
+            from pkgintel.services.tree_b import ResolutionB
+
+            resolution = ResolutionB
         elif ecosystem in tree_rules_a.ECOSYSTEMS:
-            # JSR (npm: dependencies from npm), CRAN (current version only), Julia
+            # JSR (npm: dependencies from npm), CRAN (current version only), Julia, Hackage
             from pkgintel.services.tree_a import ResolutionA
 
             resolution = ResolutionA

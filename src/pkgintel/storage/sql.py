@@ -231,6 +231,13 @@ class SqlStore:
         async with self._engine.connect() as conn:
             return [self._entry(r) for r in (await conn.execute(stmt)).all()]
 
+    async def list_names_with_downloads(self, ecosystem: Ecosystem, floor: int) -> list[str]:
+        c = package_name.c
+        # Served by ix_package_name_downloads (ecosystem, monthly_downloads).
+        stmt = select(c.name).where(c.ecosystem == ecosystem.value, c.monthly_downloads >= floor)
+        async with self._engine.connect() as conn:
+            return list((await conn.execute(stmt)).scalars().all())
+
     async def list_names_near(self, ecosystem: Ecosystem, key: str, limit: int) -> list[str]:
         if not key:
             return []
