@@ -246,6 +246,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "heldout2": "heldout2",
                 "heldout3": "heldout3",
                 "heldout4": "heldout4",
+                "heldout5": "heldout5",
             }.get(row.get("added") or "", "original")
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
             fresh = await rt.names.typosquat(eco, row["name"], lookup=False)
@@ -402,9 +403,10 @@ def report(out: dict[str, Any]) -> str:
         "heldout2 pypi",
         "heldout3",
         "heldout4",
+        "heldout5",
     ]
     groups += ["popular_target"]
-    subsets = ("original", "added", "heldout", "heldout2", "heldout3", "heldout4")
+    subsets = ("original", "added", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
     groups += [f"{g} popular_target" for g in subsets]
     for g in groups:
         pub, now = r["as_published"].get(g), r["as_listed"].get(g)
