@@ -28,6 +28,7 @@ from urllib.parse import quote
 from xml.etree.ElementTree import Element
 
 import httpx
+import orjson
 
 from pkgintel.domain.errors import (
     PackageNotFound,
@@ -38,6 +39,7 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.tree_maven import MAVEN_BOMS, MAVEN_DEPENDENCIES, MAVEN_MANAGED
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
@@ -142,6 +144,8 @@ class Pom:
     properties: dict[str, str] = field(default_factory=dict)
     dependencies: list[dict[str, str | None]] = field(default_factory=list)
     managed: dict[tuple[str, str], str] = field(default_factory=dict)
+    imports: list[tuple[str, str, str]] = field(default_factory=list)
+    """BOMs imported into `dependencyManagement` (`<scope>import</scope>`), as written (not read)."""
     relocation: tuple[str | None, str | None, str | None, str | None] | None = None
     """`(group, artifact, version, message)` from `distributionManagement/relocation`."""
 
@@ -357,6 +361,10 @@ def parse_pom(text: str) -> Pom:
     for node in root.findall("dependencyManagement/dependencies/dependency"):
         d = _dep(node)
         if d["groupId"] and d["artifactId"] and d["version"]:
+            if (d["scope"] or "").strip() == "import":
+                # a BOM: its own dependencyManagement is merged in, it is not a managed artifact
+                pom.imports.append((d["groupId"], d["artifactId"], d["version"]))
+                continue
             pom.managed[(d["groupId"], d["artifactId"])] = d["version"]
     reloc = root.find("distributionManagement/relocation")
     if reloc is not None:
@@ -370,9 +378,17 @@ def parse_pom(text: str) -> Pom:
 
 
 def _dep(node: Element) -> dict[str, str | None]:
-    return {
-        k: child_text(node, k) for k in ("groupId", "artifactId", "version", "scope", "optional")
+    d = {
+        k: child_text(node, k)
+        for k in ("groupId", "artifactId", "version", "scope", "optional", "type", "classifier")
     }
+    # `<exclusions>`: `groupId:artifactId` patterns (`*` allowed since Maven 3.2.1), comma-joined
+    excluded = [
+        f"{child_text(ex, 'groupId') or '*'}:{child_text(ex, 'artifactId') or '*'}"
+        for ex in node.findall("exclusions/exclusion")
+    ]
+    d["exclusions"] = ",".join(excluded) or None
+    return d
 
 
 class _Resolver:
@@ -408,6 +424,20 @@ class _Resolver:
                 break
             value = new
         return value
+
+
+def _inherited_dependencies(poms: Sequence[Pom]) -> list[dict[str, str | None]]:
+    """The `<dependencies>` of the POM and its parents (a POM inherits its parents' dependencies);
+    the POM's own first, then each parent's not already declared nearer (same groupId:artifactId)."""
+    seen: set[tuple[str | None, str | None]] = set()
+    out: list[dict[str, str | None]] = []
+    for pom in poms:
+        for d in pom.dependencies:
+            key = (d["groupId"], d["artifactId"])
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+    return out
 
 
 def spdx_license(name: str | None, url: str | None) -> str | None:
@@ -487,13 +517,18 @@ def build_info(
     for pom in reversed(poms):
         managed.update(pom.managed)
     deps: list[Dependency] = []
-    for d in child.dependencies:
+    records: list[dict[str, Any]] = []
+    for d in _inherited_dependencies(poms):
         group, artifact = resolve(d["groupId"]), resolve(d["artifactId"])
         if not group or not artifact:
             continue
-        requirement = resolve(d["version"]) or resolve(managed.get((group, artifact))) or ""
-        kind = _SCOPES.get((d["scope"] or "compile").strip(), "runtime")
-        if kind == "runtime" and (d["optional"] or "").strip() == "true":
+        declared = resolve(d["version"])
+        managed_version = resolve(managed.get((group, artifact)))
+        requirement = declared or managed_version or ""
+        scope = resolve(d["scope"] or "compile") or "compile"
+        kind = _SCOPES.get(scope.strip(), "runtime")
+        optional = (d["optional"] or "").strip() == "true"
+        if kind == "runtime" and optional:
             kind = "optional"
         deps.append(
             Dependency(
@@ -502,6 +537,32 @@ def build_info(
                 kind=kind,
             )
         )
+        records.append(
+            {
+                "g": group,
+                "a": artifact,
+                "v": requirement or None,
+                "m": not declared and bool(managed_version),
+                "s": scope.strip(),
+                "o": optional,
+                "x": [resolve(x) or x for x in (d["exclusions"] or "").split(",") if x],
+                "t": resolve(d["type"]) or "jar",
+                "c": resolve(d["classifier"]),
+            }
+        )
+    # What `domain/tree_maven.py` needs beyond `Dependency` (scope, optional, exclusions, the
+    # version as written, the POM chain's dependencyManagement): kept out of the wire's metadata.
+    extra[MAVEN_DEPENDENCIES] = orjson.dumps(records).decode()
+    extra[MAVEN_MANAGED] = orjson.dumps(
+        {
+            f"{g}:{a}": v
+            for (g, a), v in ((k, resolve(v)) for k, v in managed.items())
+            if v and "${" not in v
+        }
+    ).decode()
+    boms = [":".join(resolve(p) or p for p in bom) for pom in poms for bom in pom.imports]
+    if boms:
+        extra[MAVEN_BOMS] = ", ".join(boms)
     deprecated = None
     if child.relocation is not None:
         rg, ra, rv, message = child.relocation
