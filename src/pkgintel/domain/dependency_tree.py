@@ -54,6 +54,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.HEX,
         Ecosystem.NUGET,
         Ecosystem.GO,
+        Ecosystem.MAVEN,  # scopes, exclusions, nearest-wins mediation: `domain/tree_maven.py`
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""

@@ -1,8 +1,9 @@
 """
 `TreeService`: the transitive dependency tree of one package version (`/api/tree`, `/api/licenses`).
 
-Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`); the
-steps below are those of the ecosystems with version ranges.
+Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`), Maven
+by its scopes and nearest-wins mediation (`services/tree_maven.py`, `MavenResolution`); the steps
+below are those of the other ecosystems with version ranges.
 
 Resolution, level by level from the root (breadth first, so `depth` is the shortest path):
 
@@ -214,6 +215,11 @@ class TreeService:
             from pkgintel.services.tree_go import GoResolution
 
             resolution = GoResolution
+        elif ecosystem is Ecosystem.MAVEN:
+            # scopes, exclusions, dependencyManagement, nearest-wins mediation
+            from pkgintel.services.tree_maven import MavenResolution
+
+            resolution = MavenResolution
         try:
             result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
                 name, version
