@@ -55,7 +55,9 @@ def dep(
         parts.append("<exclusions>")
         for ex in exclusions:
             g, a = ex.split(":")
-            parts.append(f"<exclusion><groupId>{g}</groupId><artifactId>{a}</artifactId></exclusion>")
+            parts.append(
+                f"<exclusion><groupId>{g}</groupId><artifactId>{a}</artifactId></exclusion>"
+            )
         parts.append("</exclusions>")
     return f"<dependency>{''.join(parts)}</dependency>"
 
@@ -258,7 +260,9 @@ async def test_maven_unknown_versions_are_unresolved_never_guessed(
 async def test_maven_tree_depth_and_size_limits_are_named(
     client: httpx.AsyncClient, registry: ReplayRegistry
 ) -> None:
-    artifact(registry, "org.acme:top", {"1.0": [dep("org.acme:l1", "1.0"), dep("org.acme:w", "1.0")]})
+    artifact(
+        registry, "org.acme:top", {"1.0": [dep("org.acme:l1", "1.0"), dep("org.acme:w", "1.0")]}
+    )
     artifact(registry, "org.acme:l1", {"1.0": [dep("org.acme:l2", "1.0")]})
     artifact(registry, "org.acme:l2", {"1.0": []})
     artifact(registry, "org.acme:w", {"1.0": []})
@@ -276,9 +280,7 @@ async def test_maven_tree_on_the_recorded_zio_aws_autoscaling_pom(
 ) -> None:
     # The recorded POM (5.17.225.2) and metadata; two of its six dependencies written here.
     artifact(registry, "dev.zio:zio_3", {"1.0.0": [], "2.0.0": []})
-    artifact(
-        registry, "dev.zio:zio-aws-core_3", {"5.17.225.2": [dep("dev.zio:zio_3", "1.0.0")]}
-    )
+    artifact(registry, "dev.zio:zio-aws-core_3", {"5.17.225.2": [dep("dev.zio:zio_3", "1.0.0")]})
     body = (await client.get("/api/tree/maven/dev.zio:zio-aws-autoscaling_3")).json()
     assert body["root"] == "dev.zio:zio-aws-autoscaling_3@5.17.225.2"
     assert _ids(body) == {

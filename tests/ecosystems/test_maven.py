@@ -3,6 +3,8 @@ dates, on recorded Maven Central and deps.dev bodies."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -174,3 +176,57 @@ async def test_fetch_follows_the_parent_chain() -> None:
         "repo.maven.apache.org POM": "ok",
         "deps.dev": "unavailable",
     }
+
+
+def test_tree_records_keep_scope_optional_exclusions_inheritance_and_management() -> None:
+    parent = parse_pom(
+        """<project><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version>
+<properties><slf4j.version>2.0.13</slf4j.version></properties>
+<dependencyManagement><dependencies>
+<dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>${slf4j.version}</version></dependency>
+<dependency><groupId>io.netty</groupId><artifactId>netty-bom</artifactId><version>4.1.110.Final</version><type>pom</type><scope>import</scope></dependency>
+</dependencies></dependencyManagement>
+<dependencies>
+<dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId></dependency>
+<dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>1.0</version></dependency>
+</dependencies></project>"""
+    )
+    child = parse_pom(
+        """<project><parent><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version></parent>
+<artifactId>svc</artifactId><version>2.0</version><dependencies>
+<dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>33.2.0-jre</version>
+<exclusions><exclusion><groupId>com.google.code.findbugs</groupId><artifactId>jsr305</artifactId></exclusion>
+<exclusion><groupId>org.checkerframework</groupId><artifactId>*</artifactId></exclusion></exclusions></dependency>
+<dependency><groupId>io.netty</groupId><artifactId>netty-handler</artifactId><scope>runtime</scope><optional>true</optional></dependency>
+<dependency><groupId>org.example</groupId><artifactId>gone</artifactId><version>${nowhere}</version></dependency>
+</dependencies></project>"""
+    )
+    meta = parse_metadata(
+        "<metadata><versioning><release>2.0</release><versions><version>2.0</version></versions></versioning></metadata>"
+    )
+    info = build_info("org.example:svc", meta, poms=[child, parent])
+    records = {(r["g"], r["a"]): r for r in json.loads(info.extra["maven_dependencies"])}
+    # the child's own dependencies first; the parent's guava is replaced by the child's
+    assert list(records) == [
+        ("com.google.guava", "guava"),
+        ("io.netty", "netty-handler"),
+        ("org.example", "gone"),
+        ("org.slf4j", "slf4j-api"),
+    ]
+    guava = records[("com.google.guava", "guava")]
+    assert guava["v"] == "33.2.0-jre" and guava["x"] == [
+        "com.google.code.findbugs:jsr305",
+        "org.checkerframework:*",
+    ]
+    netty = records[("io.netty", "netty-handler")]
+    assert (netty["s"], netty["o"], netty["v"]) == ("runtime", True, None)
+    assert records[("org.example", "gone")]["v"] == "${nowhere}"  # left for the tree to name
+    slf4j = records[("org.slf4j", "slf4j-api")]
+    assert (slf4j["v"], slf4j["m"]) == ("2.0.13", True)  # inherited, managed by the parent
+    # an imported BOM is not a managed artifact: it is named as not read
+    assert json.loads(info.extra["maven_managed"]) == {"org.slf4j:slf4j-api": "2.0.13"}
+    assert info.extra["maven_boms"] == "io.netty:netty-bom:4.1.110.Final"
+    # the records stay off the wire's metadata
+    from pkgintel.api.schemas.wire import REGISTRY_FACTS
+
+    assert not {"maven_dependencies", "maven_managed", "maven_boms"} & set(REGISTRY_FACTS)

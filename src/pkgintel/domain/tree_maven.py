@@ -46,7 +46,7 @@ meet is reported as a conflict).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -273,6 +273,27 @@ def meets(version: str, text: str) -> bool:
         return False
 
 
+def nearest_wins(names: Sequence[str], placed: Collection[str]) -> tuple[list[int], list[int]]:
+    """
+    Mediation over one breadth-first level: `names` are the `groupId:artifactId` of the level's
+    declarations in order (parents in the order they were placed, each parent's dependencies in
+    document order), `placed` the artifacts decided at nearer levels (the root among them).
+    Returns the indices that decide their artifact's version (the first declaration of an
+    artifact not placed nearer) and those that are omitted — "nearest definition" first, then
+    "the first declaration wins" at equal depth (guide, "Dependency mediation").
+    """
+    winners: list[int] = []
+    losers: list[int] = []
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if name in placed or name in seen:
+            losers.append(i)
+        else:
+            seen.add(name)
+            winners.append(i)
+    return winners, losers
+
+
 @dataclass(frozen=True, slots=True)
 class MediationOutcome:
     """What happens to a declaration of an artifact already placed nearer the root."""
@@ -346,6 +367,7 @@ __all__ = [
     "managed_versions",
     "mediate",
     "meets",
+    "nearest_wins",
     "pick_version",
     "requirement",
 ]

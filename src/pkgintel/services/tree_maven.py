@@ -44,6 +44,7 @@ from pkgintel.domain.tree_maven import (
     excluded_by,
     managed_versions,
     mediate,
+    nearest_wins,
     pick_version,
     requirement,
 )
@@ -147,16 +148,10 @@ class MavenResolution(_Resolution):
 
     async def _maven_level(self, edges: list[_Edge], depth: int) -> list[str]:
         # 1. mediation: the first edge per artifact at this level wins, unless a nearer one did
-        winners: list[tuple[_Edge, str, tuple[str, str] | str]] = []
-        losers: list[tuple[_Edge, str]] = []
-        this_level: set[str] = set()
-        for edge in edges:
-            norm = self._norm(edge.dep.name)
-            if norm in self.placed or norm in this_level:
-                losers.append((edge, norm))
-                continue
-            this_level.add(norm)
-            winners.append((edge, norm, self._requirement(edge, depth)))
+        norms = [self._norm(edge.dep.name) for edge in edges]
+        first, omitted = nearest_wins(norms, self.placed)
+        winners = [(edges[i], norms[i], self._requirement(edges[i], depth)) for i in first]
+        losers = [(edges[i], norms[i]) for i in omitted]
         # 2. published versions of every winner with a known requirement, concurrently
         for edge, norm, req in winners:
             if isinstance(req, tuple) and norm not in self.releases:
