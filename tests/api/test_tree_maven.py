@@ -242,7 +242,7 @@ async def test_maven_unknown_versions_are_unresolved_never_guessed(
     unresolved = {u["name"]: u for u in body["unresolved"]}
     assert set(unresolved) == {"org.acme:gone", "org.acme:prop", "org.acme:bare", "org.acme:ranged"}
     assert unresolved["org.acme:gone"]["reason"] == "no_matching_version"
-    assert "no published version 1.0" in unresolved["org.acme:gone"]["detail"]
+    assert "has no version '1.0'" in unresolved["org.acme:gone"]["detail"]
     assert unresolved["org.acme:ranged"]["reason"] == "no_matching_version"
     assert unresolved["org.acme:prop"]["reason"] == "unevaluable"
     assert "${prop.version}" in unresolved["org.acme:prop"]["detail"]

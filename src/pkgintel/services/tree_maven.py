@@ -33,6 +33,7 @@ import asyncio
 from dataclasses import dataclass, replace
 from typing import Final
 
+from pkgintel.domain.errors import PackageNotFound, PkgIntelError, VersionNotFound
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Dependency
 from pkgintel.domain.tree_maven import (
@@ -42,6 +43,7 @@ from pkgintel.domain.tree_maven import (
     dependencies_of,
     edge_scope,
     excluded_by,
+    is_range,
     managed_versions,
     mediate,
     nearest_wins,
@@ -50,6 +52,7 @@ from pkgintel.domain.tree_maven import (
 )
 from pkgintel.services.reports import PackageReport
 from pkgintel.services.tree import DependencyTree, Unresolved, _Resolution
+from pkgintel.upstream_guard import fan_out
 
 CLASSPATH: Final = (
     "the root's runtime classpath (compile and runtime scopes) as Maven resolves it when building "
@@ -152,13 +155,14 @@ class MavenResolution(_Resolution):
         first, omitted = nearest_wins(norms, self.placed)
         winners = [(edges[i], norms[i], self._requirement(edges[i], depth)) for i in first]
         losers = [(edges[i], norms[i]) for i in omitted]
-        # 2. published versions of every winner with a known requirement, concurrently
+        # 2. published versions of every winner asking a range (a soft version is asked directly:
+        #    the report of that exact version says whether it is published)
         for edge, norm, req in winners:
-            if isinstance(req, tuple) and norm not in self.releases:
+            if isinstance(req, tuple) and is_range(req[0]) and norm not in self.releases:
                 self.releases[norm] = asyncio.create_task(self._release_list(edge.dep.name))
         await asyncio.gather(*self.releases.values())
         # 3. each winner's version
-        new: dict[str, tuple[_Edge, str, str, str]] = {}  # node id → edge, display, ask, req
+        asked: list[tuple[_Edge, str, str, str]] = []  # edge, name, version asked, requirement
         left: list[tuple[str, Dependency]] = []
         for edge, norm, req in winners:
             self.placed[norm] = None
@@ -169,58 +173,85 @@ class MavenResolution(_Resolution):
                 )
                 continue
             text, source = req
-            found = self.releases[norm].result()
-            if isinstance(found, Unresolved):
-                self.unresolved.append(replace(found, parent=edge.parent, requirement=text))
+            ask = self._range_pick(edge, norm, text) if is_range(text) else (dep.name, text)
+            if ask is None:
                 continue
-            display, releases, latest = found
-            try:
-                chosen = pick_version(releases, text)
-            except UnresolvableVersion as exc:
-                self.unresolved.append(
-                    Unresolved(edge.parent, dep.name, text, "unevaluable", str(exc))
-                )
-                continue
-            if chosen is None:
-                self.unresolved.append(
-                    Unresolved(
-                        edge.parent,
-                        dep.name,
-                        text,
-                        "no_matching_version",
-                        f"{display} has no published version {text}"
-                        if not text.startswith(("[", "("))
-                        else f"no published version of {display} is in {text}",
-                    )
-                )
-                continue
-            if len(self.nodes) - 1 + len(new) >= self.max_deps:
+            if len(self.nodes) - 1 + len(asked) >= self.max_deps:
                 left.append((edge.parent, Dependency(dep.name, text)))
                 continue
             if source == "dependencyManagement of the root" and dep.version not in (None, text):
                 self.overrides.append(f"{dep.name} {dep.version} → {text} (in {edge.parent})")
-            node_id = f"{display}@{chosen}"
-            self.placed[norm] = node_id
-            new[node_id] = (edge, display, chosen if chosen != latest else "", text)
-            self._link(edge.parent, node_id)
+            asked.append((edge, ask[0], ask[1], text))
         if left:
             self._not_expanded(left, f"max_deps {self.max_deps} reached")
-        reports = await asyncio.gather(*(self._report(d, v) for _, d, v, _ in new.values()))
+        reports = await asyncio.gather(*(self._version_report(n, v) for _, n, v, _ in asked))
         added: list[str] = []
-        for (node_id, (edge, display, _, text)), report in zip(new.items(), reports, strict=True):
+        for (edge, name, _, text), report in zip(asked, reports, strict=True):
             if isinstance(report, Unresolved):
-                self.edges[edge.parent] = [
-                    c for c in self.edges.get(edge.parent, []) if c != node_id
-                ]
-                self.required_by.pop(node_id, None)
-                self.placed[self._norm(display)] = None
                 self.unresolved.append(replace(report, parent=edge.parent, requirement=text))
                 continue
-            added.append(self._place(report, edge, depth, text))
+            node_id = self._place(report, edge, depth, text)
+            self.placed[self._norm(name)] = node_id
+            self._link(edge.parent, node_id)
+            added.append(node_id)
         # 4. the omitted declarations, now that every kept version is known
         for edge, norm in losers:
             self._omitted(edge, norm, depth)
         return added
+
+    def _range_pick(self, edge: _Edge, norm: str, text: str) -> tuple[str, str] | None:
+        """`(name, version to ask)` for a range: the highest published version in it ("" when that
+        is the latest: the snapshot the list came from); None, with the edge unresolved, else."""
+        found = self.releases[norm].result()
+        if isinstance(found, Unresolved):
+            self.unresolved.append(replace(found, parent=edge.parent, requirement=text))
+            return None
+        display, releases, latest = found
+        try:
+            chosen = pick_version(releases, text)
+        except UnresolvableVersion as exc:
+            self.unresolved.append(
+                Unresolved(edge.parent, edge.dep.name, text, "unevaluable", str(exc))
+            )
+            return None
+        if chosen is None:
+            self.unresolved.append(
+                Unresolved(
+                    edge.parent,
+                    edge.dep.name,
+                    text,
+                    "no_matching_version",
+                    f"no published version of {display} is in {text}",
+                )
+            )
+            return None
+        return display, chosen if chosen != latest else ""
+
+    async def _version_report(self, name: str, version: str) -> PackageReport | Unresolved:
+        """The report of `name@version` (the latest for ""), counted against the tree's registry
+        budget; a version the repository does not list is `no_matching_version`."""
+        budget = fan_out.get()
+        async with self.sem:
+            try:
+                if (
+                    budget is not None
+                    and not await self.s._packages.is_cached(self.eco, name, version or None)
+                    and not budget.take(name)
+                ):
+                    return Unresolved(
+                        "",
+                        name,
+                        version,
+                        "not_looked_up",
+                        f"this tree reached its limit of {budget.limit} registry lookups",
+                    )
+                return await self.s._reports.get_report(self.eco, name, version or None)
+            except VersionNotFound as exc:
+                return Unresolved("", name, version, "no_matching_version", exc.message)
+            except PackageNotFound as exc:
+                return Unresolved("", name, version, "not_found", exc.message)
+            except PkgIntelError as exc:
+                return Unresolved("", name, version, "unavailable", exc.message)
 
     def _place(self, report: PackageReport, edge: _Edge, depth: int, text: str) -> str:
         node_id = self._add_node(report, depth=depth, requirement=text, kind=edge.kind, parent=None)
