@@ -302,3 +302,35 @@ async def test_maven_tree_on_the_recorded_zio_aws_autoscaling_pom(
     }
     assert {u["reason"] for u in body["unresolved"]} == {"not_found"}
     assert _node(body, body["root"])["license"] == "Apache-2.0"
+
+
+async def test_the_roots_dependency_management_sets_transitive_scopes(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    artifact(
+        registry,
+        "org.acme:scoped-app",
+        {"1.0": [dep("org.acme:mid", "1.0")]},
+        managed=[
+            dep("org.acme:made-test", scope="test"),
+            dep("org.acme:made-runtime", scope="runtime"),
+        ],
+    )
+    artifact(
+        registry,
+        "org.acme:mid",
+        {"1.0": [dep("org.acme:made-test", "1.0"), dep("org.acme:made-runtime", "1.0")]},
+    )
+    artifact(registry, "org.acme:made-runtime", {"1.0": [dep("org.acme:leaf", "1.0")]})
+    artifact(registry, "org.acme:leaf", {"1.0": []})
+    body = (await client.get("/api/tree/maven/org.acme:scoped-app")).json()
+    kinds = {n["id"]: n["kind"] for n in body["nodes"]}
+    assert kinds == {
+        "org.acme:scoped-app@1.0": "root",
+        "org.acme:mid@1.0": "compile",
+        "org.acme:made-runtime@1.0": "runtime",
+        "org.acme:leaf@1.0": "runtime",  # compile under runtime → runtime
+    }
+    [skip] = [s for s in body["skipped"] if s["name"] == "org.acme:made-test"]
+    assert skip["why"].startswith("test scope set by the root's dependencyManagement")
+    assert not any("/made-test/" in h for h in registry.hits)

@@ -15,6 +15,7 @@ from pkgintel.domain.tree_maven import (
     dependencies_of,
     edge_scope,
     excluded_by,
+    managed_scope,
     managed_versions,
     mediate,
     nearest_wins,
@@ -175,3 +176,16 @@ def test_records_from_the_adapter_and_the_fallback_for_older_snapshots() -> None
         ("g:a", "compile", True),
         ("g:t", "test", False),
     ]
+
+
+def test_the_roots_managed_scope_replaces_a_transitive_dependencys_scope() -> None:
+    scopes = {"g:t": "test", "g:r": "runtime", "g:c": "compile"}
+    made_test = managed_scope("compile", md("g:t"), scopes)
+    assert made_test is not None and made_test.scope is None
+    assert "root's dependencyManagement" in (made_test.why or "")
+    made_runtime = managed_scope("compile", md("g:r"), scopes)
+    assert made_runtime is not None and made_runtime.scope == "runtime"
+    # a managed compile under a runtime parent is still runtime (the scope table applies again)
+    made_compile = managed_scope("runtime", md("g:c", scope="runtime"), scopes)
+    assert made_compile is not None and made_compile.scope == "runtime"
+    assert managed_scope("compile", md("g:other"), scopes) is None

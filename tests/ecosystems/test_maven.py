@@ -230,3 +230,41 @@ def test_tree_records_keep_scope_optional_exclusions_inheritance_and_management(
     from pkgintel.api.schemas.wire import REGISTRY_FACTS
 
     assert not {"maven_dependencies", "maven_managed", "maven_boms"} & set(REGISTRY_FACTS)
+
+
+def test_management_fills_scope_and_exclusions_of_the_poms_own_dependencies() -> None:
+    parent = parse_pom(
+        """<project><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version>
+<dependencyManagement><dependencies>
+<dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>
+<dependency><groupId>org.example</groupId><artifactId>lib</artifactId><version>2.0</version>
+<exclusions><exclusion><groupId>commons-logging</groupId><artifactId>commons-logging</artifactId></exclusion></exclusions></dependency>
+<dependency><groupId>org.example</groupId><artifactId>scoped</artifactId><scope>runtime</scope></dependency>
+</dependencies></dependencyManagement></project>"""
+    )
+    child = parse_pom(
+        """<project><parent><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version></parent>
+<artifactId>svc</artifactId><version>2.0</version><dependencies>
+<dependency><groupId>junit</groupId><artifactId>junit</artifactId></dependency>
+<dependency><groupId>org.example</groupId><artifactId>lib</artifactId></dependency>
+<dependency><groupId>org.example</groupId><artifactId>scoped</artifactId><version>1.0</version><scope>compile</scope></dependency>
+</dependencies></project>"""
+    )
+    meta = parse_metadata(
+        "<metadata><versioning><release>2.0</release><versions><version>2.0</version></versions></versioning></metadata>"
+    )
+    info = build_info("org.example:svc", meta, poms=[child, parent])
+    # junit's test scope comes from the parent's management: a test dependency, not a runtime one
+    assert [(d.name, d.requirement, d.kind) for d in info.dependencies] == [
+        ("junit:junit", "4.13.2", "dev"),
+        ("org.example:lib", "2.0", "runtime"),
+        ("org.example:scoped", "1.0", "runtime"),
+    ]
+    records = {r["a"]: r for r in json.loads(info.extra["maven_dependencies"])}
+    assert records["junit"]["s"] == "test"
+    assert records["lib"]["x"] == ["commons-logging:commons-logging"]
+    assert records["scoped"]["s"] == "compile"  # declared scope wins over the managed one
+    assert json.loads(info.extra["maven_managed_scopes"]) == {
+        "junit:junit": "test",
+        "org.example:scoped": "runtime",
+    }

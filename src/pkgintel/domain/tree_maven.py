@@ -37,8 +37,9 @@ guide" below) unless another source is named.
   pick a `-SNAPSHOT` unless a bound names one (Maven Central publishes none). A version that is
   still a `${property}` after the adapter's interpolation is unresolvable, never guessed.
 
-Left out (named in docs/api.md): profiles (POMs are read as if no profile were active), managed
-scopes and managed exclusions, imported BOMs, the `type`/`classifier` of an artifact (mediation is
+  The root's management also sets the scope of a transitive dependency it names (`managed_scope`).
+Left out (named in docs/api.md): profiles (POMs are read as if no profile were active), the root's
+managed exclusions over transitive dependencies, imported BOMs, the `type`/`classifier` of an artifact (mediation is
 by `groupId:artifactId`), the scope a losing declaration would widen the winner to, and the search
 for a version meeting every hard range requirement (a farther range the nearest version does not
 meet is reported as a conflict).
@@ -47,7 +48,7 @@ meet is reported as a conflict).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import orjson
@@ -63,6 +64,9 @@ exclusion patterns `group:artifact`, `t` type, `c` classifier."""
 MAVEN_MANAGED: Final = "maven_managed"
 """`PackageInfo.extra` key: JSON object `groupId:artifactId` → version, the dependencyManagement
 of the POM and its parents (entries whose version does not interpolate are left out)."""
+MAVEN_MANAGED_SCOPES: Final = "maven_managed_scopes"
+"""`PackageInfo.extra` key: JSON object `groupId:artifactId` → the scope the POM chain's
+dependencyManagement gives it (only entries that name a scope)."""
 MAVEN_BOMS: Final = "maven_boms"
 """`PackageInfo.extra` key: the BOMs the POM chain imports (`group:artifact:version`, comma
 separated), which are not read."""
@@ -139,9 +143,10 @@ def dependencies_of(info: PackageInfo) -> tuple[tuple[MavenDependency, ...], boo
     return tuple(fallback), False
 
 
-def managed_versions(info: PackageInfo) -> dict[str, str]:
-    """The POM chain's dependencyManagement versions (`groupId:artifactId` → version)."""
-    raw = info.extra.get(MAVEN_MANAGED)
+def managed_versions(info: PackageInfo, key: str = MAVEN_MANAGED) -> dict[str, str]:
+    """The POM chain's dependencyManagement versions (`groupId:artifactId` → version), or with
+    `key=MAVEN_MANAGED_SCOPES` its managed scopes."""
+    raw = info.extra.get(key)
     if not raw:
         return {}
     data = orjson.loads(raw)
@@ -179,6 +184,28 @@ def edge_scope(parent_scope: str | None, dep: MavenDependency) -> ScopeDecision:
     if parent_scope == "compile" and declared == "compile":
         return ScopeDecision("compile")
     return ScopeDecision("runtime")
+
+
+def managed_scope(
+    parent_scope: str, dep: MavenDependency, root_scopes: Mapping[str, str]
+) -> ScopeDecision | None:
+    """
+    The root's dependencyManagement scope for a transitive dependency that passed `edge_scope`
+    (None when the root manages no scope for it): it replaces the declared scope — a managed
+    `provided`, `test` or `system` takes the artifact off the runtime classpath, a managed
+    `runtime` or `compile` goes through the scope table again ("dependency management ... of
+    artifacts ... encountered in transitive dependencies", guide; Maven's resolver manages the
+    scope with the version, after the declared scope has selected the dependency).
+    """
+    scope = root_scopes.get(dep.name)
+    if scope is None or scope == dep.scope:
+        return None
+    if scope not in TRANSITIVE_SCOPES:
+        return ScopeDecision(
+            None,
+            f"{scope} scope set by the root's dependencyManagement: not on the runtime classpath",
+        )
+    return edge_scope(parent_scope, replace(dep, scope=scope))
 
 
 def _matches(pattern: str, group: str, artifact: str) -> bool:
@@ -356,6 +383,7 @@ __all__ = [
     "MAVEN_BOMS",
     "MAVEN_DEPENDENCIES",
     "MAVEN_MANAGED",
+    "MAVEN_MANAGED_SCOPES",
     "MavenDependency",
     "MediationOutcome",
     "ScopeDecision",
@@ -364,6 +392,7 @@ __all__ = [
     "edge_scope",
     "excluded_by",
     "is_range",
+    "managed_scope",
     "managed_versions",
     "mediate",
     "meets",

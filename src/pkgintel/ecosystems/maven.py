@@ -39,7 +39,12 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
-from pkgintel.domain.tree_maven import MAVEN_BOMS, MAVEN_DEPENDENCIES, MAVEN_MANAGED
+from pkgintel.domain.tree_maven import (
+    MAVEN_BOMS,
+    MAVEN_DEPENDENCIES,
+    MAVEN_MANAGED,
+    MAVEN_MANAGED_SCOPES,
+)
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
@@ -144,6 +149,8 @@ class Pom:
     properties: dict[str, str] = field(default_factory=dict)
     dependencies: list[dict[str, str | None]] = field(default_factory=list)
     managed: dict[tuple[str, str], str] = field(default_factory=dict)
+    managed_traits: dict[tuple[str, str], dict[str, str | None]] = field(default_factory=dict)
+    """dependencyManagement's `scope`, `optional` and `exclusions` per artifact (version or not)."""
     imports: list[tuple[str, str, str]] = field(default_factory=list)
     """BOMs imported into `dependencyManagement` (`<scope>import</scope>`), as written (not read)."""
     relocation: tuple[str | None, str | None, str | None, str | None] | None = None
@@ -360,12 +367,17 @@ def parse_pom(text: str) -> Pom:
     pom.dependencies = [_dep(node) for node in root.findall("dependencies/dependency")]
     for node in root.findall("dependencyManagement/dependencies/dependency"):
         d = _dep(node)
-        if d["groupId"] and d["artifactId"] and d["version"]:
-            if (d["scope"] or "").strip() == "import":
-                # a BOM: its own dependencyManagement is merged in, it is not a managed artifact
-                pom.imports.append((d["groupId"], d["artifactId"], d["version"]))
-                continue
-            pom.managed[(d["groupId"], d["artifactId"])] = d["version"]
+        if not d["groupId"] or not d["artifactId"]:
+            continue
+        key = (d["groupId"], d["artifactId"])
+        if (d["scope"] or "").strip() == "import":
+            # a BOM: its own dependencyManagement is merged in, it is not a managed artifact
+            if d["version"]:
+                pom.imports.append((*key, d["version"]))
+            continue
+        if d["version"]:
+            pom.managed[key] = d["version"]
+        pom.managed_traits[key] = {k: d[k] for k in ("scope", "optional", "exclusions")}
     reloc = root.find("distributionManagement/relocation")
     if reloc is not None:
         pom.relocation = (
@@ -514,8 +526,10 @@ def build_info(
     url = next((resolve(p.url) for p in poms if p.url), None)
     developers = next((p.developers for p in poms if p.developers), [])
     managed: dict[tuple[str, str], str] = {}
+    traits: dict[tuple[str, str], dict[str, str | None]] = {}
     for pom in reversed(poms):
         managed.update(pom.managed)
+        traits.update(pom.managed_traits)
     deps: list[Dependency] = []
     records: list[dict[str, Any]] = []
     for d in _inherited_dependencies(poms):
@@ -525,9 +539,13 @@ def build_info(
         declared = resolve(d["version"])
         managed_version = resolve(managed.get((group, artifact)))
         requirement = declared or managed_version or ""
-        scope = resolve(d["scope"] or "compile") or "compile"
+        # Model building fills what a dependency leaves out from the chain's dependencyManagement:
+        # scope, optional and exclusions as well as the version.
+        trait = traits.get((d["groupId"] or "", d["artifactId"] or ""), {})
+        scope = resolve(d["scope"] or trait.get("scope") or "compile") or "compile"
         kind = _SCOPES.get(scope.strip(), "runtime")
-        optional = (d["optional"] or "").strip() == "true"
+        optional = (d["optional"] or trait.get("optional") or "").strip() == "true"
+        exclusions = d["exclusions"] or trait.get("exclusions") or ""
         if kind == "runtime" and optional:
             kind = "optional"
         deps.append(
@@ -545,7 +563,7 @@ def build_info(
                 "m": not declared and bool(managed_version),
                 "s": scope.strip(),
                 "o": optional,
-                "x": [resolve(x) or x for x in (d["exclusions"] or "").split(",") if x],
+                "x": [resolve(x) or x for x in exclusions.split(",") if x],
                 "t": resolve(d["type"]) or "jar",
                 "c": resolve(d["classifier"]),
             }
@@ -560,6 +578,13 @@ def build_info(
             if v and "${" not in v
         }
     ).decode()
+    scopes = {
+        f"{g}:{a}": scope
+        for (g, a), t in traits.items()
+        if (scope := (resolve(t.get("scope")) or "").strip()) and "${" not in scope
+    }
+    if scopes:
+        extra[MAVEN_MANAGED_SCOPES] = orjson.dumps(scopes).decode()
     boms = [":".join(resolve(p) or p for p in bom) for pom in poms for bom in pom.imports]
     if boms:
         extra[MAVEN_BOMS] = ", ".join(boms)

@@ -38,12 +38,14 @@ from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Dependency
 from pkgintel.domain.tree_maven import (
     MAVEN_BOMS,
+    MAVEN_MANAGED_SCOPES,
     MavenDependency,
     UnresolvableVersion,
     dependencies_of,
     edge_scope,
     excluded_by,
     is_range,
+    managed_scope,
     managed_versions,
     mediate,
     nearest_wins,
@@ -78,6 +80,7 @@ class MavenResolution(_Resolution):
         root_report = await self.s._reports.get_report(self.eco, name, version)
         root_id = self._add_node(root_report, depth=0, requirement=None, kind="root", parent=None)
         self.root_managed = managed_versions(root_report.info)
+        self.root_scopes = managed_versions(root_report.info, MAVEN_MANAGED_SCOPES)
         self.overrides: list[str] = []
         self.unrecorded: list[str] = []
         # groupId:artifactId → the node the nearest declaration resolved to (None: it did not)
@@ -130,13 +133,20 @@ class MavenResolution(_Resolution):
             if decision.scope is None:
                 self._skip(node_id, dep, decision.why or "not on the runtime classpath")
                 continue
+            if parent_scope is not None:
+                managed = managed_scope(parent_scope, dep, self.root_scopes)
+                if managed is not None and managed.scope is None:
+                    self._skip(node_id, dep, managed.why or "scope managed by the root")
+                    continue
+                decision = managed or decision
             why = excluded_by(dep, inherited)
             if why is not None:
                 self._skip(node_id, dep, why)
                 continue
+            scope = decision.scope or "compile"
             own = tuple((p, f"the edge {node_id} → {dep.name}") for p in dep.exclusions)
-            kind = "optional" if parent_scope is None and dep.optional else decision.scope
-            out.append(_Edge(node_id, dep, decision.scope, kind, inherited + own))
+            kind = "optional" if parent_scope is None and dep.optional else scope
+            out.append(_Edge(node_id, dep, scope, kind, inherited + own))
         return out
 
     def _requirement(self, edge: _Edge, depth: int) -> tuple[str, str] | str:
