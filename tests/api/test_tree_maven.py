@@ -334,3 +334,36 @@ async def test_the_roots_dependency_management_sets_transitive_scopes(
     [skip] = [s for s in body["skipped"] if s["name"] == "org.acme:made-test"]
     assert skip["why"].startswith("test scope set by the root's dependencyManagement")
     assert not any("/made-test/" in h for h in registry.hits)
+
+
+async def test_an_imported_bom_of_the_root_pins_transitive_versions(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    artifact(
+        registry,
+        "org.acme:bom-app",
+        {"1.0": [dep("org.acme:mid", "1.0"), dep("org.acme:versionless")]},
+        managed=[dep("org.acme:acme-bom", "2", scope="import")],
+    )
+    registry.add(
+        f"{CENTRAL}/org/acme/acme-bom/2/acme-bom-2.pom",
+        (
+            "<project><groupId>org.acme</groupId><artifactId>acme-bom</artifactId><version>2</version>"
+            "<dependencyManagement><dependencies>"
+            + dep("org.acme:versionless", "1.1")
+            + dep("org.acme:leaf", "2.0")
+            + "</dependencies></dependencyManagement></project>"
+        ).encode(),
+    )
+    artifact(registry, "org.acme:mid", {"1.0": [dep("org.acme:leaf", "1.0")]})
+    artifact(registry, "org.acme:versionless", {"1.0": [], "1.1": []})
+    artifact(registry, "org.acme:leaf", {"1.0": [], "2.0": []})
+    body = (await client.get("/api/tree/maven/org.acme:bom-app")).json()
+    assert _ids(body) == {
+        "org.acme:bom-app@1.0",
+        "org.acme:mid@1.0",
+        "org.acme:versionless@1.1",
+        "org.acme:leaf@2.0",
+    }
+    assert "org.acme:leaf 1.0 → 2.0" in body["environment"]["managed_versions"]
+    assert body["unresolved"] == []

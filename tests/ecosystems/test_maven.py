@@ -268,3 +268,46 @@ def test_management_fills_scope_and_exclusions_of_the_poms_own_dependencies() ->
         "junit:junit": "test",
         "org.example:scoped": "runtime",
     }
+
+
+async def test_imported_boms_manage_versions_in_their_own_context() -> None:
+    child = """<project><groupId>org.example</groupId><artifactId>app</artifactId><version>1.0</version>
+<dependencyManagement><dependencies>
+<dependency><groupId>org.example</groupId><artifactId>platform-bom</artifactId><version>5</version><type>pom</type><scope>import</scope></dependency>
+<dependency><groupId>org.example</groupId><artifactId>missing-bom</artifactId><version>1</version><type>pom</type><scope>import</scope></dependency>
+<dependency><groupId>org.example</groupId><artifactId>pinned</artifactId><version>9.9</version></dependency>
+</dependencies></dependencyManagement>
+<dependencies>
+<dependency><groupId>org.example</groupId><artifactId>from-bom</artifactId></dependency>
+<dependency><groupId>org.example</groupId><artifactId>pinned</artifactId></dependency>
+</dependencies></project>"""
+    bom_parent = """<project><groupId>org.example</groupId><artifactId>bom-parent</artifactId><version>2</version>
+<properties><lib.version>3.2.1</lib.version></properties></project>"""
+    bom = """<project><parent><groupId>org.example</groupId><artifactId>bom-parent</artifactId><version>2</version></parent>
+<artifactId>platform-bom</artifactId><version>5</version><packaging>pom</packaging>
+<dependencyManagement><dependencies>
+<dependency><groupId>${project.groupId}</groupId><artifactId>from-bom</artifactId><version>${lib.version}</version></dependency>
+<dependency><groupId>org.example</groupId><artifactId>pinned</artifactId><version>1.0</version></dependency>
+</dependencies></dependencyManagement></project>"""
+    answers = {
+        "/maven2/org/example/app/maven-metadata.xml": META.replace("tiny", "app").replace(
+            "1.0.0", "1.0"
+        ),
+        "/maven2/org/example/app/1.0/app-1.0.pom": child,
+        "/maven2/org/example/platform-bom/5/platform-bom-5.pom": bom,
+        "/maven2/org/example/bom-parent/2/bom-parent-2.pom": bom_parent,
+    }
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = answers.get(request.url.path)
+        return httpx.Response(200, text=body) if body else httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        info = await MavenAdapter(client).fetch_package("org.example:app", version="1.0")
+    # the BOM's version, interpolated from the BOM's own parent; the explicit 9.9 wins over it
+    assert [(d.name, d.requirement) for d in info.dependencies] == [
+        ("org.example:from-bom", "3.2.1"),
+        ("org.example:pinned", "9.9"),
+    ]
+    assert json.loads(info.extra["maven_managed"])["org.example:from-bom"] == "3.2.1"
+    assert info.extra["maven_boms"] == "org.example:missing-bom:1"  # named, not guessed

@@ -25,8 +25,8 @@ guide" below) unless another source is named.
   the dependency's own POM declares ("the version ... of artifacts to be used when they are
   encountered in transitive dependencies", guide, "Dependency Management"). A POM's own
   versionless dependencies take their version from that POM's own management (the adapter).
-  BOMs imported with `<scope>import</scope>` are not read: a version that only such a BOM manages
-  is unknown, and the edge says so.
+  BOMs imported with `<scope>import</scope>` are read by the adapter (explicit entries win); a
+  version that only an unreadable BOM manages is unknown, and the edge says so.
 - Mediation (`MediationOutcome`): one version per `groupId:artifactId`, "nearest definition" wins,
   and at equal depth the first declaration (guide, "Dependency mediation"). A farther declaration
   is omitted — not an error for Maven ("omitted for conflict with ..." in `dependency:tree`).
@@ -39,7 +39,7 @@ guide" below) unless another source is named.
 
   The root's management also sets the scope of a transitive dependency it names (`managed_scope`).
 Left out (named in docs/api.md): profiles (POMs are read as if no profile were active), the root's
-managed exclusions over transitive dependencies, imported BOMs, the `type`/`classifier` of an artifact (mediation is
+managed exclusions over transitive dependencies, BOMs past the adapter's limits, the `type`/`classifier` of an artifact (mediation is
 by `groupId:artifactId`), the scope a losing declaration would widen the winner to, and the search
 for a version meeting every hard range requirement (a farther range the nearest version does not
 meet is reported as a conflict).
@@ -68,8 +68,8 @@ MAVEN_MANAGED_SCOPES: Final = "maven_managed_scopes"
 """`PackageInfo.extra` key: JSON object `groupId:artifactId` → the scope the POM chain's
 dependencyManagement gives it (only entries that name a scope)."""
 MAVEN_BOMS: Final = "maven_boms"
-"""`PackageInfo.extra` key: the BOMs the POM chain imports (`group:artifact:version`, comma
-separated), which are not read."""
+"""`PackageInfo.extra` key: the BOMs the POM chain imports that could not be read
+(`group:artifact:version`, comma separated)."""
 
 TRANSITIVE_SCOPES: Final = frozenset({"compile", "runtime"})
 _NOT_ON_RUNTIME_CLASSPATH: Final = {
@@ -243,7 +243,7 @@ def requirement(
         return root_managed[dep.name], "dependencyManagement of the root"
     version = (dep.version or "").strip()
     if not version:
-        where = f"; the imported BOM(s) {boms} are not read" if boms else ""
+        where = f"; the imported BOM(s) {boms} could not be read" if boms else ""
         raise UnresolvableVersion(
             f"no version declared and none in the POM chain's dependencyManagement{where}"
         )

@@ -58,6 +58,10 @@ DEPSDEV_SOURCE: Final = "deps.dev"
 NO_DOWNLOADS: Final = "Maven Central publishes no per-artifact download counts"
 MAX_PARENTS: Final = 5
 AVAILABLE_IN_ERRORS: Final = 10
+MAX_BOMS: Final = 10
+"""BOMs read per POM chain (each with its own parent chain)."""
+MAX_BOM_NESTING: Final = 1
+"""How many levels of BOMs importing BOMs are followed."""
 
 logger = logging.getLogger(__name__)
 
@@ -219,6 +223,7 @@ class MavenAdapter:
             raise
         target = _target(display, metadata, version)
         chain, pom_status = await self._pom_chain(group, artifact, target)
+        imported, unread = await self.imported_boms(chain) if chain else ({}, [])
         depsdev, depsdev_status = await depsdev_task
         return build_info(
             display,
@@ -227,7 +232,54 @@ class MavenAdapter:
             poms=chain,
             depsdev=depsdev,
             sources=(pom_status, depsdev_status),
+            imported=imported,
+            unread_boms=unread,
         )
+
+    async def imported_boms(
+        self, chain: Sequence[Pom], *, level: int = 0
+    ) -> tuple[dict[tuple[str, str], str], list[str]]:
+        """
+        The dependencyManagement versions the chain's imported BOMs (`<scope>import</scope>`)
+        contribute, each interpolated in its own BOM's POM chain, the first import of an artifact
+        winning; with the BOMs that could not be read (or past `MAX_BOMS`). The BOMs are read at
+        once; a BOM's own imports one level further (`MAX_BOM_NESTING`).
+        """
+        resolve = _Resolver(chain)
+        wanted: list[tuple[str, str, str]] = []
+        unread: list[str] = []
+        for pom in chain:
+            for g, a, v in pom.imports:
+                coords = (resolve(g) or g, resolve(a) or a, resolve(v) or v)
+                if coords in wanted:
+                    continue
+                if any("${" in c for c in coords) or len(wanted) >= MAX_BOMS:
+                    unread.append(":".join(coords))
+                    continue
+                wanted.append(coords)
+        if not wanted:
+            return {}, unread
+        chains = await asyncio.gather(*(self._pom_chain(*coords) for coords in wanted))
+        managed: dict[tuple[str, str], str] = {}
+        for coords, (bom_chain, _) in zip(wanted, chains, strict=True):
+            if not bom_chain:
+                unread.append(":".join(coords))
+                continue
+            own = _Resolver(bom_chain)
+            bom_managed: dict[tuple[str, str], str] = {}
+            for pom in reversed(bom_chain):  # parents first, the BOM's own entries override
+                for (g, a), version in pom.managed.items():
+                    bom_managed[(own(g) or g, own(a) or a)] = own(version) or version
+            for key, value in bom_managed.items():
+                managed.setdefault(key, value)
+            if level < MAX_BOM_NESTING:
+                nested, nested_unread = await self.imported_boms(bom_chain, level=level + 1)
+                for key, value in nested.items():
+                    managed.setdefault(key, value)
+                unread.extend(nested_unread)
+            elif any(pom.imports for pom in bom_chain):
+                unread.extend(":".join(b) for pom in bom_chain for b in pom.imports)
+        return managed, unread
 
     async def _pom_chain(
         self, group: str, artifact: str, version: str
@@ -471,11 +523,16 @@ def build_info(
     poms: Sequence[Pom] = (),
     depsdev: Mapping[str, Any] | None = None,
     sources: tuple[SourceStatus, ...] = (),
+    imported: Mapping[tuple[str, str], str] | None = None,
+    unread_boms: Sequence[str] | None = None,
 ) -> PackageInfo:
     """
     `PackageInfo` from the metadata, the POM chain of `version` (child first; may be empty when the
-    POM could not be read) and a deps.dev package body. Raises `PackageNotFound` when the metadata
-    lists no versions and `VersionNotFound` for an unknown `version`.
+    POM could not be read) and a deps.dev package body; `imported` are the managed versions of the
+    chain's imported BOMs (`MavenAdapter.imported_boms`; explicit management wins over them) and
+    `unread_boms` those BOMs that could not be read — None: the BOMs were not asked for, all are
+    unread. Raises `PackageNotFound` when the metadata lists no versions and `VersionNotFound` for an
+    unknown `version`.
     """
     target = _target(name, metadata, version)
     latest = _latest(metadata) or target
@@ -525,11 +582,16 @@ def build_info(
     scm = next((resolve(p.scm) for p in poms if p.scm), None)
     url = next((resolve(p.url) for p in poms if p.url), None)
     developers = next((p.developers for p in poms if p.developers), [])
-    managed: dict[tuple[str, str], str] = {}
+    # Explicit dependencyManagement of the chain wins over what imported BOMs bring
+    # (https://maven.apache.org/guides/introduction/introduction-to-dependency-mechanism.html,
+    # "Importing Dependencies"); the BOMs' versions are already interpolated in their own POMs.
+    managed: dict[tuple[str, str], str] = dict(imported or {})
     traits: dict[tuple[str, str], dict[str, str | None]] = {}
     for pom in reversed(poms):
-        managed.update(pom.managed)
-        traits.update(pom.managed_traits)
+        for (g, a), version in pom.managed.items():
+            managed[(resolve(g) or g, resolve(a) or a)] = version
+        for (g, a), trait in pom.managed_traits.items():
+            traits[(resolve(g) or g, resolve(a) or a)] = trait
     deps: list[Dependency] = []
     records: list[dict[str, Any]] = []
     for d in _inherited_dependencies(poms):
@@ -541,7 +603,7 @@ def build_info(
         requirement = declared or managed_version or ""
         # Model building fills what a dependency leaves out from the chain's dependencyManagement:
         # scope, optional and exclusions as well as the version.
-        trait = traits.get((d["groupId"] or "", d["artifactId"] or ""), {})
+        trait = traits.get((group, artifact), {})
         scope = resolve(d["scope"] or trait.get("scope") or "compile") or "compile"
         kind = _SCOPES.get(scope.strip(), "runtime")
         optional = (d["optional"] or trait.get("optional") or "").strip() == "true"
@@ -585,9 +647,13 @@ def build_info(
     }
     if scopes:
         extra[MAVEN_MANAGED_SCOPES] = orjson.dumps(scopes).decode()
-    boms = [":".join(resolve(p) or p for p in bom) for pom in poms for bom in pom.imports]
+    boms = (
+        list(unread_boms)
+        if unread_boms is not None
+        else [":".join(resolve(p) or p for p in bom) for pom in poms for bom in pom.imports]
+    )
     if boms:
-        extra[MAVEN_BOMS] = ", ".join(boms)
+        extra[MAVEN_BOMS] = ", ".join(dict.fromkeys(boms))
     deprecated = None
     if child.relocation is not None:
         rg, ra, rv, message = child.relocation
