@@ -7,7 +7,9 @@ lives under `{group with . → /}/{artifact}/`; `maven-metadata.xml` there lists
 `{version}/{artifact}-{version}.pom`. A POM may inherit from a `<parent>` POM: its licences, SCM,
 developers, properties and `dependencyManagement` versions. The chain is read up to
 `MAX_PARENTS` levels (each level is one more request, in sequence) and `${...}` placeholders are
-resolved from `project.*`, the POMs' `<properties>` and the parents'. A `<relocation>` in
+resolved from `project.*`, the POMs' `<properties>` and the parents'. BOMs the chain imports
+(`<scope>import</scope>`) are read too, at once, for the versions they manage
+(`MavenAdapter.imported_boms`). A `<relocation>` in
 `distributionManagement` marks the artifact moved: reported as deprecation with the new coordinates.
 
 Names are `group:artifact` (`group/artifact`, the purl spelling, is accepted too). Maven Central
@@ -156,7 +158,7 @@ class Pom:
     managed_traits: dict[tuple[str, str], dict[str, str | None]] = field(default_factory=dict)
     """dependencyManagement's `scope`, `optional` and `exclusions` per artifact (version or not)."""
     imports: list[tuple[str, str, str]] = field(default_factory=list)
-    """BOMs imported into `dependencyManagement` (`<scope>import</scope>`), as written (not read)."""
+    """BOMs imported into `dependencyManagement` (`<scope>import</scope>`), as written."""
     relocation: tuple[str | None, str | None, str | None, str | None] | None = None
     """`(group, artifact, version, message)` from `distributionManagement/relocation`."""
 
