@@ -275,8 +275,8 @@ class MavenResolution(_Resolution):
             self._skip(
                 edge.parent,
                 edge.dep,
-                "Maven's nearest definition of this artifact did not resolve (see `unresolved`); "
-                "a farther declaration is not used in its place",
+                "Maven's nearest definition of this artifact is not in the tree (`unresolved`, or "
+                "past `max_deps`); a farther declaration is not used in its place",
             )
             return
         req = self._requirement(edge, depth)
