@@ -27,6 +27,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   this), cold and warm.
 * Maven: scopes, exclusions, dependencyManagement and nearest-wins mediation over a generated POM
   graph (`maven_graph`; `--maven-only` runs just this), cold and warm.
+* Conda, Homebrew, CocoaPods: recorded and generated trees (`_trees_b.py`; `--b-only` runs just
+  these), cold and warm.
 
 Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
 Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
@@ -49,6 +51,8 @@ import httpx
 from _common import REPO, Row, ServerTimer, machine_info, percentile, render_table, run_loop
 
 sys.path.insert(0, str(REPO))
+
+from _trees_b import trees_b
 
 from pkgintel.app import create_app
 from pkgintel.bootstrap import build_runtime
@@ -247,6 +251,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
     rows.extend(await other_ecosystems(args, workdir, extra))
     rows.extend(await go_tree(args, workdir, extra))
     rows.extend(await maven_tree(args, workdir, extra))
+    rows.extend(await trees_b(args, workdir, extra, _other_settings))
     return rows, extra
 
 
@@ -527,6 +532,9 @@ def _other_settings(workdir: Path, db: str) -> Settings:
             "upstream_pkgsite_url": "http://registry.test/pkgsite",
             "upstream_maven_url": "http://registry.test/maven/maven2",
             "upstream_depsdev_url": "http://registry.test/depsdev",
+            "upstream_conda_url": "http://registry.test/anaconda",
+            "upstream_homebrew_url": "http://registry.test/homebrew",
+            "upstream_cocoapods_url": "http://registry.test/cocoapods",
         }
     )
 
@@ -566,6 +574,9 @@ def main() -> None:
     parser.add_argument("--history-packages", type=int, default=100)
     parser.add_argument("--go-only", action="store_true", help="only the Go MVS tree")
     parser.add_argument("--maven-only", action="store_true", help="only the Maven tree")
+    parser.add_argument(
+        "--b-only", action="store_true", help="only the conda, Homebrew and CocoaPods trees"
+    )
     try:
         import uvloop  # noqa: F401
 
@@ -586,6 +597,9 @@ def main() -> None:
         elif args.maven_only:
             extra = {}
             rows = run_loop(args, maven_tree(args, workdir, extra))
+        elif args.b_only:
+            extra = {}
+            rows = run_loop(args, trees_b(args, workdir, extra, _other_settings))
         else:
             rows, extra = run_loop(args, run(args, workdir))
     finally:

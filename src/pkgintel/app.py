@@ -41,6 +41,7 @@ from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.mcp.http import mount_mcp
+from pkgintel.services import compromises
 from pkgintel.services.runtime import Runtime
 from pkgintel.worker_host import embedded_worker
 
@@ -135,6 +136,8 @@ async def _warm(runtime: Runtime) -> None:
         log.warning("warming the name pools failed", exc_info=True)
     else:
         log.info("name pools warmed: %s", ", ".join(e.value for e in warmed) or "none loaded")
+    # The compromise knowledge base is read on first use (`check_bulk`, reports): read it now.
+    await asyncio.to_thread(compromises.warm)
     # What is alive now (imports, engine, pools) lives as long as the process: move it out of the
     # cyclic collector's reach so later full collections only walk what requests create. Cached
     # data is acyclic, so a frozen object that is dropped later is still freed by its refcount.

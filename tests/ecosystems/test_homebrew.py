@@ -87,6 +87,7 @@ def test_formula_fields_and_analytics_over_option_variants() -> None:
         ("openssl@3", "runtime"),
         ("zstd", "runtime"),
         ("gnupg", "optional"),
+        ("zlib", "uses_from_macos"),  # bison is only for building: not a dependency
     ]
 
 

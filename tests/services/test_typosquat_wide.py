@@ -129,6 +129,10 @@ async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
         ("@azure/msal-node", 7 * 10**7),
         ("@azure/arm-logic", 122_793),
         ("@vitejs/plugin-react-refresh", 180_087),
+        ("@autorest/modelerfour", 58_481),  # a scope no popular name carries
+        ("prosemirror-schema-x", 600),  # listed, under WIDE_FLOOR
+        ("@chatwoot/prosemirror-schema-x", 20_000),  # a fork under a rare scope
+        *((f"@org{i}/eslint-config-x", 5_000) for i in range(3)),  # a common word
     ]
     await service.ingest(
         NPM, [NameEntry(NPM, n, n, monthly_downloads=d) for n, d in npm], source="t"
@@ -139,5 +143,88 @@ async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
         assert "without its scope" in dropped.matches[0].detail
         flattened = await service.typosquat(NPM, "vitejs-plugin-react-refresh")
         assert _suspects(flattened) == [("@vitejs/plugin-react-refresh", "scope_confusion")]
+        # Under any scope of the index, for a new name...
+        rare = await service.typosquat(NPM, "modelerfour")
+        assert _suspects(rare) == [("@autorest/modelerfour", "scope_confusion")]
+        # ... but a listed package is not a slip of a rare scope's fork: its downloads are its own.
+        listed = await service.typosquat(NPM, "prosemirror-schema-x")
+        assert not listed.is_suspected
+        assert [m.name for m in listed.matches] == ["@chatwoot/prosemirror-schema-x"]
+        # A part three scopes publish is a common word.
+        assert not (await service.typosquat(NPM, "eslint-config-x")).is_suspected
+    finally:
+        await engine.dispose()
+
+
+async def test_a_never_asked_name_costs_no_suggestions(
+    names: NameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `exists` would list "did you mean" names for an absent name (a range scan of the index);
+    # typosquat needs only the entry.
+    async def no_scan(*_: object) -> list[str]:
+        raise AssertionError("typosquat must not scan for suggestions")
+
+    monkeypatch.setattr(names._store, "list_names_near", no_scan)
+    hint = await names.typosquat(NPM, "node-hide-console-windows")
+    assert hint.is_suspected
+
+
+async def test_an_answer_without_suggestions_is_completed_when_they_are_asked_for(
+    names: NameService,
+) -> None:
+    quick = await names.exists(NPM, "lodahs", suggestions=False)
+    assert quick.exists is False and quick.did_you_mean == ()
+    full = await names.exists(NPM, "lodahs")
+    assert "lodash" in full.did_you_mean
+    # Once looked for, they are kept for the quick callers too.
+    assert (await names.exists(NPM, "lodahs", suggestions=False)).did_you_mean == full.did_you_mean
+
+
+async def test_an_expired_pool_answers_while_one_background_load_replaces_it(
+    tmp_path: Path,
+) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'ttl.sqlite'}")
+    await upgrade(engine)
+    now = [1_000_000.0]
+    service = NameService(SqlStore(engine), clock=lambda: now[0])
+    entries = [NameEntry(NPM, "lodash", "lodash", monthly_downloads=4 * 10**8)]
+    try:
+        await service.ingest(NPM, entries, source="t")
+        first = await service._pool(NPM)
+        now[0] += names_module._POOL_TTL_S + 1
+        # Expired: the same pool answers at once, and one reload starts.
+        assert await service._pool(NPM) is first
+        assert await service._pool(NPM) is first
+        task = service._refreshing[NPM]
+        await task
+        second = await service._pool(NPM)
+        assert second is not first and second.loaded_at == now[0]
+        assert service._refreshing[NPM] is task  # no second reload was started
+        # A new index drops the pool: the next call loads it, never answering from the old one.
+        await service.ingest(NPM, [*entries, NameEntry(NPM, "react", "react")], source="t2")
+        assert await service._pool(NPM) is not second
+    finally:
+        await engine.dispose()
+
+
+async def test_a_pool_load_overtaken_by_a_new_index_is_not_kept(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'race.sqlite'}")
+    await upgrade(engine)
+    store = SqlStore(engine)
+    service = NameService(store)
+    await service.ingest(
+        NPM, [NameEntry(NPM, "lodash", "lodash", monthly_downloads=10**8)], source="t"
+    )
+    real = store.list_popular_names
+
+    async def slow(ecosystem: Ecosystem, limit: int) -> list[NameEntry]:
+        found = await real(ecosystem, limit)
+        service._forget(NPM)  # the index is loaded again while this load runs
+        return found
+
+    try:
+        store.list_popular_names = slow  # type: ignore[method-assign]
+        await service._pool(NPM)
+        assert NPM not in service._pools
     finally:
         await engine.dispose()

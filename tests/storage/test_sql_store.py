@@ -89,6 +89,21 @@ async def test_mixed_case_names_with_downloads_most_downloaded_first(store: SqlS
     assert [e.name for e in await store.list_mixed_case_names(Ecosystem.NPM, 1)] == ["Base64"]
 
 
+async def test_names_with_downloads_at_or_above_the_floor(store: SqlStore) -> None:
+    await store.upsert_names(
+        [
+            NameEntry(Ecosystem.NPM, "at-floor", "at-floor", monthly_downloads=1_000),
+            NameEntry(Ecosystem.NPM, "below", "below", monthly_downloads=999),
+            NameEntry(Ecosystem.NPM, "unknown", "unknown"),
+            NameEntry(
+                Ecosystem.PYPI, "other-ecosystem", "other-ecosystem", monthly_downloads=10**6
+            ),
+        ]
+    )
+    assert await store.list_names_with_downloads(Ecosystem.NPM, 1_000) == ["at-floor"]
+    assert await store.list_names_with_downloads(Ecosystem.CARGO, 0) == []
+
+
 async def test_names_near_share_first_character_and_length(store: SqlStore) -> None:
     await store.upsert_names(
         [NameEntry(Ecosystem.NPM, n, n) for n in ("react", "reakt", "redux-toolkit", "preact")]

@@ -27,6 +27,9 @@ Pure rules of dependency-tree resolution (`services/tree.py` does the fetching).
 - `one_version_per_name`: whether the installer keeps a single version of each package (all but npm
   and Cargo), and `conflict_why`: the sentence a clash is reported with.
 - `find_cycles`: the elementary cycles of the resolved graph, each once.
+
+Conda, Homebrew and CocoaPods: `edge_applies`, `pick_version` and `conflict_why` hand over to
+`tree_rules_b` (their rules and sources are there).
 """
 
 from __future__ import annotations
@@ -54,10 +57,17 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.HEX,
         Ecosystem.NUGET,
         Ecosystem.GO,
+        # Conda, Homebrew, CocoaPods: rules in `tree_rules_b.py`
+        Ecosystem.CONDA,
+        Ecosystem.HOMEBREW,
+        Ecosystem.COCOAPODS,
         Ecosystem.MAVEN,  # scopes, exclusions, nearest-wins mediation: `domain/tree_maven.py`
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""
+
+_TREES_B: Final = frozenset({Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS})
+"""Dispatched to `tree_rules_b` (imported where used: it builds on this module)."""
 
 _MULTI_VERSION: Final = frozenset({Ecosystem.NPM, Ecosystem.CARGO})
 """Installers that place several versions of one name side by side (npm nesting, Cargo semver-
@@ -215,6 +225,10 @@ def edge_applies(
         # every go.mod `require` line, `// indirect` ones too, is part of the module graph MVS
         # reads (https://go.dev/ref/mod#minimal-version-selection); `services/tree_go.py` resolves
         return EdgeDecision(True)
+    if ecosystem in _TREES_B:
+        from pkgintel.domain import tree_rules_b
+
+        return tree_rules_b.edge_applies_b(ecosystem, dep, env.python_version)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
 
 
@@ -308,6 +322,10 @@ def conflict_why(ecosystem: Ecosystem) -> str:
             "NuGet restore keeps one version per name (the lowest meeting every range); the "
             "version this tree kept does not meet this requirement"
         )
+    if ecosystem in _TREES_B:
+        from pkgintel.domain import tree_rules_b
+
+        return tree_rules_b.conflict_why_b(ecosystem)
     installer = _INSTALLER.get(ecosystem, ecosystem.value)
     return f"{installer} installs one version per name; this requirement is not met by it"
 
@@ -324,6 +342,10 @@ def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement:
     (npm `git+https:`/`file:`/`npm:` aliases and dist-tags other than `latest`, an unparsable
     specifier): such an edge cannot be resolved from the registry's version list.
     """
+    if ecosystem in _TREES_B:
+        from pkgintel.domain import tree_rules_b
+
+        return tree_rules_b.pick_version_b(ecosystem, releases, requirement)
     req = requirement.strip()
     grammar = grammar_for(ecosystem)
     if grammar is None:

@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Final
 from urllib.parse import quote
 
 import httpx
+import orjson
 
 from pkgintel.domain.errors import (
     PackageNotFound,
@@ -223,6 +224,7 @@ def parse_pod(
         extra["swift_versions"] = swift.strip()
     elif isinstance(swift, list):
         extra["swift_versions"] = ", ".join(str(s) for s in swift if isinstance(s, str | int))
+    extra.update(subspec_structure(display, spec))
     source = _obj(spec.get("source"))
     repo_url = _text(source.get("git"))
     homepage = _text(spec.get("homepage"))
@@ -282,15 +284,21 @@ def _authors(value: Any) -> tuple[Maintainer, ...]:
     return tuple(found.values())
 
 
+PLATFORMS: Final = ("ios", "osx", "tvos", "watchos", "visionos")
+"""Podspec platform keys whose `dependencies` apply on that platform only (consumer attributes)."""
+
+
 def _dependencies(name: str, spec: Mapping[str, Any]) -> tuple[Dependency, ...]:
     """
-    `dependencies: {pod: [requirement, ...]}` of the pod and of each subspec (kind
-    `extra:<subspec>`); a subspec's dependency on another subspec of the same pod is skipped.
-    Requirements of one dependency are joined with `, ` as CocoaPods combines them.
+    `dependencies: {pod: [requirement, ...]}` of the pod and of each subspec, nested ones too (kind
+    `extra:<subspec path>`, `extra:Core/Base`); a platform's own `dependencies` (`"ios":
+    {"dependencies": ...}`) carry the platform as `marker`. A dependency on a subspec of the same
+    pod is not a dependency of another pod: it is kept in `subspec_structure`. Requirements of one
+    dependency are joined with `, ` as CocoaPods combines them.
     """
-    deps: dict[tuple[str, str], Dependency] = {}
+    deps: dict[tuple[str, str, str | None], Dependency] = {}
 
-    def add(value: Any, kind: str) -> None:
+    def add(value: Any, kind: str, marker: str | None) -> None:
         if not isinstance(value, Mapping):
             return
         for dep, reqs in value.items():
@@ -299,13 +307,64 @@ def _dependencies(name: str, spec: Mapping[str, Any]) -> tuple[Dependency, ...]:
             parts = (
                 [r.strip() for r in reqs if isinstance(r, str)] if isinstance(reqs, list) else []
             )
-            deps.setdefault((dep, kind), Dependency(dep, ", ".join(p for p in parts if p), kind))
+            deps.setdefault(
+                (dep, kind, marker),
+                Dependency(dep, ", ".join(p for p in parts if p), kind, marker),
+            )
 
-    add(spec.get("dependencies"), "runtime")
-    for sub in spec.get("subspecs") or ():
-        if isinstance(sub, Mapping) and _text(sub.get("name")):
-            add(sub.get("dependencies"), f"extra:{_text(sub.get('name'))}")
+    for path, node in _specs(spec):
+        kind = f"extra:{path}" if path else "runtime"
+        add(node.get("dependencies"), kind, None)
+        for platform in PLATFORMS:
+            add(_obj(node.get(platform)).get("dependencies"), kind, platform)
     return tuple(deps.values())
+
+
+def _specs(spec: Mapping[str, Any], path: str = "") -> list[tuple[str, Mapping[str, Any]]]:
+    """The root (path `""`) and every subspec, depth first, with its path below the root."""
+    out: list[tuple[str, Mapping[str, Any]]] = [(path, spec)]
+    for sub in spec.get("subspecs") or ():
+        sub_name = _text(sub.get("name")) if isinstance(sub, Mapping) else None
+        if isinstance(sub, Mapping) and sub_name:
+            out.extend(_specs(sub, f"{path}/{sub_name}" if path else sub_name))
+    return out
+
+
+def subspec_structure(name: str, spec: Mapping[str, Any]) -> dict[str, str]:
+    """
+    What installing a part of the pod brings in, for `/api/tree`: `extra["subspecs"]` (every
+    subspec path, comma-separated), `extra["default_subspecs"]` (the root's `default_subspecs`,
+    comma-separated, or `none`; absent when the podspec names none — then every subspec is the
+    default) and `extra["subspec_requires"]` (JSON `{path: [paths of the same pod it requires]}`,
+    `""` for the root). Empty when the pod has no subspecs.
+    """
+    specs = _specs(spec)
+    if len(specs) == 1:
+        return {}
+    extra = {"subspecs": ", ".join(path for path, _ in specs[1:])}
+    default = spec.get("default_subspecs", spec.get("default_subspec"))
+    if isinstance(default, str) and default.strip():
+        default = [default]
+    if isinstance(default, list) and default:
+        names = [d.strip() for d in default if isinstance(d, str) and d.strip()]
+        extra["default_subspecs"] = "none" if names in (["none"], [":none"]) else ", ".join(names)
+    requires: dict[str, list[str]] = {}
+    for path, node in specs:
+        wanted: list[str] = []
+        maps = [node.get("dependencies")]
+        maps.extend(_obj(node.get(p)).get("dependencies") for p in PLATFORMS)
+        for value in maps:
+            if isinstance(value, Mapping):
+                wanted.extend(
+                    dep.split("/", 1)[1]
+                    for dep in value
+                    if isinstance(dep, str) and dep.split("/", 1)[0] == name and "/" in dep
+                )
+        if wanted:
+            requires[path] = list(dict.fromkeys(wanted))
+    if requires:
+        extra["subspec_requires"] = orjson.dumps(requires).decode()
+    return extra
 
 
 def _text(value: Any) -> str | None:

@@ -127,8 +127,19 @@ def parse_formula(body: Mapping[str, Any], *, version: str | None = None) -> Pac
     if body.get("keg_only") is True:
         extra["keg_only"] = "true"
     deps: list[Dependency] = [Dependency(d, "") for d in _names(body.get("dependencies"))]
-    for key in ("recommended_dependencies", "optional_dependencies"):
-        deps.extend(Dependency(d, "", kind="optional") for d in _names(body.get(key)))
+    # `:recommended` ones are installed unless `--without-<name>`, `:optional` ones only with
+    # `--with-<name>` (https://rubydoc.brew.sh/Formula.html#depends_on-class_method)
+    deps.extend(
+        Dependency(d, "", kind="recommended") for d in _names(body.get("recommended_dependencies"))
+    )
+    deps.extend(
+        Dependency(d, "", kind="optional") for d in _names(body.get("optional_dependencies"))
+    )
+    # `uses_from_macos`: provided by macOS there, a formula dependency elsewhere (Linux)
+    deps.extend(
+        Dependency(d, "", kind="uses_from_macos")
+        for d in _runtime_names(body.get("uses_from_macos"))
+    )
     build = _names(body.get("build_dependencies"))
     if build:
         extra["build_dependencies"] = ", ".join(build)
@@ -301,6 +312,21 @@ def _names(value: Any) -> list[str]:
             out.append(item.strip())
         elif isinstance(item, Mapping):
             out.extend(str(k).strip() for k in item if str(k).strip())
+    return list(dict.fromkeys(out))
+
+
+def _runtime_names(value: Any) -> list[str]:
+    """`uses_from_macos` entries needed at run time: plain names, not `{"name": "build"}` nor
+    `{"name": ["build", "test"]}` (those are only for building or testing)."""
+    out: list[str] = []
+    for item in value if isinstance(value, list) else ():
+        if isinstance(item, str) and item.strip():
+            out.append(item.strip())
+        elif isinstance(item, Mapping):
+            for key, when in item.items():
+                tags = {when} if isinstance(when, str) else set(when or ())
+                if str(key).strip() and not tags & {"build", "test"}:
+                    out.append(str(key).strip())
     return list(dict.fromkeys(out))
 
 

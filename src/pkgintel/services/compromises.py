@@ -14,6 +14,7 @@ from typing import Any
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.compromises import CompromiseMatch, compromises_for
+from pkgintel.knowledge.compromises import warm as warm_knowledge
 from pkgintel.scoring.verdicts import MaliciousStatus
 from pkgintel.services.vulnerabilities import MaliciousAnswer
 
@@ -122,3 +123,9 @@ def bulk_status(
         f"past compromise: {newest.title} ({newest.disclosed.isoformat()}); {where}",
         matches,
     )
+
+
+def warm() -> int:
+    """Load the compromise knowledge base now (`knowledge.compromises.warm`), not in the first
+    request that needs it; how many packages it names."""
+    return warm_knowledge()

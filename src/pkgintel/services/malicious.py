@@ -68,7 +68,7 @@ class MaliciousService:
             except PackageNotFound:
                 gone, source = True, "gone"
             except PkgIntelError:
-                exists = await self._names.exists(ecosystem, name)
+                exists = await self._names.exists(ecosystem, name, suggestions=False)
                 if exists.entry is not None:
                     latest, source = exists.entry.latest_version, "name_index"
                     monthly = exists.entry.monthly_downloads

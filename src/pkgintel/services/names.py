@@ -19,9 +19,11 @@ from datetime import UTC, datetime
 from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
+from pkgintel.domain.key_filter import KeyFilter
 from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.domain.scoped_parts import ScopedParts
 from pkgintel.domain.typosquat import (
     SLIP_TECHNIQUES,
     BrandIndex,
@@ -33,6 +35,7 @@ from pkgintel.domain.typosquat import (
     install_confusion,
     one_edit_keys,
     scope_keys,
+    scoped_part_distinct,
     skeleton,
 )
 from pkgintel.knowledge.import_names import ImportName, provided_as
@@ -169,13 +172,21 @@ class _Pool:
     brand_local: dict[str, NameEntry | None] = field(default_factory=dict)
     mixed_case: dict[str, NameEntry] = field(default_factory=dict)
     """Lower-cased key → entry of each name with capitals and downloads (npm's legacy names)."""
-    wide_hints: OrderedDict[str, tuple[tuple[NameEntry, str, int], ...]] = field(
+    wide_hints: OrderedDict[str, tuple[tuple[NameEntry, str, int, bool], ...]] = field(
         default_factory=OrderedDict
     )
     """Key → (target, technique, edits) found in the whole index outside the pool."""
     scopes: tuple[str, ...] = ()
     """Scopes carried by at least `SCOPE_MIN_NAMES` popular names, most common first (not
     `@types`, whose packages are named after the real, unscoped one)."""
+    scoped_parts: ScopedParts | None = None
+    """Which scopes publish each package part, over the same names as `targets`
+    (`domain.scoped_parts`): an unscoped name is probed as that part under any scope."""
+    targets: KeyFilter | None = None
+    """Keys of the whole index with at least `WIDE_FLOOR` downloads a month as loaded with the pool
+    (`domain.key_filter`): the whole-index probe asks the store only about spellings that pass.
+    A name that reaches the floor later (a report's live sighting) counts from the next load,
+    within `_POOL_TTL_S`."""
 
 
 def _indexed_pool(
@@ -215,27 +226,36 @@ class NameService:
         self._clock = clock
         self._pools: dict[Ecosystem, _Pool] = {}
         self._pool_locks: dict[Ecosystem, asyncio.Lock] = {}
+        self._refreshing: dict[Ecosystem, asyncio.Task[None]] = {}
+        # Bumped by `_forget`: a pool load that began before is not kept.
+        self._generation: dict[Ecosystem, int] = {}
         self._states: dict[Ecosystem, tuple[float, NameIndexState | None]] = {}
-        self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer]] = (
+        # (when, answer, whether an absent name's suggestions were looked for)
+        self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer, bool]] = (
             OrderedDict()
         )
 
-    async def exists(self, ecosystem: Ecosystem, name: str) -> ExistsAnswer:
+    async def exists(
+        self, ecosystem: Ecosystem, name: str, *, suggestions: bool = True
+    ) -> ExistsAnswer:
         """
         Look the name up in the index. See the module docstring for the `None` case.
 
         Answers are reused by this process for up to `ANSWER_TTL_S` seconds (popular names are asked
         for constantly); an ingestion or a live sighting in this process clears them at once.
+        `suggestions` False is for callers that do not show the "did you mean" names of an absent
+        name (a range scan of the index, ~3 ms): such an answer has none until a caller that shows
+        them asks.
         """
         key = normalise_name(ecosystem, name)
         now = self._clock()
         cached = self._answers.get((ecosystem, key))
-        if cached is not None and now - cached[0] < ANSWER_TTL_S:
+        if cached is not None and now - cached[0] < ANSWER_TTL_S and (cached[2] or not suggestions):
             self._answers.move_to_end((ecosystem, key))
             answer = cached[1]
             return answer if answer.package == name else _renamed(answer, name)
-        answer = await self._lookup(ecosystem, name, key)
-        self._answers[(ecosystem, key)] = (now, answer)
+        answer = await self._lookup(ecosystem, name, key, suggestions=suggestions)
+        self._answers[(ecosystem, key)] = (now, answer, suggestions or answer.exists is not False)
         if len(self._answers) > ANSWER_ENTRIES:
             self._answers.popitem(last=False)
         return answer
@@ -260,7 +280,9 @@ class NameService:
         self._states[ecosystem] = (now, state)
         return state
 
-    async def _lookup(self, ecosystem: Ecosystem, name: str, key: str) -> ExistsAnswer:
+    async def _lookup(
+        self, ecosystem: Ecosystem, name: str, key: str, *, suggestions: bool = True
+    ) -> ExistsAnswer:
         entry = await self._store.get_name(ecosystem, key)
         state = await self.index_state(ecosystem)
         if entry is not None:
@@ -277,7 +299,7 @@ class NameService:
                 None,
                 None,
             )
-        suggestions = await self.suggest(ecosystem, name)
+        similar = await self.suggest(ecosystem, name) if suggestions else []
         return ExistsAnswer(
             ecosystem,
             name,
@@ -287,7 +309,7 @@ class NameService:
             f"({state.names_count:,} names); a package published since may be missing",
             None,
             state,
-            tuple(suggestions),
+            tuple(similar),
         )
 
     def _fresh_pool(self, ecosystem: Ecosystem) -> _Pool | None:
@@ -297,14 +319,34 @@ class NameService:
         return None
 
     async def _pool(self, ecosystem: Ecosystem) -> _Pool:
-        """The popular-name pool; one load per ecosystem at a time (concurrent callers wait for it)."""
+        """
+        The popular-name pool; one load per ecosystem at a time (concurrent callers wait for it).
+        A pool past `_POOL_TTL_S` keeps answering while one background load replaces it (a load
+        takes ~2 s for npm); a pool dropped by `_forget` (the index was loaded again) is not kept.
+        """
         pool = self._fresh_pool(ecosystem)
         if pool is not None:
             return pool
+        stale = self._pools.get(ecosystem)
+        if stale is not None:
+            task = self._refreshing.get(ecosystem)
+            if task is None or task.done():
+                self._refreshing[ecosystem] = asyncio.create_task(self._refresh(ecosystem))
+            return stale
+        return await self._load_pool(ecosystem)
+
+    async def _refresh(self, ecosystem: Ecosystem) -> None:
+        try:
+            await self._load_pool(ecosystem)
+        except Exception:  # the stale pool keeps answering; the next call tries again
+            logger.warning("reloading the %s name pool failed", ecosystem.value, exc_info=True)
+
+    async def _load_pool(self, ecosystem: Ecosystem) -> _Pool:
         async with self._pool_locks.setdefault(ecosystem, asyncio.Lock()):
             pool = self._fresh_pool(ecosystem)
             if pool is not None:
                 return pool
+            generation = self._generation.get(ecosystem, 0)
             entries = await self._store.list_popular_names(ecosystem, POPULAR_POOL)
             other = CROSS_ECOSYSTEM.get(ecosystem)
             foreign = (
@@ -317,10 +359,22 @@ class NameService:
                 if entries
                 else []
             )
+            wide_keys = (
+                await self._store.list_names_with_downloads(ecosystem, WIDE_FLOOR)
+                if entries
+                else []
+            )
             # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
             names, variants, brands = await asyncio.to_thread(
                 _indexed_pool, [e.name for e in entries], [e.name for e in foreign]
             )
+            targets = await asyncio.to_thread(KeyFilter, wide_keys)
+            scoped_parts = (
+                await asyncio.to_thread(ScopedParts, wide_keys)
+                if ecosystem is Ecosystem.NPM
+                else None
+            )
+            del wide_keys
             pool = _Pool(
                 self._clock(),
                 entries,
@@ -333,8 +387,12 @@ class NameService:
                 foreign,
                 mixed_case={e.name.lower(): e for e in mixed},
                 scopes=_common_scopes(e.name for e in entries),
+                targets=targets,
+                scoped_parts=scoped_parts,
             )
-            self._pools[ecosystem] = pool
+            if self._generation.get(ecosystem, 0) == generation:
+                # Not kept when the index was loaded again meanwhile: the next call reads the new one.
+                self._pools[ecosystem] = pool
             return pool
 
     async def suggest(self, ecosystem: Ecosystem, name: str, limit: int = 5) -> list[str]:
@@ -385,7 +443,7 @@ class NameService:
         key = normalise_name(ecosystem, name)
         pool = await self._pool(ecosystem)
         if entry is None and lookup:
-            entry = (await self.exists(ecosystem, name)).entry
+            entry = (await self.exists(ecosystem, name, suggestions=False)).entry
         state = await self.index_state(ecosystem)
         slop = self._slopsquat(ecosystem, name, entry, state, first_release)
         if not len(pool.names) or pool.variants is None:
@@ -487,9 +545,9 @@ class NameService:
                     why_established,
                     listed=listed,
                     is_young=is_young,
-                    typo_traffic=technique in SLIP_TECHNIQUES,
+                    typo_traffic=slip,
                 )
-                for target, technique, distance in wide
+                for target, technique, distance, slip in wide
             )
         if not any(m.suspected for m in matches):
             borrowed = self._brand_variants(pool, key)
@@ -655,25 +713,34 @@ class NameService:
 
     async def _wide_variants(
         self, ecosystem: Ecosystem, pool: _Pool, key: str
-    ) -> tuple[tuple[NameEntry, str, int], ...]:
+    ) -> tuple[tuple[NameEntry, str, int, bool], ...]:
         """
         Names of the whole index, outside the popular pool, that `key` misspells by one edit or
         by case alone (npm's legacy `localforage-memoryStorageDriver`), with at least `WIDE_FLOOR`
-        downloads a month: one query of the ~77·n keys `one_edit_keys` lists. Cached per pool.
+        downloads a month: the ~77·n keys `one_edit_keys` lists, of which only those the pool's
+        `targets` filter passes (the real ones and ~1.4 % of the rest) are looked up, in one query.
+        Cached per pool.
         """
         found = pool.wide_hints.get(key)
         if found is not None:
             return found
-        out: list[tuple[NameEntry, str, int]] = []
+        out: list[tuple[NameEntry, str, int, bool]] = []
         twin = pool.mixed_case.get(key.lower())
         if twin is not None and twin.name != key:
-            out.append((twin, "case_twin", 0))
+            out.append((twin, "case_twin", 0, True))
         # npm keys keep their case (legacy `Arm-hanaonazure`); neighbours are probed lower-cased.
         lowered = key.lower()
         scoped = scope_keys(lowered, pool.scopes)
-        probes = one_edit_keys(lowered) | set(scoped)
+        # The same part under a scope few popular names carry: a slip for nobody (users of such a
+        # scope type it), so judged only when the name is new or young (`Variant.typo_traffic`).
+        rare: set[str] = set()
+        if pool.scoped_parts is not None and scoped_part_distinct(lowered):
+            rare = set(pool.scoped_parts.names_for(lowered)) - set(scoped)
+        probes = one_edit_keys(lowered) | set(scoped) | rare
         if lowered != key:
             probes.add(lowered)
+        if pool.targets is not None:
+            probes = set(pool.targets.candidates(probes))
         if probes:
             entries = await self._store.get_names(ecosystem, sorted(probes))
             for name, entry in sorted(entries.items()):
@@ -683,14 +750,15 @@ class NameService:
                 distance = int(DamerauLevenshtein.distance(lowered, name))
                 if name == lowered:
                     if not in_pool:  # the pool's own case twin is a `delimiter` variant
-                        out.append((entry, "case_twin", 0))
-                elif name in scoped:
-                    out.append((entry, "scope_confusion", distance))
+                        out.append((entry, "case_twin", 0, True))
+                elif name in scoped or name in rare:
+                    out.append((entry, "scope_confusion", distance, name in scoped))
                 elif distance == 1:
                     if not in_pool:  # one edit from a pool name: the variant model has it
-                        out.append((entry, classify_edit(lowered, name), 1))
+                        technique = classify_edit(lowered, name)
+                        out.append((entry, technique, 1, technique in SLIP_TECHNIQUES))
                 else:
-                    out.append((entry, "delimiter_typo", distance))
+                    out.append((entry, "delimiter_typo", distance, False))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
         found = tuple(out[:5])
         pool.wide_hints[key] = found
@@ -974,9 +1042,11 @@ class NameService:
 
     def _forget(self, ecosystem: Ecosystem) -> None:
         self._pools.pop(ecosystem, None)
+        self._generation[ecosystem] = self._generation.get(ecosystem, 0) + 1
         for borrower, lender in CROSS_ECOSYSTEM.items():
             if lender is ecosystem:  # its brands come from the reloaded index
                 self._pools.pop(borrower, None)
+                self._generation[borrower] = self._generation.get(borrower, 0) + 1
         self._states.pop(ecosystem, None)
         for cached in [k for k in self._answers if k[0] is ecosystem]:
             del self._answers[cached]

@@ -2,8 +2,10 @@
 `TreeService`: the transitive dependency tree of one package version (`/api/tree`, `/api/licenses`).
 
 Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`), Maven
-by its scopes and nearest-wins mediation (`services/tree_maven.py`, `MavenResolution`); the steps
-below are those of the other ecosystems with version ranges.
+by its scopes and nearest-wins mediation (`services/tree_maven.py`, `MavenResolution`); the
+steps below are those of the other ecosystems with version ranges.
+Conda, Homebrew and CocoaPods take these steps with their own edges and range tests
+(`services/tree_b.py`, `ResolutionB`; rules in `domain/tree_rules_b.py`).
 
 Resolution, level by level from the root (breadth first, so `depth` is the shortest path):
 
@@ -194,10 +196,14 @@ class TreeService:
         semantics, and what `ReportService.get_report` raises for the root.
         """
         if ecosystem not in TREE_ECOSYSTEMS:
+            from pkgintel.domain.tree_rules_b import UNSUPPORTED_WHY
+
             raise InvalidInput(
                 "ecosystem",
                 f"dependency trees are resolved for {', '.join(sorted(e.value for e in TREE_ECOSYSTEMS))}; "
-                f"{ecosystem.value} dependency semantics are not implemented",
+                + UNSUPPORTED_WHY.get(
+                    ecosystem, f"{ecosystem.value} dependency semantics are not implemented"
+                ),
             )
         extras = tuple(sorted({e.strip().lower() for e in extras if e.strip()}))
         key = (
@@ -220,6 +226,10 @@ class TreeService:
             from pkgintel.services.tree_maven import MavenResolution
 
             resolution = MavenResolution
+        elif ecosystem in (Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS):
+            from pkgintel.services.tree_b import ResolutionB
+
+            resolution = ResolutionB
         try:
             result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
                 name, version

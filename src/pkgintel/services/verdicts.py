@@ -258,7 +258,7 @@ class VulnerabilityAnswers:
         )
 
     async def _from_advisory_data(self, ecosystem: Ecosystem, name: str) -> LatestVulnerabilities:
-        exists = await self._names.exists(ecosystem, name)
+        exists = await self._names.exists(ecosystem, name, suggestions=False)
         latest = exists.entry.latest_version if exists.entry is not None else None
         if latest is not None:
             report = await self._lookup.for_version(ecosystem, name, latest)

@@ -53,6 +53,10 @@ class NameStore(Protocol):
         downloaded first, at most `limit`."""
         ...
 
+    async def list_names_with_downloads(self, ecosystem: Ecosystem, floor: int) -> list[str]:
+        """Keys of every entry with at least `floor` monthly downloads (any order)."""
+        ...
+
     async def list_names_near(self, ecosystem: Ecosystem, key: str, limit: int) -> list[str]:
         """Keys sharing the first character of `key` with a length within ±2, at most `limit`."""
         ...

@@ -24,6 +24,8 @@ _NAMES_PER_QUERY = 2000
 twenty characters; well under the bind-parameter limits of SQLite (32,766) and asyncpg (32,767)."""
 
 _BATCH = 2000
+_STREAM_PARTITION = 5000
+"""Rows built per step of a streamed read (a few milliseconds of the event loop each)."""
 
 
 def create_engine(url: str) -> AsyncEngine:
@@ -230,6 +232,19 @@ class SqlStore:
         )
         async with self._engine.connect() as conn:
             return [self._entry(r) for r in (await conn.execute(stmt)).all()]
+
+    async def list_names_with_downloads(self, ecosystem: Ecosystem, floor: int) -> list[str]:
+        c = package_name.c
+        # Served by ix_package_name_downloads (ecosystem, monthly_downloads).
+        stmt = select(c.name).where(c.ecosystem == ecosystem.value, c.monthly_downloads >= floor)
+        out: list[str] = []
+        async with self._engine.connect() as conn:
+            # Streamed in partitions: ~180,000 npm rows would otherwise hold the event loop for
+            # the half second SQLAlchemy takes to build them; between partitions it serves others.
+            result = await conn.stream(stmt)
+            async for part in result.scalars().partitions(_STREAM_PARTITION):
+                out.extend(part)
+        return out
 
     async def list_names_near(self, ecosystem: Ecosystem, key: str, limit: int) -> list[str]:
         if not key:

@@ -45,8 +45,9 @@ Extras = Annotated[
     str | None,
     Query(
         max_length=200,
-        pattern=r"^[A-Za-z0-9._,-]*$",
-        description="PyPI only: comma-separated extras of the root, e.g. `socks,security`.",
+        pattern=r"^[A-Za-z0-9._,/-]*$",
+        description="Comma-separated: PyPI extras of the root (`socks,security`); CocoaPods "
+        "subspecs of the root (`Core,UI`, nested `Core/Base`).",
     ),
 ]
 

@@ -42,7 +42,7 @@ async def typosquat_answer(runtime: Runtime, ecosystem: Ecosystem, package: str)
     `InvalidInput` for a name the ecosystem cannot have."""
     started = time.perf_counter()
     name = validate_name(ecosystem, package)
-    found = await runtime.names.exists(ecosystem, name)
+    found = await runtime.names.exists(ecosystem, name, suggestions=False)
     hint = await runtime.names.typosquat(ecosystem, name, found.entry, lookup=False)
     runtime.status.stats.count("typosquat")
     body = {
