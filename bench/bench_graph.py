@@ -29,6 +29,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   graph (`maven_graph`; `--maven-only` runs just this), cold and warm.
 * Conda, Homebrew, CocoaPods: recorded and generated trees (`_trees_b.py`; `--b-only` runs just
   these), cold and warm.
+* JSR (with `npm:` imports), CRAN, Julia and Hackage: generated graphs (`trees_a_graphs`) and the
+  recorded readxl, cold and warm (`--trees-a-only` runs just these).
 
 Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
 Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
@@ -252,6 +254,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
     rows.extend(await go_tree(args, workdir, extra))
     rows.extend(await maven_tree(args, workdir, extra))
     rows.extend(await trees_b(args, workdir, extra, _other_settings))
+    rows.extend(await trees_a(args, workdir, extra))
     return rows, extra
 
 
@@ -521,6 +524,126 @@ async def maven_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, A
     ]
 
 
+TREES_A_PACKAGES = 20
+
+
+def trees_a_graphs(reg: ReplayRegistry) -> None:
+    """Generated JSR (with npm imports), CRAN, Julia and Hackage graphs in each registry's own format (the
+    recordings hold no multi-level tree of these): 20 packages of three versions, each requiring
+    two others, and a root requiring ten; CRAN and Julia nodes also name R base packages and
+    Julia standard libraries, Hackage nodes `base` and a Windows-only dependency (skipped)."""
+    from tests.api.test_graph_api import packument
+    from tests.api.test_tree_jsr_cran_julia import cran, hackage, jsr, julia
+
+    n = TREES_A_PACKAGES
+    for i in range(n):
+        a, b = (i * 3 + 1) % n, (i * 7 + 2) % n
+        imports = [f"jsr:@bench/p{a:02d}@^1.0.0", f"jsr:@bench/p{b:02d}@^1.1.0"]
+        jsr(reg, f"@bench/p{i:02d}", {"1.0.0": imports, "1.1.0": imports, "2.0.0": []}, "2.0.0")
+        reg.add(
+            f"{NPM}/bench-n{i:02d}",
+            packument(
+                f"bench-n{i:02d}",
+                {"1.0.0": {"dependencies": {f"bench-n{a:02d}": "^1.0.0"}}, "2.0.0": {}},
+                "2.0.0",
+            ),
+        )
+        cran(
+            reg,
+            f"benchR{i:02d}",
+            "1.2.0",
+            archived=("1.0.0", "1.1.0"),
+            imports=f"methods, benchR{a:02d} (>= 1.0.0), benchR{b:02d}",
+        )
+        julia(
+            reg,
+            f"BenchJ{i:02d}",
+            {
+                v: {f"BenchJ{a:02d}": "1", f"BenchJ{b:02d}": "1.1-1", "LinearAlgebra": ""}
+                for v in ("1.0.0", "1.1.0", "2.0.0")
+            },
+        )
+        hackage(
+            reg,
+            f"bench-h{i:02d}",
+            dict.fromkeys(
+                ("1.0.0", "1.1.0", "2.0.0"),
+                f"  build-depends: base >=4 && <5, bench-h{a:02d} ^>=1.1, bench-h{b:02d} >=1.0\n"
+                "  if os(windows)\n    build-depends: Win32\n",
+            ),
+        )
+    root = [f"jsr:@bench/p{i:02d}@^1.0.0" for i in range(10)]
+    jsr(reg, "@bench/root", {"1.0.0": [*root, "npm:bench-n00@^1.0.0"]}, "1.0.0")
+    cran(reg, "benchRroot", "1.0.0", imports=", ".join(f"benchR{i:02d}" for i in range(10)))
+    julia(reg, "BenchJroot", {"1.0.0": {f"BenchJ{i:02d}": "1" for i in range(10)}})
+    deps = ", ".join(f"bench-h{i:02d} >=1.0" for i in range(10))
+    hackage(reg, "bench-hroot", {"1.0.0": f"  build-depends: base, {deps}\n"})
+
+
+TREES_A = (
+    ("jsr", "@bench/root"),
+    ("cran", "benchRroot"),
+    ("julia", "BenchJroot"),
+    ("hackage", "bench-hroot"),
+    ("cran", "readxl"),  # the recorded readxl 1.4.5 (its dependencies are not recorded)
+)
+
+
+async def trees_a(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
+    """JSR, CRAN, Julia and Hackage trees (generated graphs and the recorded readxl), cold and
+    warm."""
+    reg = build(args.shared, latency_ms=args.latency_ms)
+    trees_a_graphs(reg)
+    transport = httpx.ASGITransport(app=reg.app)
+    rows: list[Row] = []
+    for eco, package in TREES_A:
+        url = f"/api/tree/{eco}/{package}"
+        colds: list[float] = []
+        warm: list[float] = []
+        body: dict[str, Any] = {}
+        for i in range(args.cold_runs):
+            settings = _other_settings(workdir, f"{eco}-{package[-4:]}-cold{i}.db")
+            async with build_runtime(settings, transport=transport) as rt:
+                timer = ServerTimer(create_app(settings, runtime=rt))
+                async with httpx.AsyncClient(
+                    transport=httpx.ASGITransport(app=timer), base_url="http://bench"
+                ) as client:
+                    body = (await client.get(url)).json()
+                    assert timer.last is not None
+                    colds.append(timer.last * 1000)
+                    if i == 0:
+                        for _ in range(args.runs):
+                            await client.get(url)
+                            assert timer.last is not None
+                            warm.append(timer.last * 1000)
+        nodes = len(body.get("nodes", []))
+        extra[f"tree_{eco}_{package}"] = {
+            "nodes": nodes,
+            "unresolved": len(body.get("unresolved", [])),
+            "skipped": len(body.get("skipped", [])),
+            "conflicts": len(body.get("conflicts", [])),
+            "complete": body.get("complete"),
+        }
+        median = sorted(colds)[len(colds) // 2]
+        rows.append(
+            Row(
+                f"tree cold, {eco} {package} ({nodes} nodes, {args.latency_ms:g} ms/registry call)",
+                f"median {median:.0f} ms of {len(colds)}",
+                "< 2,000 ms",
+                median < 2000,
+            )
+        )
+        rows.append(
+            Row(
+                f"tree warm, {eco} {package} (cached tree)",
+                _ms(warm),
+                "p50 < 10 ms",
+                (percentile(warm, 50) or 1e9) < 10,
+            )
+        )
+    return rows
+
+
 def _other_settings(workdir: Path, db: str) -> Settings:
     return _settings(workdir, db, "http://registry.test/npm").model_copy(
         update={
@@ -535,6 +658,14 @@ def _other_settings(workdir: Path, db: str) -> Settings:
             "upstream_conda_url": "http://registry.test/anaconda",
             "upstream_homebrew_url": "http://registry.test/homebrew",
             "upstream_cocoapods_url": "http://registry.test/cocoapods",
+            "upstream_jsr_url": "http://registry.test/jsr",
+            "upstream_jsr_api_url": "http://registry.test/jsr-api",
+            "upstream_cran_ppm_url": "http://registry.test/ppm/__api__/repos/2",
+            "upstream_cran_url": "http://registry.test/cran",
+            "upstream_cranlogs_url": "http://registry.test/cranlogs",
+            "upstream_julia_url": "http://registry.test/raw-github/JuliaRegistries/General/master",
+            "upstream_juliahub_url": "http://registry.test/juliahub",
+            "upstream_hackage_url": "http://registry.test/hackage",
         }
     )
 
@@ -577,6 +708,9 @@ def main() -> None:
     parser.add_argument(
         "--b-only", action="store_true", help="only the conda, Homebrew and CocoaPods trees"
     )
+    parser.add_argument(
+        "--trees-a-only", action="store_true", help="only the JSR, CRAN, Julia and Hackage trees"
+    )
     try:
         import uvloop  # noqa: F401
 
@@ -600,6 +734,9 @@ def main() -> None:
         elif args.b_only:
             extra = {}
             rows = run_loop(args, trees_b(args, workdir, extra, _other_settings))
+        elif args.trees_a_only:
+            extra = {}
+            rows = run_loop(args, trees_a(args, workdir, extra))
         else:
             rows, extra = run_loop(args, run(args, workdir))
     finally:

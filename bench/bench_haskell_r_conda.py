@@ -9,8 +9,9 @@ a 200 `_cache: miss`, set against every upstream request of that report timed al
 <= 5 ms). npm/lodash and pypi/requests run as baselines in the same run.
 
 The requests of one report:
-- `hackage/aeson`: the version map, the package page and the deprecation document, concurrently
-  (the replay has no page or deprecation document for aeson: they answer 404, which costs the same).
+- `hackage/aeson`: the version map, the package page, the deprecation document and the highest
+  version's `.cabal` file, concurrently (the replay has no page, deprecation document or `.cabal`
+  file for aeson: they answer 404, which costs the same).
 - `cran/readxl`: the Package Manager document, the CRAN page and cranlogs' last-week and
   last-month counts, all concurrently (the replay has no cranlogs body for readxl: 404).
 - `conda/pytest`: one anaconda.org document.
@@ -38,6 +39,7 @@ BENCH = CheckBench(
             "/hackage/package/aeson.json",
             "/hackage/package/aeson",
             "/hackage/package/aeson/deprecated.json",
+            "/hackage/package/aeson/aeson.cabal",
         ),
         "cran/readxl": (
             "/cranlogs/downloads/total/last-week/readxl",

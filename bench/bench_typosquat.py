@@ -246,6 +246,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "heldout2": "heldout2",
                 "heldout3": "heldout3",
                 "heldout4": "heldout4",
+                "heldout5": "heldout5",
             }.get(row.get("added") or "", "original")
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
             fresh = await rt.names.typosquat(eco, row["name"], lookup=False)
@@ -331,7 +332,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # whole-index probe (the worst case of a cold lookup).
             tail_pool = [n for n, _ in npm[20000:] if not n.startswith("@")]
             tail_names = [
-                f"{n}{rng.choice('abcdefghijklmnopqrstuvwxyz')}" for n in rng.sample(tail_pool, 300)
+                f"{n}{rng.choice('abcdefghijklmnopqrstuvwxyz')}" for n in rng.sample(tail_pool, 700)
             ]
             tail_single = []
             for name in tail_names[:200]:
@@ -339,13 +340,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 resp = await client.get(f"/api/typosquat/npm/{name}")
                 tail_single.append((time.perf_counter() - started) * 1000)
                 assert resp.status_code == 200, resp.text
-            started = time.perf_counter()
-            resp = await client.post(
-                "/api/check_bulk",
-                json={"items": [{"ecosystem": "npm", "package": n} for n in tail_names[200:]]},
-            )
-            tail_bulk_ms = (time.perf_counter() - started) * 1000
-            assert resp.status_code == 200, resp.text
+            tail_bulk = []
+            for start in range(200, 700, 100):  # five calls, each of 100 other names
+                started = time.perf_counter()
+                resp = await client.post(
+                    "/api/check_bulk",
+                    json={
+                        "items": [
+                            {"ecosystem": "npm", "package": n}
+                            for n in tail_names[start : start + 100]
+                        ]
+                    },
+                )
+                tail_bulk.append((time.perf_counter() - started) * 1000)
+                assert resp.status_code == 200, resp.text
             bulk_items = bulk_items_of(probe[:100])
             bulk = []
             for _ in range(args.rounds * 10):
@@ -371,10 +379,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "p50": pct(tail_single, 0.5),
                 "p99": pct(tail_single, 0.99),
             },
-            "check_bulk_100, long-tail names never asked (one call)": {
-                "n": 1,
-                "p50": tail_bulk_ms,
-                "p99": tail_bulk_ms,
+            "check_bulk_100, long-tail names never asked (five calls)": {
+                "n": len(tail_bulk),
+                "p50": pct(tail_bulk, 0.5),
+                "p99": max(tail_bulk),
             },
         }
         out["mean_single_ms"] = statistics.fmean(single)
@@ -395,9 +403,10 @@ def report(out: dict[str, Any]) -> str:
         "heldout2 pypi",
         "heldout3",
         "heldout4",
+        "heldout5",
     ]
     groups += ["popular_target"]
-    subsets = ("original", "added", "heldout", "heldout2", "heldout3", "heldout4")
+    subsets = ("original", "added", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
     groups += [f"{g} popular_target" for g in subsets]
     for g in groups:
         pub, now = r["as_published"].get(g), r["as_listed"].get(g)

@@ -228,3 +228,25 @@ def test_slip_keys_are_the_keyboard_slips_of_a_name() -> None:
 )
 def test_two_slips(query: str, target: str, expected: bool) -> None:
     assert two_slips(query, target) is expected
+
+
+def test_a_word_glued_onto_a_popular_name() -> None:
+    index = VariantIndex(
+        ["requests", "cloudscraper", "telethon", "django", *_DJANGO_PLUGINS, "arch"]
+    )
+    (variant,) = index.variants("cloudscrapersafe")
+    assert (variant.target, variant.technique, variant.typo_traffic) == (
+        "cloudscraper",
+        "combosquat",
+        False,
+    )
+    assert "'safe' glued on" in variant.detail
+    assert [v.target for v in index.variants("fastertelethon")] == ["telethon"]
+    # A namespace stays one: `djangofoo` is a plugin's name, not an imitation.
+    assert all(v.target != "django" for v in index.variants("djangofoo"))
+    # Names with separators are judged by their words; four letters are a common word (`arch`).
+    assert all(v.technique != "combosquat" for v in index.variants("cloudscraper-safe-x"))
+    assert index.variants("archivalseal") == []
+
+
+_DJANGO_PLUGINS = ["django-filter", "django-cors-headers", "django-environ"]

@@ -163,7 +163,10 @@ async def test_three_requests_run_concurrently_and_optional_ones_may_fail() -> N
     assert states == {
         "hackage.haskell.org package page": SourceState.UNAVAILABLE,
         "hackage.haskell.org deprecation": SourceState.UNAVAILABLE,
+        # the highest version's .cabal file, asked at once: 503 here
+        "hackage.haskell.org .cabal file": SourceState.UNAVAILABLE,
     }
+    assert "/package/x/x.cabal" in started
 
 
 async def test_fetch_paths_and_failures() -> None:
@@ -183,3 +186,41 @@ async def test_fetch_paths_and_failures() -> None:
     async with httpx.AsyncClient(transport=routes_transport({"/package/x.json": timeout})) as c:
         with pytest.raises(RegistryUnavailable):
             await HackageAdapter(c).fetch_package("x")
+
+
+async def test_cabal_file_gives_the_library_dependencies_of_the_latest_version() -> None:
+    # 2.0 is the highest but deprecated: the bare .cabal URL answers for 2.0, so the latest
+    # (1.5) is asked by its own URL, and its library's dependencies are the package's
+    def cabal(version: str, deps: str) -> str:
+        return (
+            f"cabal-version: 2.4\nname: x\nversion: {version}\n\nlibrary\n  build-depends: {deps}\n"
+            "  if os(windows)\n    build-depends: Win32\n\n"
+            "executable x\n  build-depends: x, optparse-applicative\n"
+        )
+
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        if request.url.path == "/package/x.json":
+            return httpx.Response(200, json={"1.5": "normal", "2.0": "deprecated"})
+        if request.url.path == "/package/x/x.cabal":
+            return httpx.Response(200, text=cabal("2.0", "base, new-dep"))
+        if request.url.path == "/package/x-1.5/x.cabal":
+            return httpx.Response(200, text=cabal("1.5", "base >=4 && <5, text ^>=2.0"))
+        return httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        info = await HackageAdapter(client).fetch_package("x")
+    assert info.latest_version == "1.5"
+    assert "/package/x-1.5/x.cabal" in seen
+    kinds = {d.name: (d.kind, d.requirement) for d in info.dependencies}
+    assert kinds == {
+        "base": ("runtime", ">=4 && <5"),
+        "text": ("runtime", "^>=2.0"),
+        "Win32": ("conditional", ""),
+        "optparse-applicative": ("executable", ""),
+    }
+    assert info.dependencies_version == "1.5"
+    assert "library on linux/x86_64" in info.extra["dependencies_source"]
+    assert "dependencies_unavailable" not in info.extra  # the page 404 does not hide them

@@ -228,3 +228,26 @@ async def test_a_pool_load_overtaken_by_a_new_index_is_not_kept(tmp_path: Path) 
         assert NPM not in service._pools
     finally:
         await engine.dispose()
+
+
+async def test_prefetch_probes_many_names_with_one_query_and_the_same_answers(
+    names: NameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = ["node-hide-console-windows", "localforage-memorystoragedriver", "lodahs", "zzqqxxy"]
+    alone = {n: _suspects(await names.typosquat(NPM, n, lookup=False)) for n in asked}
+    names._pools.clear()  # a fresh pool: nothing cached
+    calls: list[int] = []
+    real = names._store.get_names
+
+    async def counting(ecosystem: Ecosystem, keys: list[str]) -> dict[str, NameEntry]:
+        calls.append(len(keys))
+        return await real(ecosystem, keys)
+
+    monkeypatch.setattr(names._store, "get_names", counting)
+    # `lodahs` is a variant of a popular name, so it needs no probe; the other three do.
+    assert await names.prefetch_wide(NPM, [(n, None) for n in asked]) == 3
+    assert len(calls) == 1
+    together = {n: _suspects(await names.typosquat(NPM, n, lookup=False)) for n in asked}
+    assert together == alone
+    assert len(calls) == 1  # the typosquat calls found every probe cached
+    assert alone["node-hide-console-windows"] == [("node-hide-console-window", "adjacent_key")]

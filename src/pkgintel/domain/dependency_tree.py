@@ -29,7 +29,8 @@ Pure rules of dependency-tree resolution (`services/tree.py` does the fetching).
 - `find_cycles`: the elementary cycles of the resolved graph, each once.
 
 Conda, Homebrew and CocoaPods: `edge_applies`, `pick_version` and `conflict_why` hand over to
-`tree_rules_b` (their rules and sources are there).
+`tree_rules_b` (their rules and sources are there). JSR, CRAN, Julia and Hackage: the same, and
+`one_version_per_name`, hand over to `tree_rules_a`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Final
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from pkgintel.domain import tree_rules_a
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError, grammar_for
 from pkgintel.domain.versions import is_prerelease, sort_key
@@ -61,6 +63,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.CONDA,
         Ecosystem.HOMEBREW,
         Ecosystem.COCOAPODS,
+        *tree_rules_a.ECOSYSTEMS,  # JSR, CRAN, Julia, Hackage: `domain/tree_rules_a.py`
         Ecosystem.MAVEN,  # scopes, exclusions, nearest-wins mediation: `domain/tree_maven.py`
     }
 )
@@ -229,6 +232,9 @@ def edge_applies(
         from pkgintel.domain import tree_rules_b
 
         return tree_rules_b.edge_applies_b(ecosystem, dep, env.python_version)
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        why = tree_rules_a.skip_reason(ecosystem, dep)
+        return EdgeDecision(why is None, why)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
 
 
@@ -310,11 +316,15 @@ def nearest_nuget_group(groups: Sequence[str], target: str) -> str | None:
 def one_version_per_name(ecosystem: Ecosystem) -> bool:
     """True when the installer keeps one version of each package name (pip, Bundler, Composer, pub,
     mix); npm and Cargo place several side by side."""
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        return ecosystem not in tree_rules_a.MULTI_VERSION
     return ecosystem not in _MULTI_VERSION
 
 
 def conflict_why(ecosystem: Ecosystem) -> str:
     """The sentence a second requirement the kept version does not meet is reported with."""
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        return tree_rules_a.conflict_why(ecosystem)
     if ecosystem is Ecosystem.NUGET:
         # restore moves the one version up to the lowest meeting every range when there is one
         # (NU1608/NU1107 otherwise); the tree keeps the first version chosen and names the clash
@@ -347,6 +357,11 @@ def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement:
 
         return tree_rules_b.pick_version_b(ecosystem, releases, requirement)
     req = requirement.strip()
+    if ecosystem in tree_rules_a.ECOSYSTEMS:
+        try:
+            return tree_rules_a.pick_version_a(ecosystem, releases, req)
+        except RangeSyntaxError as exc:
+            raise UnevaluableRequirement(str(exc)) from None
     grammar = grammar_for(ecosystem)
     if grammar is None:
         raise UnevaluableRequirement(f"{ecosystem.value} ranges are not evaluated")

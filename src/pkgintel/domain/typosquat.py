@@ -318,6 +318,10 @@ compared against this many most popular names: a slip is what a hurried user mak
 substitutions is not."""
 EXTRA_WORD_TOP: Final = 20000
 """A two-word name (`axios-http`) imitates one of this many most popular names by its other word."""
+MIN_GLUED_BASE: Final = 5
+"""A popular name with a word glued on (`web3tool`) is looked for from this many characters."""
+MIN_GLUED_WORD: Final = 3
+"""The glued word has at least this many letters (`py` and `js` are the habit affixes' business)."""
 NAMESPACE_NAMES: Final = 3
 """A popular name that at least this many popular names extend on the same side (`react-*`,
 `*-loader`) is a namespace: a new word beside it makes a plugin, not an imitation."""
@@ -522,6 +526,8 @@ class VariantIndex:
                 and self._namespaces.get((base, side), 0) < NAMESPACE_NAMES
             ):
                 add(i, "combosquat", f"the popular name with the word {word!r} added")
+        for i, word, _ in self._glued(query):
+            add(i, "combosquat", f"the popular name with {word!r} glued on")
         match = _VERSION_SUFFIX.match(query.rpartition("/")[2])
         if match is not None:
             head = query[: len(query) - len(query.rpartition("/")[2])]
@@ -556,6 +562,29 @@ class VariantIndex:
                 add(i, "scramble", "the same letters in another order")
         ranked = sorted(found.values(), key=lambda v: (_ORDER.get(v.technique, 9), v.index))
         return ranked[:limit]
+
+    def _glued(self, query: str) -> list[tuple[int, str, int]]:
+        """`(pool index, word, side)` for a popular name the one-word `query` is with a word of at
+        least `MIN_GLUED_WORD` letters glued before or after it, no separator between
+        (`cloudscrapersafe`, `etherweb3`), unless that name is a namespace on that side."""
+        if query.startswith("@") or not query.isalnum():
+            return []  # a name with separators is judged by its words (`_two_word_bases`)
+        flat = query.lower()
+        out = []
+        for cut in range(MIN_GLUED_WORD, len(flat) - MIN_GLUED_BASE + 1):
+            word, base = flat[:cut], flat[cut:]
+            i = self._skeletons.get(base)
+            if i is not None and word.isalpha() and self._not_namespace(i, -1):
+                out.append((i, word, -1))
+        for cut in range(MIN_GLUED_BASE, len(flat) - MIN_GLUED_WORD + 1):
+            base, word = flat[:cut], flat[cut:]
+            i = self._skeletons.get(base)
+            if i is not None and word.isalpha() and self._not_namespace(i, 0):
+                out.append((i, word, 0))
+        return out
+
+    def _not_namespace(self, i: int, side: int) -> bool:
+        return self._namespaces.get((self._names[i], side), 0) < NAMESPACE_NAMES
 
     def _scope_variants(self, query: str) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []

@@ -1,13 +1,14 @@
 """
 Hackage adapter: package metadata from hackage.haskell.org (hackage-server).
 
-API: https://hackage.haskell.org/api (no auth for reads). Three requests, run concurrently:
+API: https://hackage.haskell.org/api (no auth for reads). Four requests, run concurrently:
 
 | request | gives |
 |---|---|
 | `GET /package/{name}.json` | every version with its status: `normal`, `unpreferred` or `deprecated` (authoritative; 404 = no such package) |
 | `GET /package/{name}` (latest) or `/package/{name}-{version}` (HTML) | synopsis, licence, maintainer field, home page, source repositories, upload time and uploader of that version, dependencies, downloads (`N total (M in the last 30 days)`) |
 | `GET /package/{name}/deprecated.json` | `{"is-deprecated": bool, "in-favour-of": [names]}` (package deprecation with its replacements) |
+| `GET /package/{name}/{name}.cabal` (highest version) or `/package/{name}-{version}/{name}.cabal` | the version's package description (latest revision): dependencies by component (`domain/cabal.py`); asked again by version when the highest version is not the latest (deprecated) |
 
 Versions are PVP (`domain.versions`, scheme `hackage`). The latest is the highest version whose
 status is not `deprecated` (cabal-install's solver prefers those; a deprecated version is still
@@ -15,7 +16,10 @@ installable when asked for, so it is `Release.deprecated`, not yanked). The page
 deprecation document are optional: when one fails, the report keeps the versions, that source is
 named `unavailable` in `_meta.sources`, and nothing it would have said is guessed (no licence, no
 deprecation verdict — `extra["deprecation_unavailable"]` says so). Upload times come from the
-page, so only the version the page describes has a date. Hackage has no weekly download figure:
+page, so only the version the page describes has a date. Dependencies come from the `.cabal` file
+(the library's for Linux/x86_64, GHC 9.8.4, default flags, as `runtime`; other branches
+`conditional`, executables' `executable`); without it, from the page, whose list merges every
+component and branch (`extra["dependencies_scope"]`). Hackage has no weekly download figure:
 the 30-day count is `extra["downloads"]` with `downloads_window: "last 30 days"`.
 """
 
@@ -30,6 +34,13 @@ from urllib.parse import quote
 
 import httpx
 
+from pkgintel.domain.cabal import (
+    GHC_VERSION,
+    TARGET_ARCH,
+    TARGET_OS,
+    declared_version,
+    library_dependencies,
+)
 from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceStatus
@@ -49,6 +60,7 @@ DEFAULT_BASE_URL: Final = "https://hackage.haskell.org"
 REGISTRY_SOURCE: Final = "hackage.haskell.org"
 PAGE_SOURCE: Final = "hackage.haskell.org package page"
 DEPRECATION_SOURCE: Final = "hackage.haskell.org deprecation"
+CABAL_SOURCE: Final = "hackage.haskell.org .cabal file"
 AVAILABLE_IN_ERRORS: Final = 10
 STATUSES: Final = frozenset({"normal", "unpreferred", "deprecated"})
 
@@ -126,11 +138,25 @@ class HackageAdapter:
                 kind="registry",
             )
         )
+        # Without a version, `/package/{name}/{name}.cabal` is the highest version's file, which
+        # is the latest unless that version is deprecated: asked at once, checked below.
+        cabal_task = asyncio.ensure_future(
+            self._cabal(name, version.strip() if version is not None else None)
+        )
         try:
             body = await versions_task
         except BaseException:
-            abandon(page_task, deprecation_task)
+            abandon(page_task, deprecation_task, cabal_task)
             raise
+        cabal, cabal_status = await cabal_task
+        if version is None and cabal is not None:
+            try:
+                latest = latest_version(parse_versions(body))
+            except BaseException:
+                abandon(page_task, deprecation_task)
+                raise
+            if declared_version(cabal) != latest:
+                cabal, cabal_status = await self._cabal(name, latest)
         page, page_status = await page_task
         deprecation, deprecation_status = await deprecation_task
         return parse_package(
@@ -139,7 +165,26 @@ class HackageAdapter:
             page=page,
             deprecation=deprecation,
             version=version,
-            sources=(page_status, deprecation_status),
+            cabal=cabal,
+            sources=(page_status, deprecation_status, cabal_status),
+        )
+
+    async def _cabal(self, name: str, version: str | None) -> tuple[str | None, SourceStatus]:
+        """A version's `.cabal` file (its latest revision; the highest version's without one),
+        an optional source."""
+        pkg = quote(name.strip(), safe="")
+        folder = pkg if version is None else f"{pkg}-{quote(version, safe='')}"
+        return await optional_source(
+            lambda: get_text(
+                self._client,
+                self._url(f"{folder}/{pkg}.cabal"),
+                source=CABAL_SOURCE,
+                not_found="none",
+                ecosystem=self.ecosystem,
+                name=name,
+            ),
+            source=CABAL_SOURCE,
+            kind="registry",
         )
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:
@@ -178,11 +223,16 @@ def parse_package(
     page: str | None = None,
     deprecation: JSONObject | None = None,
     version: str | None = None,
+    cabal: str | None = None,
     sources: tuple[SourceStatus, ...] = (),
 ) -> PackageInfo:
     """
     `PackageInfo` from the version map, the HTML page of the target version (or None) and the
-    deprecation document (or None). Raises `RegistryResponseInvalid` on a body that is no version
+    deprecation document (or None). With the version's `.cabal` text, the dependencies are read
+    from it by component (`domain.cabal.library_dependencies`: `runtime` for what the library
+    builds with on Linux/x86_64/GHC with default flags, `conditional` and `executable` for the
+    rest) and `extra["dependencies_source"]` says so; without it they are the page's summary,
+    which merges every component and every `if` branch (`extra["dependencies_scope"]`). Raises `RegistryResponseInvalid` on a body that is no version
     map, `VersionNotFound` when `version` is not released.
     """
     statuses = parse_versions(body)
@@ -232,19 +282,35 @@ def parse_package(
         )
         if successors:
             extra["deprecated_successor"] = successors[0]
+    by_component = library_dependencies(cabal, own=name.strip()) if cabal is not None else None
+    if by_component is not None:
+        extra["dependencies_source"] = (
+            f"the .cabal file: library on {TARGET_OS}/{TARGET_ARCH}, GHC {GHC_VERSION}, "
+            "default flags"
+        )
     if facts is None:
-        extra["dependencies_unavailable"] = "the Hackage package page did not answer"
+        if by_component is None:
+            extra["dependencies_unavailable"] = "the Hackage package page did not answer"
         extra["downloads_unavailable"] = "the Hackage package page did not answer"
         return PackageInfo(
             ecosystem=_ECOSYSTEM,
             name=name.strip(),
             latest_version=latest,
             releases=releases,
-            dependencies_version=None,
+            dependencies=by_component or (),
+            dependencies_version=target if by_component is not None else None,
             deprecated=deprecated,
             deprecated_message=message,
             extra=extra,
             sources=sources,
+        )
+    dependencies = facts.dependencies
+    if by_component is not None:
+        dependencies = by_component
+    else:
+        extra["dependencies_scope"] = (
+            "all components: the package page merges the library's, sub-libraries' and "
+            "executables' build-depends and every conditional branch"
         )
     if facts.downloads_30d is not None:
         extra["downloads"] = str(facts.downloads_30d)
@@ -261,7 +327,7 @@ def parse_package(
         repository=facts.repository,
         releases=releases,
         maintainers=facts.maintainers,
-        dependencies=facts.dependencies,
+        dependencies=dependencies,
         dependencies_version=target,
         deprecated=deprecated,
         deprecated_message=message,

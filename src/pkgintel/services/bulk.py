@@ -72,7 +72,16 @@ class BulkCheckService:
                 self._advisories.prefetch(eco, sorted(names))
                 for eco, names in flagged.items()
                 if names
-            )
+            ),
+            # Names the index lacks are compared with the whole index: one query per ecosystem
+            # for all of them instead of one per item.
+            *(
+                self._names.prefetch_wide(
+                    eco, [(n, known[eco][0].get(normalise_name(eco, n))) for n in by_eco[eco]]
+                )
+                for eco in ecosystems
+                if known[eco][1] is not None
+            ),
         )
         out = []
         for eco, name, version in items:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -187,6 +187,21 @@ class _Pool:
     (`domain.key_filter`): the whole-index probe asks the store only about spellings that pass.
     A name that reaches the floor later (a report's live sighting) counts from the next load,
     within `_POOL_TTL_S`."""
+
+
+@dataclass(frozen=True, slots=True)
+class _WidePlan:
+    """The whole-index probe of one key (`NameService._wide_plan`): what to look up and how each
+    found name relates to the key."""
+
+    key: str
+    lowered: str
+    scoped: frozenset[str]
+    """Scoped names under a common scope, or the key's first word as a scope (a slip)."""
+    rare: frozenset[str]
+    """The key as the package part under a scope few popular names carry (not a slip)."""
+    probes: frozenset[str]
+    """Keys to look up: those the pool's key filter passes."""
 
 
 def _indexed_pool(
@@ -457,12 +472,7 @@ class NameService:
                 TyposquatHint(False, False, reason=reason, status="unavailable", index=state),
                 slop,
             )
-        variants = pool.hints.get(key)
-        if variants is None:
-            variants = tuple(pool.variants.variants(key)) if len(key) >= 2 else ()
-            pool.hints[key] = variants
-            if len(pool.hints) > HINT_ENTRIES:
-                pool.hints.popitem(last=False)
+        variants = self._pool_variants(pool, key)
         monthly = entry.monthly_downloads if entry is not None else None
         if monthly is None and weekly_downloads is not None:
             monthly = round(weekly_downloads * 30.44 / 7)
@@ -716,18 +726,59 @@ class NameService:
     ) -> tuple[tuple[NameEntry, str, int, bool], ...]:
         """
         Names of the whole index, outside the popular pool, that `key` misspells by one edit or
-        by case alone (npm's legacy `localforage-memoryStorageDriver`), with at least `WIDE_FLOOR`
-        downloads a month: the ~77·n keys `one_edit_keys` lists, of which only those the pool's
-        `targets` filter passes (the real ones and ~1.4 % of the rest) are looked up, in one query.
-        Cached per pool.
+        by case alone (npm's legacy `localforage-memoryStorageDriver`), or that it is without a
+        scope, with at least `WIDE_FLOOR` downloads a month: (target, technique, edits, whether a
+        slip). The ~77·n keys `one_edit_keys` lists, of which only those the pool's `targets`
+        filter passes (the real ones and ~1.4 % of the rest) are looked up, in one query. Cached
+        per pool (`prefetch_wide` fills the cache for many names with one query).
         """
         found = pool.wide_hints.get(key)
         if found is not None:
             return found
-        out: list[tuple[NameEntry, str, int, bool]] = []
-        twin = pool.mixed_case.get(key.lower())
-        if twin is not None and twin.name != key:
-            out.append((twin, "case_twin", 0, True))
+        plan = self._wide_plan(pool, key)
+        entries = await self._store.get_names(ecosystem, sorted(plan.probes)) if plan.probes else {}
+        return self._wide_found(pool, plan, entries)
+
+    async def prefetch_wide(
+        self, ecosystem: Ecosystem, items: Sequence[tuple[str, NameEntry | None]]
+    ) -> int:
+        """
+        Run the whole-index probe of `_wide_variants` for every name of `items` (name, its index
+        entry) that will need it — not in the index, not cached, and no variant of a popular name —
+        with one query for all of them (`check_bulk`). Returns how many names it probed. Answers
+        are the same as one probe each.
+        """
+        pool = await self._pool(ecosystem)
+        if pool.variants is None:
+            return 0
+        plans: dict[str, _WidePlan] = {}
+        for name, entry in items:
+            key = normalise_name(ecosystem, name)
+            if entry is not None or key in plans or key in pool.wide_hints or len(key) < 2:
+                continue
+            if self._pool_variants(pool, key):
+                continue
+            plans[key] = self._wide_plan(pool, key)
+        wanted = sorted(set().union(*(plan.probes for plan in plans.values())))
+        entries = await self._store.get_names(ecosystem, wanted) if wanted else {}
+        for plan in plans.values():
+            self._wide_found(pool, plan, entries)
+        return len(plans)
+
+    @staticmethod
+    def _pool_variants(pool: _Pool, key: str) -> tuple[Variant, ...]:
+        """The variants of popular names `key` is (`domain.typosquat`), computed once per pool."""
+        variants = pool.hints.get(key)
+        if variants is None:
+            found = pool.variants.variants(key) if pool.variants is not None else []
+            variants = tuple(found) if len(key) >= 2 else ()
+            pool.hints[key] = variants
+            if len(pool.hints) > HINT_ENTRIES:
+                pool.hints.popitem(last=False)
+        return variants
+
+    @staticmethod
+    def _wide_plan(pool: _Pool, key: str) -> _WidePlan:
         # npm keys keep their case (legacy `Arm-hanaonazure`); neighbours are probed lower-cased.
         lowered = key.lower()
         scoped = scope_keys(lowered, pool.scopes)
@@ -741,24 +792,35 @@ class NameService:
             probes.add(lowered)
         if pool.targets is not None:
             probes = set(pool.targets.candidates(probes))
-        if probes:
-            entries = await self._store.get_names(ecosystem, sorted(probes))
-            for name, entry in sorted(entries.items()):
-                if (entry.monthly_downloads or 0) < WIDE_FLOOR or name == key:
-                    continue
-                in_pool = pool.variants is not None and name in pool.variants
-                distance = int(DamerauLevenshtein.distance(lowered, name))
-                if name == lowered:
-                    if not in_pool:  # the pool's own case twin is a `delimiter` variant
-                        out.append((entry, "case_twin", 0, True))
-                elif name in scoped or name in rare:
-                    out.append((entry, "scope_confusion", distance, name in scoped))
-                elif distance == 1:
-                    if not in_pool:  # one edit from a pool name: the variant model has it
-                        technique = classify_edit(lowered, name)
-                        out.append((entry, technique, 1, technique in SLIP_TECHNIQUES))
-                else:
-                    out.append((entry, "delimiter_typo", distance, False))
+        return _WidePlan(key, lowered, frozenset(scoped), frozenset(rare), frozenset(probes))
+
+    @staticmethod
+    def _wide_found(
+        pool: _Pool, plan: _WidePlan, entries: Mapping[str, NameEntry]
+    ) -> tuple[tuple[NameEntry, str, int, bool], ...]:
+        """The targets among `entries` (a lookup covering `plan.probes`), cached for the key."""
+        key, lowered = plan.key, plan.lowered
+        out: list[tuple[NameEntry, str, int, bool]] = []
+        twin = pool.mixed_case.get(lowered)
+        if twin is not None and twin.name != key:
+            out.append((twin, "case_twin", 0, True))
+        for name in sorted(plan.probes):
+            entry = entries.get(name)
+            if entry is None or (entry.monthly_downloads or 0) < WIDE_FLOOR or name == key:
+                continue
+            in_pool = pool.variants is not None and name in pool.variants
+            distance = int(DamerauLevenshtein.distance(lowered, name))
+            if name == lowered:
+                if not in_pool:  # the pool's own case twin is a `delimiter` variant
+                    out.append((entry, "case_twin", 0, True))
+            elif name in plan.scoped or name in plan.rare:
+                out.append((entry, "scope_confusion", distance, name in plan.scoped))
+            elif distance == 1:
+                if not in_pool:  # one edit from a pool name: the variant model has it
+                    technique = classify_edit(lowered, name)
+                    out.append((entry, technique, 1, technique in SLIP_TECHNIQUES))
+            else:
+                out.append((entry, "delimiter_typo", distance, False))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
         found = tuple(out[:5])
         pool.wide_hints[key] = found

@@ -6,6 +6,8 @@ by its scopes and nearest-wins mediation (`services/tree_maven.py`, `MavenResolu
 steps below are those of the other ecosystems with version ranges.
 Conda, Homebrew and CocoaPods take these steps with their own edges and range tests
 (`services/tree_b.py`, `ResolutionB`; rules in `domain/tree_rules_b.py`).
+JSR, CRAN, Julia and Hackage likewise (`services/tree_a.py`, `ResolutionA`; rules in
+`domain/tree_rules_a.py`).
 
 Resolution, level by level from the root (breadth first, so `depth` is the shortest path):
 
@@ -47,6 +49,7 @@ from typing import Any, Final
 import orjson
 
 from pkgintel.cache.base import Cache, CacheUnavailable
+from pkgintel.domain import tree_rules_a
 from pkgintel.domain.dependency_tree import (
     TREE_ECOSYSTEMS,
     Environment,
@@ -230,6 +233,11 @@ class TreeService:
             from pkgintel.services.tree_b import ResolutionB
 
             resolution = ResolutionB
+        elif ecosystem in tree_rules_a.ECOSYSTEMS:
+            # JSR (npm: dependencies from npm), CRAN (current version only), Julia, Hackage
+            from pkgintel.services.tree_a import ResolutionA
+
+            resolution = ResolutionA
         try:
             result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
                 name, version
