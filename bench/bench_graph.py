@@ -25,6 +25,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   bodies of ../shared/data/registry-fixtures (no network), cold and warm.
 * Go: minimal version selection over a generated module graph (`go_graph`; `--go-only` runs just
   this), cold and warm.
+* Maven: scopes, exclusions, dependencyManagement and nearest-wins mediation over a generated POM
+  graph (`maven_graph`; `--maven-only` runs just this), cold and warm.
 * Conda, Homebrew, CocoaPods: recorded and generated trees (`_trees_b.py`; `--b-only` runs just
   these), cold and warm.
 * JSR (with `npm:` imports), CRAN, Julia and Hackage: generated graphs (`trees_a_graphs`) and the
@@ -250,6 +252,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
         )
     rows.extend(await other_ecosystems(args, workdir, extra))
     rows.extend(await go_tree(args, workdir, extra))
+    rows.extend(await maven_tree(args, workdir, extra))
     rows.extend(await trees_b(args, workdir, extra, _other_settings))
     rows.extend(await trees_a(args, workdir, extra))
     return rows, extra
@@ -389,6 +392,138 @@ async def go_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]
     ]
 
 
+MAVEN_ARTIFACTS = 40
+CENTRAL = "https://repo.maven.apache.org/maven2"
+
+
+def maven_graph(reg: ReplayRegistry) -> None:
+    """A generated Maven graph (no recording holds one): `org.bench:aNN`, 40 artifacts of three
+    versions whose POMs inherit `org.bench:bench-parent:1` (one more request per POM, a property
+    and dependencyManagement) and declare a compile dependency at a soft version (with an
+    exclusion), a runtime one by range, a managed versionless one, a test and an optional one — so
+    mediation omits many declarations; the root declares ten and manages one transitive version."""
+
+    def coords(i: int) -> str:
+        return f"a{i % MAVEN_ARTIFACTS:02d}"
+
+    def xml_dep(a: str, v: str | None = None, extra: str = "") -> str:
+        version = f"<version>{v}</version>" if v else ""
+        return f"<dependency><groupId>org.bench</groupId><artifactId>{a}</artifactId>{version}{extra}</dependency>"
+
+    def publish(a: str, versions: dict[str, str], parent: bool = True) -> None:
+        base = f"{CENTRAL}/org/bench/{a}"
+        listed = "".join(f"<version>{v}</version>" for v in versions)
+        reg.add(
+            f"{base}/maven-metadata.xml",
+            f"<metadata><versioning><release>{list(versions)[-1]}</release><versions>{listed}"
+            "</versions></versioning></metadata>".encode(),
+        )
+        head = (
+            "<parent><groupId>org.bench</groupId><artifactId>bench-parent</artifactId>"
+            "<version>1</version></parent>"
+            if parent
+            else "<groupId>org.bench</groupId>"
+        )
+        for v, body in versions.items():
+            reg.add(
+                f"{base}/{v}/{a}-{v}.pom",
+                f"<project>{head}<artifactId>{a}</artifactId><version>{v}</version>{body}</project>".encode(),
+            )
+
+    reg.add(
+        f"{CENTRAL}/org/bench/bench-parent/1/bench-parent-1.pom",
+        (
+            "<project><groupId>org.bench</groupId><artifactId>bench-parent</artifactId><version>1</version>"
+            "<licenses><license><name>Apache License, Version 2.0</name></license></licenses>"
+            "<properties><bench.version>1.1</bench.version></properties>"
+            f"<dependencyManagement><dependencies>{xml_dep('a39', '${bench.version}')}"
+            "</dependencies></dependencyManagement></project>"
+        ).encode(),
+    )
+    for i in range(MAVEN_ARTIFACTS):
+        publish(
+            coords(i),
+            {
+                f"1.{k}": "<dependencies>"
+                + xml_dep(
+                    coords(i * 3 + 1),
+                    f"1.{k}",
+                    "<exclusions><exclusion><groupId>org.bench</groupId>"
+                    f"<artifactId>{coords(i * 5 + 3)}</artifactId></exclusion></exclusions>",
+                )
+                + xml_dep(coords(i * 7 + 2), "[1.0,1.2)", "<scope>runtime</scope>")
+                + xml_dep("a39")
+                + xml_dep(coords(i + 11), "1.0", "<scope>test</scope>")
+                + xml_dep(coords(i + 13), "1.0", "<optional>true</optional>")
+                + "</dependencies>"
+                for k in range(3)
+            },
+        )
+    publish(
+        "root",
+        {
+            "1.0": "<dependencyManagement><dependencies>"
+            + xml_dep(coords(5), "1.0")
+            + "</dependencies></dependencyManagement><dependencies>"
+            + "".join(xml_dep(coords(i), "1.2") for i in range(10))
+            + "</dependencies>"
+        },
+        parent=False,
+    )
+
+
+async def maven_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
+    """The generated Maven graph, cold and warm."""
+    reg = build(None, latency_ms=args.latency_ms)
+    maven_graph(reg)
+    transport = httpx.ASGITransport(app=reg.app)
+    url = "/api/tree/maven/org.bench:root"
+    colds: list[float] = []
+    warm: list[float] = []
+    body: dict[str, Any] = {}
+    for i in range(args.cold_runs):
+        settings = _other_settings(workdir, f"maven-cold{i}.db")
+        async with build_runtime(settings, transport=transport) as rt:
+            timer = ServerTimer(create_app(settings, runtime=rt))
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=timer), base_url="http://bench"
+            ) as client:
+                body = (await client.get(url)).json()
+                assert timer.last is not None
+                colds.append(timer.last * 1000)
+                if i == 0:
+                    for _ in range(args.runs):
+                        await client.get(url)
+                        assert timer.last is not None
+                        warm.append(timer.last * 1000)
+    nodes = len(body.get("nodes", []))
+    omitted = len(body.get("conflicts", []))
+    extra["tree_maven"] = {
+        "nodes": nodes,
+        "omitted": omitted,
+        "skipped": len(body.get("skipped", [])),
+        "unresolved": len(body.get("unresolved", [])),
+        "complete": body.get("complete"),
+        "truncated": body.get("truncated"),
+    }
+    median = sorted(colds)[len(colds) // 2]
+    return [
+        Row(
+            f"tree cold, Maven, generated graph ({nodes} nodes, {omitted} declarations omitted by "
+            f"mediation, {args.latency_ms:g} ms/registry call)",
+            f"median {median:.0f} ms of {len(colds)}",
+            "< 2,000 ms",
+            median < 2000,
+        ),
+        Row(
+            "tree warm, Maven (cached tree)",
+            _ms(warm),
+            "p50 < 10 ms",
+            (percentile(warm, 50) or 1e9) < 10,
+        ),
+    ]
+
+
 TREES_A_PACKAGES = 20
 
 
@@ -518,6 +653,8 @@ def _other_settings(workdir: Path, db: str) -> Settings:
             "upstream_nuget_search_url": "http://registry.test/nuget-search",
             "upstream_goproxy_url": "http://registry.test/goproxy",
             "upstream_pkgsite_url": "http://registry.test/pkgsite",
+            "upstream_maven_url": "http://registry.test/maven/maven2",
+            "upstream_depsdev_url": "http://registry.test/depsdev",
             "upstream_conda_url": "http://registry.test/anaconda",
             "upstream_homebrew_url": "http://registry.test/homebrew",
             "upstream_cocoapods_url": "http://registry.test/cocoapods",
@@ -567,6 +704,7 @@ def main() -> None:
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--history-packages", type=int, default=100)
     parser.add_argument("--go-only", action="store_true", help="only the Go MVS tree")
+    parser.add_argument("--maven-only", action="store_true", help="only the Maven tree")
     parser.add_argument(
         "--b-only", action="store_true", help="only the conda, Homebrew and CocoaPods trees"
     )
@@ -590,6 +728,9 @@ def main() -> None:
         if args.go_only:
             extra: dict[str, Any] = {}
             rows = run_loop(args, go_tree(args, workdir, extra))
+        elif args.maven_only:
+            extra = {}
+            rows = run_loop(args, maven_tree(args, workdir, extra))
         elif args.b_only:
             extra = {}
             rows = run_loop(args, trees_b(args, workdir, extra, _other_settings))

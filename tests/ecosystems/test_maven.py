@@ -3,6 +3,8 @@ dates, on recorded Maven Central and deps.dev bodies."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -174,3 +176,138 @@ async def test_fetch_follows_the_parent_chain() -> None:
         "repo.maven.apache.org POM": "ok",
         "deps.dev": "unavailable",
     }
+
+
+def test_tree_records_keep_scope_optional_exclusions_inheritance_and_management() -> None:
+    parent = parse_pom(
+        """<project><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version>
+<properties><slf4j.version>2.0.13</slf4j.version></properties>
+<dependencyManagement><dependencies>
+<dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>${slf4j.version}</version></dependency>
+<dependency><groupId>io.netty</groupId><artifactId>netty-bom</artifactId><version>4.1.110.Final</version><type>pom</type><scope>import</scope></dependency>
+</dependencies></dependencyManagement>
+<dependencies>
+<dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId></dependency>
+<dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>1.0</version></dependency>
+</dependencies></project>"""
+    )
+    child = parse_pom(
+        """<project><parent><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version></parent>
+<artifactId>svc</artifactId><version>2.0</version><dependencies>
+<dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>33.2.0-jre</version>
+<exclusions><exclusion><groupId>com.google.code.findbugs</groupId><artifactId>jsr305</artifactId></exclusion>
+<exclusion><groupId>org.checkerframework</groupId><artifactId>*</artifactId></exclusion></exclusions></dependency>
+<dependency><groupId>io.netty</groupId><artifactId>netty-handler</artifactId><scope>runtime</scope><optional>true</optional></dependency>
+<dependency><groupId>org.example</groupId><artifactId>gone</artifactId><version>${nowhere}</version></dependency>
+</dependencies></project>"""
+    )
+    meta = parse_metadata(
+        "<metadata><versioning><release>2.0</release><versions><version>2.0</version></versions></versioning></metadata>"
+    )
+    info = build_info("org.example:svc", meta, poms=[child, parent])
+    records = {(r["g"], r["a"]): r for r in json.loads(info.extra["maven_dependencies"])}
+    # the child's own dependencies first; the parent's guava is replaced by the child's
+    assert list(records) == [
+        ("com.google.guava", "guava"),
+        ("io.netty", "netty-handler"),
+        ("org.example", "gone"),
+        ("org.slf4j", "slf4j-api"),
+    ]
+    guava = records[("com.google.guava", "guava")]
+    assert guava["v"] == "33.2.0-jre" and guava["x"] == [
+        "com.google.code.findbugs:jsr305",
+        "org.checkerframework:*",
+    ]
+    netty = records[("io.netty", "netty-handler")]
+    assert (netty["s"], netty["o"], netty["v"]) == ("runtime", True, None)
+    assert records[("org.example", "gone")]["v"] == "${nowhere}"  # left for the tree to name
+    slf4j = records[("org.slf4j", "slf4j-api")]
+    assert (slf4j["v"], slf4j["m"]) == ("2.0.13", True)  # inherited, managed by the parent
+    # an imported BOM is not a managed artifact: it is named as not read
+    assert json.loads(info.extra["maven_managed"]) == {"org.slf4j:slf4j-api": "2.0.13"}
+    assert info.extra["maven_boms"] == "io.netty:netty-bom:4.1.110.Final"
+    # the records stay off the wire's metadata
+    from pkgintel.api.schemas.wire import REGISTRY_FACTS
+
+    assert not {"maven_dependencies", "maven_managed", "maven_boms"} & set(REGISTRY_FACTS)
+
+
+def test_management_fills_scope_and_exclusions_of_the_poms_own_dependencies() -> None:
+    parent = parse_pom(
+        """<project><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version>
+<dependencyManagement><dependencies>
+<dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>
+<dependency><groupId>org.example</groupId><artifactId>lib</artifactId><version>2.0</version>
+<exclusions><exclusion><groupId>commons-logging</groupId><artifactId>commons-logging</artifactId></exclusion></exclusions></dependency>
+<dependency><groupId>org.example</groupId><artifactId>scoped</artifactId><scope>runtime</scope></dependency>
+</dependencies></dependencyManagement></project>"""
+    )
+    child = parse_pom(
+        """<project><parent><groupId>org.example</groupId><artifactId>base</artifactId><version>7</version></parent>
+<artifactId>svc</artifactId><version>2.0</version><dependencies>
+<dependency><groupId>junit</groupId><artifactId>junit</artifactId></dependency>
+<dependency><groupId>org.example</groupId><artifactId>lib</artifactId></dependency>
+<dependency><groupId>org.example</groupId><artifactId>scoped</artifactId><version>1.0</version><scope>compile</scope></dependency>
+</dependencies></project>"""
+    )
+    meta = parse_metadata(
+        "<metadata><versioning><release>2.0</release><versions><version>2.0</version></versions></versioning></metadata>"
+    )
+    info = build_info("org.example:svc", meta, poms=[child, parent])
+    # junit's test scope comes from the parent's management: a test dependency, not a runtime one
+    assert [(d.name, d.requirement, d.kind) for d in info.dependencies] == [
+        ("junit:junit", "4.13.2", "dev"),
+        ("org.example:lib", "2.0", "runtime"),
+        ("org.example:scoped", "1.0", "runtime"),
+    ]
+    records = {r["a"]: r for r in json.loads(info.extra["maven_dependencies"])}
+    assert records["junit"]["s"] == "test"
+    assert records["lib"]["x"] == ["commons-logging:commons-logging"]
+    assert records["scoped"]["s"] == "compile"  # declared scope wins over the managed one
+    assert json.loads(info.extra["maven_managed_scopes"]) == {
+        "junit:junit": "test",
+        "org.example:scoped": "runtime",
+    }
+
+
+async def test_imported_boms_manage_versions_in_their_own_context() -> None:
+    child = """<project><groupId>org.example</groupId><artifactId>app</artifactId><version>1.0</version>
+<dependencyManagement><dependencies>
+<dependency><groupId>org.example</groupId><artifactId>platform-bom</artifactId><version>5</version><type>pom</type><scope>import</scope></dependency>
+<dependency><groupId>org.example</groupId><artifactId>missing-bom</artifactId><version>1</version><type>pom</type><scope>import</scope></dependency>
+<dependency><groupId>org.example</groupId><artifactId>pinned</artifactId><version>9.9</version></dependency>
+</dependencies></dependencyManagement>
+<dependencies>
+<dependency><groupId>org.example</groupId><artifactId>from-bom</artifactId></dependency>
+<dependency><groupId>org.example</groupId><artifactId>pinned</artifactId></dependency>
+</dependencies></project>"""
+    bom_parent = """<project><groupId>org.example</groupId><artifactId>bom-parent</artifactId><version>2</version>
+<properties><lib.version>3.2.1</lib.version></properties></project>"""
+    bom = """<project><parent><groupId>org.example</groupId><artifactId>bom-parent</artifactId><version>2</version></parent>
+<artifactId>platform-bom</artifactId><version>5</version><packaging>pom</packaging>
+<dependencyManagement><dependencies>
+<dependency><groupId>${project.groupId}</groupId><artifactId>from-bom</artifactId><version>${lib.version}</version></dependency>
+<dependency><groupId>org.example</groupId><artifactId>pinned</artifactId><version>1.0</version></dependency>
+</dependencies></dependencyManagement></project>"""
+    answers = {
+        "/maven2/org/example/app/maven-metadata.xml": META.replace("tiny", "app").replace(
+            "1.0.0", "1.0"
+        ),
+        "/maven2/org/example/app/1.0/app-1.0.pom": child,
+        "/maven2/org/example/platform-bom/5/platform-bom-5.pom": bom,
+        "/maven2/org/example/bom-parent/2/bom-parent-2.pom": bom_parent,
+    }
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = answers.get(request.url.path)
+        return httpx.Response(200, text=body) if body else httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        info = await MavenAdapter(client).fetch_package("org.example:app", version="1.0")
+    # the BOM's version, interpolated from the BOM's own parent; the explicit 9.9 wins over it
+    assert [(d.name, d.requirement) for d in info.dependencies] == [
+        ("org.example:from-bom", "3.2.1"),
+        ("org.example:pinned", "9.9"),
+    ]
+    assert json.loads(info.extra["maven_managed"])["org.example:from-bom"] == "3.2.1"
+    assert info.extra["maven_boms"] == "org.example:missing-bom:1"  # named, not guessed

@@ -64,6 +64,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.HOMEBREW,
         Ecosystem.COCOAPODS,
         *tree_rules_a.ECOSYSTEMS,  # JSR, CRAN, Julia, Hackage: `domain/tree_rules_a.py`
+        Ecosystem.MAVEN,  # scopes, exclusions, nearest-wins mediation: `domain/tree_maven.py`
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""

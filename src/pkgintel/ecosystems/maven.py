@@ -7,7 +7,9 @@ lives under `{group with . → /}/{artifact}/`; `maven-metadata.xml` there lists
 `{version}/{artifact}-{version}.pom`. A POM may inherit from a `<parent>` POM: its licences, SCM,
 developers, properties and `dependencyManagement` versions. The chain is read up to
 `MAX_PARENTS` levels (each level is one more request, in sequence) and `${...}` placeholders are
-resolved from `project.*`, the POMs' `<properties>` and the parents'. A `<relocation>` in
+resolved from `project.*`, the POMs' `<properties>` and the parents'. BOMs the chain imports
+(`<scope>import</scope>`) are read too, at once, for the versions they manage
+(`MavenAdapter.imported_boms`). A `<relocation>` in
 `distributionManagement` marks the artifact moved: reported as deprecation with the new coordinates.
 
 Names are `group:artifact` (`group/artifact`, the purl spelling, is accepted too). Maven Central
@@ -28,6 +30,7 @@ from urllib.parse import quote
 from xml.etree.ElementTree import Element
 
 import httpx
+import orjson
 
 from pkgintel.domain.errors import (
     PackageNotFound,
@@ -38,6 +41,12 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.tree_maven import (
+    MAVEN_BOMS,
+    MAVEN_DEPENDENCIES,
+    MAVEN_MANAGED,
+    MAVEN_MANAGED_SCOPES,
+)
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
@@ -51,6 +60,10 @@ DEPSDEV_SOURCE: Final = "deps.dev"
 NO_DOWNLOADS: Final = "Maven Central publishes no per-artifact download counts"
 MAX_PARENTS: Final = 5
 AVAILABLE_IN_ERRORS: Final = 10
+MAX_BOMS: Final = 10
+"""BOMs read per POM chain (each with its own parent chain)."""
+MAX_BOM_NESTING: Final = 1
+"""How many levels of BOMs importing BOMs are followed."""
 
 logger = logging.getLogger(__name__)
 
@@ -142,6 +155,10 @@ class Pom:
     properties: dict[str, str] = field(default_factory=dict)
     dependencies: list[dict[str, str | None]] = field(default_factory=list)
     managed: dict[tuple[str, str], str] = field(default_factory=dict)
+    managed_traits: dict[tuple[str, str], dict[str, str | None]] = field(default_factory=dict)
+    """dependencyManagement's `scope`, `optional` and `exclusions` per artifact (version or not)."""
+    imports: list[tuple[str, str, str]] = field(default_factory=list)
+    """BOMs imported into `dependencyManagement` (`<scope>import</scope>`), as written."""
     relocation: tuple[str | None, str | None, str | None, str | None] | None = None
     """`(group, artifact, version, message)` from `distributionManagement/relocation`."""
 
@@ -208,6 +225,7 @@ class MavenAdapter:
             raise
         target = _target(display, metadata, version)
         chain, pom_status = await self._pom_chain(group, artifact, target)
+        imported, unread = await self.imported_boms(chain) if chain else ({}, [])
         depsdev, depsdev_status = await depsdev_task
         return build_info(
             display,
@@ -216,7 +234,54 @@ class MavenAdapter:
             poms=chain,
             depsdev=depsdev,
             sources=(pom_status, depsdev_status),
+            imported=imported,
+            unread_boms=unread,
         )
+
+    async def imported_boms(
+        self, chain: Sequence[Pom], *, level: int = 0
+    ) -> tuple[dict[tuple[str, str], str], list[str]]:
+        """
+        The dependencyManagement versions the chain's imported BOMs (`<scope>import</scope>`)
+        contribute, each interpolated in its own BOM's POM chain, the first import of an artifact
+        winning; with the BOMs that could not be read (or past `MAX_BOMS`). The BOMs are read at
+        once; a BOM's own imports one level further (`MAX_BOM_NESTING`).
+        """
+        resolve = _Resolver(chain)
+        wanted: list[tuple[str, str, str]] = []
+        unread: list[str] = []
+        for pom in chain:
+            for g, a, v in pom.imports:
+                coords = (resolve(g) or g, resolve(a) or a, resolve(v) or v)
+                if coords in wanted:
+                    continue
+                if any("${" in c for c in coords) or len(wanted) >= MAX_BOMS:
+                    unread.append(":".join(coords))
+                    continue
+                wanted.append(coords)
+        if not wanted:
+            return {}, unread
+        chains = await asyncio.gather(*(self._pom_chain(*coords) for coords in wanted))
+        managed: dict[tuple[str, str], str] = {}
+        for coords, (bom_chain, _) in zip(wanted, chains, strict=True):
+            if not bom_chain:
+                unread.append(":".join(coords))
+                continue
+            own = _Resolver(bom_chain)
+            bom_managed: dict[tuple[str, str], str] = {}
+            for pom in reversed(bom_chain):  # parents first, the BOM's own entries override
+                for (g, a), version in pom.managed.items():
+                    bom_managed[(own(g) or g, own(a) or a)] = own(version) or version
+            for key, value in bom_managed.items():
+                managed.setdefault(key, value)
+            if level < MAX_BOM_NESTING:
+                nested, nested_unread = await self.imported_boms(bom_chain, level=level + 1)
+                for key, value in nested.items():
+                    managed.setdefault(key, value)
+                unread.extend(nested_unread)
+            elif any(pom.imports for pom in bom_chain):
+                unread.extend(":".join(b) for pom in bom_chain for b in pom.imports)
+        return managed, unread
 
     async def _pom_chain(
         self, group: str, artifact: str, version: str
@@ -356,8 +421,17 @@ def parse_pom(text: str) -> Pom:
     pom.dependencies = [_dep(node) for node in root.findall("dependencies/dependency")]
     for node in root.findall("dependencyManagement/dependencies/dependency"):
         d = _dep(node)
-        if d["groupId"] and d["artifactId"] and d["version"]:
-            pom.managed[(d["groupId"], d["artifactId"])] = d["version"]
+        if not d["groupId"] or not d["artifactId"]:
+            continue
+        key = (d["groupId"], d["artifactId"])
+        if (d["scope"] or "").strip() == "import":
+            # a BOM: its own dependencyManagement is merged in, it is not a managed artifact
+            if d["version"]:
+                pom.imports.append((*key, d["version"]))
+            continue
+        if d["version"]:
+            pom.managed[key] = d["version"]
+        pom.managed_traits[key] = {k: d[k] for k in ("scope", "optional", "exclusions")}
     reloc = root.find("distributionManagement/relocation")
     if reloc is not None:
         pom.relocation = (
@@ -370,9 +444,17 @@ def parse_pom(text: str) -> Pom:
 
 
 def _dep(node: Element) -> dict[str, str | None]:
-    return {
-        k: child_text(node, k) for k in ("groupId", "artifactId", "version", "scope", "optional")
+    d = {
+        k: child_text(node, k)
+        for k in ("groupId", "artifactId", "version", "scope", "optional", "type", "classifier")
     }
+    # `<exclusions>`: `groupId:artifactId` patterns (`*` allowed since Maven 3.2.1), comma-joined
+    excluded = [
+        f"{child_text(ex, 'groupId') or '*'}:{child_text(ex, 'artifactId') or '*'}"
+        for ex in node.findall("exclusions/exclusion")
+    ]
+    d["exclusions"] = ",".join(excluded) or None
+    return d
 
 
 class _Resolver:
@@ -410,6 +492,20 @@ class _Resolver:
         return value
 
 
+def _inherited_dependencies(poms: Sequence[Pom]) -> list[dict[str, str | None]]:
+    """The `<dependencies>` of the POM and its parents (a POM inherits its parents' dependencies);
+    the POM's own first, then each parent's not already declared nearer (same groupId:artifactId)."""
+    seen: set[tuple[str | None, str | None]] = set()
+    out: list[dict[str, str | None]] = []
+    for pom in poms:
+        for d in pom.dependencies:
+            key = (d["groupId"], d["artifactId"])
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+    return out
+
+
 def spdx_license(name: str | None, url: str | None) -> str | None:
     """A POM licence as SPDX when the name or URL is a known one, else the name as written."""
     if name and (known := LICENSE_NAMES.get(name.strip().lower())):
@@ -429,11 +525,16 @@ def build_info(
     poms: Sequence[Pom] = (),
     depsdev: Mapping[str, Any] | None = None,
     sources: tuple[SourceStatus, ...] = (),
+    imported: Mapping[tuple[str, str], str] | None = None,
+    unread_boms: Sequence[str] | None = None,
 ) -> PackageInfo:
     """
     `PackageInfo` from the metadata, the POM chain of `version` (child first; may be empty when the
-    POM could not be read) and a deps.dev package body. Raises `PackageNotFound` when the metadata
-    lists no versions and `VersionNotFound` for an unknown `version`.
+    POM could not be read) and a deps.dev package body; `imported` are the managed versions of the
+    chain's imported BOMs (`MavenAdapter.imported_boms`; explicit management wins over them) and
+    `unread_boms` those BOMs that could not be read — None: the BOMs were not asked for, all are
+    unread. Raises `PackageNotFound` when the metadata lists no versions and `VersionNotFound` for an
+    unknown `version`.
     """
     target = _target(name, metadata, version)
     latest = _latest(metadata) or target
@@ -483,17 +584,33 @@ def build_info(
     scm = next((resolve(p.scm) for p in poms if p.scm), None)
     url = next((resolve(p.url) for p in poms if p.url), None)
     developers = next((p.developers for p in poms if p.developers), [])
-    managed: dict[tuple[str, str], str] = {}
+    # Explicit dependencyManagement of the chain wins over what imported BOMs bring
+    # (https://maven.apache.org/guides/introduction/introduction-to-dependency-mechanism.html,
+    # "Importing Dependencies"); the BOMs' versions are already interpolated in their own POMs.
+    managed: dict[tuple[str, str], str] = dict(imported or {})
+    traits: dict[tuple[str, str], dict[str, str | None]] = {}
     for pom in reversed(poms):
-        managed.update(pom.managed)
+        for (g, a), version in pom.managed.items():
+            managed[(resolve(g) or g, resolve(a) or a)] = version
+        for (g, a), trait in pom.managed_traits.items():
+            traits[(resolve(g) or g, resolve(a) or a)] = trait
     deps: list[Dependency] = []
-    for d in child.dependencies:
+    records: list[dict[str, Any]] = []
+    for d in _inherited_dependencies(poms):
         group, artifact = resolve(d["groupId"]), resolve(d["artifactId"])
         if not group or not artifact:
             continue
-        requirement = resolve(d["version"]) or resolve(managed.get((group, artifact))) or ""
-        kind = _SCOPES.get((d["scope"] or "compile").strip(), "runtime")
-        if kind == "runtime" and (d["optional"] or "").strip() == "true":
+        declared = resolve(d["version"])
+        managed_version = resolve(managed.get((group, artifact)))
+        requirement = declared or managed_version or ""
+        # Model building fills what a dependency leaves out from the chain's dependencyManagement:
+        # scope, optional and exclusions as well as the version.
+        trait = traits.get((group, artifact), {})
+        scope = resolve(d["scope"] or trait.get("scope") or "compile") or "compile"
+        kind = _SCOPES.get(scope.strip(), "runtime")
+        optional = (d["optional"] or trait.get("optional") or "").strip() == "true"
+        exclusions = d["exclusions"] or trait.get("exclusions") or ""
+        if kind == "runtime" and optional:
             kind = "optional"
         deps.append(
             Dependency(
@@ -502,6 +619,43 @@ def build_info(
                 kind=kind,
             )
         )
+        records.append(
+            {
+                "g": group,
+                "a": artifact,
+                "v": requirement or None,
+                "m": not declared and bool(managed_version),
+                "s": scope.strip(),
+                "o": optional,
+                "x": [resolve(x) or x for x in exclusions.split(",") if x],
+                "t": resolve(d["type"]) or "jar",
+                "c": resolve(d["classifier"]),
+            }
+        )
+    # What `domain/tree_maven.py` needs beyond `Dependency` (scope, optional, exclusions, the
+    # version as written, the POM chain's dependencyManagement): kept out of the wire's metadata.
+    extra[MAVEN_DEPENDENCIES] = orjson.dumps(records).decode()
+    extra[MAVEN_MANAGED] = orjson.dumps(
+        {
+            f"{g}:{a}": v
+            for (g, a), v in ((k, resolve(v)) for k, v in managed.items())
+            if v and "${" not in v
+        }
+    ).decode()
+    scopes = {
+        f"{g}:{a}": scope
+        for (g, a), t in traits.items()
+        if (scope := (resolve(t.get("scope")) or "").strip()) and "${" not in scope
+    }
+    if scopes:
+        extra[MAVEN_MANAGED_SCOPES] = orjson.dumps(scopes).decode()
+    boms = (
+        list(unread_boms)
+        if unread_boms is not None
+        else [":".join(resolve(p) or p for p in bom) for pom in poms for bom in pom.imports]
+    )
+    if boms:
+        extra[MAVEN_BOMS] = ", ".join(dict.fromkeys(boms))
     deprecated = None
     if child.relocation is not None:
         rg, ra, rv, message = child.relocation

@@ -1,8 +1,9 @@
 """
 `TreeService`: the transitive dependency tree of one package version (`/api/tree`, `/api/licenses`).
 
-Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`); the
-steps below are those of the ecosystems with version ranges.
+Go is resolved by minimal version selection instead (`services/tree_go.py`, `GoResolution`), Maven
+by its scopes and nearest-wins mediation (`services/tree_maven.py`, `MavenResolution`); the
+steps below are those of the other ecosystems with version ranges.
 Conda, Homebrew and CocoaPods take these steps with their own edges and range tests
 (`services/tree_b.py`, `ResolutionB`; rules in `domain/tree_rules_b.py`).
 JSR, CRAN, Julia and Hackage likewise (`services/tree_a.py`, `ResolutionA`; rules in
@@ -223,6 +224,11 @@ class TreeService:
             from pkgintel.services.tree_go import GoResolution
 
             resolution = GoResolution
+        elif ecosystem is Ecosystem.MAVEN:
+            # scopes, exclusions, dependencyManagement, nearest-wins mediation
+            from pkgintel.services.tree_maven import MavenResolution
+
+            resolution = MavenResolution
         elif ecosystem in (Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS):
             from pkgintel.services.tree_b import ResolutionB
 
