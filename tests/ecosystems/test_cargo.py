@@ -162,3 +162,42 @@ async def test_index_is_read_by_the_crates_own_spelling() -> None:
         info = await CargoAdapter(client).fetch_package("serde-json")
     assert info.name == "serde_json"
     assert [d.name for d in info.dependencies] == ["itoa"]
+
+
+async def test_a_report_and_its_publisher_history_share_one_crate_request() -> None:
+    import asyncio
+
+    crate_calls = 0
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        nonlocal crate_calls
+        if request.url.path == "/api/v1/crates/demo":
+            crate_calls += 1
+            await asyncio.sleep(0.01)  # both callers are waiting when it answers
+            body = {
+                "crate": {"name": "demo", "max_version": "1.0.0", "max_stable_version": "1.0.0"},
+                "versions": [
+                    {
+                        "num": "1.0.0",
+                        "yanked": False,
+                        "created_at": "2024-01-01T00:00:00Z",
+                        "published_by": {"login": "alice"},
+                    }
+                ],
+            }
+            return httpx.Response(200, json=body)
+        return httpx.Response(404)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+        adapter = CargoAdapter(
+            client, base_url="https://crates.test", index_url="https://index.test"
+        )
+        info, history = await asyncio.gather(
+            adapter.fetch_package("demo"), adapter.fetch_publishers("demo")
+        )
+        assert info.latest_version == "1.0.0"
+        assert [p.publisher for p in history.publications] == ["alice"]
+        assert crate_calls == 1
+        # Once it has finished, a later caller asks again (nothing is kept).
+        await adapter.fetch_publishers("demo")
+        assert crate_calls == 2

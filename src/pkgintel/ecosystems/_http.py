@@ -268,6 +268,39 @@ async def optional_source(
     return value, SourceStatus(source, kind, SourceState.OK)
 
 
+class SingleFlight:
+    """
+    One upstream request per key shared by its concurrent callers: a cold report asks for the
+    package and its publisher history at the same moment, and both read the same body (npm's
+    packument, a crate). Later callers, once it has finished, make their own request. Each waiter
+    gets the same result, or the same exception.
+    """
+
+    __slots__ = ("_inflight",)
+
+    def __init__(self) -> None:
+        self._inflight: dict[str, asyncio.Future[Any]] = {}
+
+    async def run(self, key: str, fetch: Callable[[], Awaitable[T]]) -> T:
+        pending = self._inflight.get(key)
+        if pending is not None:
+            result: T = await asyncio.shield(pending)
+            return result
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            value = await fetch()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters re-raise it
+            raise
+        else:
+            future.set_result(value)
+            return value
+        finally:
+            self._inflight.pop(key, None)
+
+
 def abandon(*futures: asyncio.Future[Any] | None) -> None:
     """
     Cancel side fetches a failed (or finished) report no longer needs, and mark whatever they end

@@ -35,7 +35,14 @@ from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
+from pkgintel.ecosystems._http import (
+    SingleFlight,
+    abandon,
+    get_json,
+    get_text,
+    optional_source,
+    parse_timestamp,
+)
 from pkgintel.ecosystems._urls import normalise_repository_url
 
 DEFAULT_BASE_URL: Final = "https://crates.io"
@@ -80,6 +87,7 @@ class CargoAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._index_url = index_url.rstrip("/")
+        self._flights = SingleFlight()
 
     async def _index_file(self, name: str) -> tuple[str | None, SourceStatus]:
         return await optional_source(
@@ -102,14 +110,19 @@ class CargoAdapter:
         name = name.strip()
         if not _CRATE_NAME.match(name):
             raise PackageNotFound(_ECOSYSTEM, name)
-        crate = await get_json(
-            self._client,
-            f"{self._base_url}/api/v1/crates/{quote(name)}",
-            ecosystem=_ECOSYSTEM,
-            name=name,
-            source=REGISTRY_SOURCE,
+        return parse_publishers(await self._crate(name))
+
+    async def _crate(self, name: str) -> Mapping[str, Any]:
+        """`GET /api/v1/crates/{name}`, one request shared by concurrent callers: a cold report
+        asks for the package and its publisher history at once, and crates.io asks crawlers for
+        at most one request a second."""
+        url = f"{self._base_url}/api/v1/crates/{quote(name)}"
+        return await self._flights.run(
+            url,
+            lambda: get_json(
+                self._client, url, ecosystem=_ECOSYSTEM, name=name, source=REGISTRY_SOURCE
+            ),
         )
-        return parse_publishers(crate)
 
     async def fetch_package(self, name: str, *, version: str | None = None) -> PackageInfo:
         """See `RegistryAdapter.fetch_package`: crate, owners and index entry fetched concurrently
@@ -118,13 +131,7 @@ class CargoAdapter:
         if not _CRATE_NAME.match(name):
             # crates.io would answer 404 for it anyway; asking would only cost a request.
             raise PackageNotFound(_ECOSYSTEM, name)
-        crate_call = get_json(
-            self._client,
-            f"{self._base_url}/api/v1/crates/{quote(name)}",
-            ecosystem=_ECOSYSTEM,
-            name=name,
-            source=REGISTRY_SOURCE,
-        )
+        crate_call = self._crate(name)
         owners_call = optional_source(
             lambda: get_json(
                 self._client,

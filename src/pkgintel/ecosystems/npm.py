@@ -17,7 +17,6 @@ Downloads: https://github.com/npm/registry/blob/main/docs/download-counts.md —
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import threading
@@ -34,7 +33,7 @@ from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.search import SearchHit
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json, get_json_parsed
+from pkgintel.ecosystems._http import SingleFlight, get_json, get_json_parsed
 from pkgintel.ecosystems._urls import normalise_repository_url
 
 DEFAULT_BASE_URL: Final = "https://registry.npmjs.org"
@@ -83,7 +82,7 @@ class NpmAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._downloads_url = downloads_url.rstrip("/")
-        self._inflight: dict[str, asyncio.Future[Mapping[str, Any]]] = {}
+        self._flights = SingleFlight()
 
     def packument_url(self, name: str) -> str:
         """The packument URL; `@scope/name` and `%40scope%2Fname` both become `@scope%2Fname`."""
@@ -102,24 +101,12 @@ class NpmAdapter:
         """The decoded packument, one GET shared by concurrent callers (a cold report asks for the
         package and its publisher history at the same moment). Raises like `get_json`."""
         url = self.packument_url(name)
-        pending = self._inflight.get(url)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Mapping[str, Any]] = asyncio.get_running_loop().create_future()
-        self._inflight[url] = future
-        try:
-            data = await get_json(
+        return await self._flights.run(
+            url,
+            lambda: get_json(
                 self._client, url, ecosystem=self.ecosystem, name=name, source=self.registry_source
-            )
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: waiters re-raise it
-            raise
-        else:
-            future.set_result(data)
-            return data
-        finally:
-            self._inflight.pop(url, None)
+            ),
+        )
 
     async def fetch_constraints(self, name: str) -> PublishedConstraints:
         """
