@@ -175,7 +175,8 @@ class _Pool:
     wide_hints: OrderedDict[str, tuple[tuple[NameEntry, str, int, bool], ...]] = field(
         default_factory=OrderedDict
     )
-    """Key → (target, technique, edits) found in the whole index outside the pool."""
+    """Key → (target, technique, edits, whether users reach it by a slip) found in the whole index
+    outside the pool (`NameService._wide_variants`)."""
     scopes: tuple[str, ...] = ()
     """Scopes carried by at least `SCOPE_MIN_NAMES` popular names, most common first (not
     `@types`, whose packages are named after the real, unscoped one)."""
