@@ -14,11 +14,16 @@ Techniques, tried in this order (a target keeps the first technique found):
   `1`/`l`, `i`/`l`, `0`/`o`, `5`/`s`), e.g. `jeIlyfish` / `jellyfish` (PyPI folds case first).
 - one edit (two for names over `LONG_NAME` characters), classified by its shape: `omission`
   (`lodsh`), `repetition` (`expresss`), `transposition` (`lodahs`), `adjacent_key` (a neighbour on a
-  QWERTY keyboard: `reqyests`), `insertion`, `substitution`, or `two_edits`.
+  QWERTY keyboard: `reqyests`), `insertion`, `substitution`, or `two_edits` (names of 5-8
+  characters: any two edits from the `TWO_EDIT_TOP` most popular, two keyboard slips, `two_slips`,
+  from the `TWO_SLIP_TOP`).
 - `scope_confusion` (npm): `@scope/name` against `scope-name` / `scopename` (`types-node` /
-  `@types/node`), and one edit in the scope with the same package part (`@babe1/core`).
+  `@types/node`), one edit in the scope with the same package part (`@babe1/core`), and a popular
+  scoped name without its scope when the part says enough (`scoped_part_distinct`: `arm-dns`).
 - `combosquat`: a known prefix or suffix added to, removed from or swapped on a popular name
-  (`python3-dateutil` / `python-dateutil`, `cross-env.js` / `cross-env`, `node-fabric` / `fabric`).
+  (`python3-dateutil` / `python-dateutil`, `cross-env.js` / `cross-env`, `node-fabric` / `fabric`),
+  a word beside a popular name that is not a namespace (`crypto-jsonwebtoken`), or glued onto it in a
+  one-word name (`cloudscrapersafe`).
 - `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`).
 - `reorder`: the same letters cut in two and swapped (`libhtml5` / `html5lib`, `nmap-python` /
   `python-nmap`), each part at least `MIN_ROTATED` long.
