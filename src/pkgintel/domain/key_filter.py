@@ -19,7 +19,8 @@ from collections.abc import Collection, Iterable
 from typing import Final
 
 BITS_PER_KEY: Final = 16
-"""Filter bits per key: 182,000 npm names take 364 KB."""
+"""Filter bits per key, at least (the size is rounded up to a power of two): 182,000 npm names take
+512 KB."""
 HASHES: Final = 2
 """Bits set per key (two halves of one 64-bit hash)."""
 _MIN_BITS: Final = 1 << 10
