@@ -7,7 +7,7 @@ The filter holds the keys that could answer (names with enough downloads to be a
 those that pass reach the database.
 
 **Contract.** `might_contain(key)` is True for every key given to the constructor (no false
-negatives), and for a key never given it is True with probability about
+negatives), and for a key never given it is True with probability at most about
 `(1 - e^(-HASHES / BITS_PER_KEY))^HASHES` (~1.4 % with the defaults). Keys are hashed with
 Python's `hash`, which is salted per process: a filter is built and used in one process, never
 stored or sent.
