@@ -270,6 +270,10 @@ class TreeService:
             logger.warning("cache unavailable on set: %s", exc)
 
 
+SKIPPED_MAX: Final = 200
+"""Skipped edges listed per tree (`skipped`); more are left out of the answer."""
+
+
 class _Resolution:
     """One tree's resolution state (not shared between requests)."""
 
@@ -336,16 +340,22 @@ class _Resolution:
             )
             if decision.applies:
                 out.append((node_id, dep))
-            elif len(self.skipped) < 200:
-                self.skipped.append(
-                    {
-                        "parent": node_id,
-                        "name": dep.name,
-                        "requirement": dep.requirement,
-                        "why": decision.why or "not installed",
-                    }
-                )
+            else:
+                self._record_skip(node_id, dep.name, dep.requirement, decision.why)
         return out
+
+    def _record_skip(self, parent: str, name: str, requirement: str, why: str | None) -> None:
+        """An edge the installer does not follow, kept for the answer's `skipped` (at most
+        `SKIPPED_MAX`)."""
+        if len(self.skipped) < SKIPPED_MAX:
+            self.skipped.append(
+                {
+                    "parent": parent,
+                    "name": name,
+                    "requirement": requirement,
+                    "why": why or "not installed",
+                }
+            )
 
     def _not_expanded(self, edges: list[tuple[str, Dependency]], why: str) -> None:
         counts: dict[str, int] = {}

@@ -83,15 +83,8 @@ class ResolutionA(_Resolution):
             named = replace(dep, name=NPM_PREFIX + dep.name)
             if decision.applies:
                 out.append((node_id, named))
-            elif len(self.skipped) < 200:
-                self.skipped.append(
-                    {
-                        "parent": node_id,
-                        "name": named.name,
-                        "requirement": dep.requirement,
-                        "why": decision.why or "not installed",
-                    }
-                )
+            else:
+                self._record_skip(node_id, named.name, dep.requirement, decision.why)
         return out
 
     async def _release_list(self, name: str) -> tuple[str, tuple[Release, ...], str] | Unresolved:

@@ -122,15 +122,8 @@ class ResolutionB(_Resolution):
             decision = edge_applies(self.eco, dep, self.s._env)
             if decision.applies:
                 out.append((node_id, dep))
-            elif len(self.skipped) < 200:
-                self.skipped.append(
-                    {
-                        "parent": node_id,
-                        "name": dep.name,
-                        "requirement": dep.requirement,
-                        "why": decision.why or "not installed",
-                    }
-                )
+            else:
+                self._record_skip(node_id, dep.name, dep.requirement, decision.why)
         return out
 
     def _in(self, node_id: str, dep: Dependency) -> bool:

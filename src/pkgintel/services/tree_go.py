@@ -118,16 +118,7 @@ class GoResolution(_Resolution):
 
     def _skip_pruned(self, mv: ModuleVersion, info: PackageInfo) -> None:
         for dep in info.dependencies:
-            if len(self.skipped) >= 200:
-                return
-            self.skipped.append(
-                {
-                    "parent": f"{mv[0]}@{mv[1]}",
-                    "name": dep.name,
-                    "requirement": dep.requirement,
-                    "why": PRUNED_WHY,
-                }
-            )
+            self._record_skip(f"{mv[0]}@{mv[1]}", dep.name, dep.requirement, PRUNED_WHY)
 
     async def _load(self, path: str, version: str) -> PackageInfo | Unresolved:
         """The go.mod requirements of `path@version` (the exact version, never another)."""

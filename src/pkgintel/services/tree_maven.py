@@ -60,7 +60,6 @@ CLASSPATH: Final = (
     "the root's runtime classpath (compile and runtime scopes) as Maven resolves it when building "
     "the root: `mvn dependency:tree -Dscope=runtime`; no profile active"
 )
-_SKIPPED_MAX: Final = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +114,7 @@ class MavenResolution(_Resolution):
         return normalise_name(self.eco, name)
 
     def _skip(self, parent: str, dep: MavenDependency, why: str) -> None:
-        if len(self.skipped) < _SKIPPED_MAX:
-            self.skipped.append(
-                {"parent": parent, "name": dep.name, "requirement": dep.version or "", "why": why}
-            )
+        self._record_skip(parent, dep.name, dep.version or "", why)
 
     def _maven_edges(self, node_id: str) -> list[_Edge]:
         info = self.reports[node_id].info
