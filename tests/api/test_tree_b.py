@@ -17,6 +17,8 @@ import pytest
 
 from pkgintel.config import Settings
 from pkgintel.ecosystems.cocoapods import shard
+from tests.api.tree_bodies import ids as _ids
+from tests.api.tree_bodies import node as _node
 from tests.fake_registry import ReplayRegistry
 from tests.shared import requires_shared
 
@@ -30,14 +32,6 @@ UPLOADED = "2024-05-01 10:00:00.000000+00:00"
 def settings(settings: Settings) -> Settings:
     # No advisories and no OSV fallback: node counts are "unavailable" without a call.
     return settings.model_copy(update={"osv_api_fallback": False})
-
-
-def _node(body: dict[str, Any], node_id: str) -> dict[str, Any]:
-    return next(n for n in body["nodes"] if n["id"] == node_id)
-
-
-def _ids(body: dict[str, Any]) -> set[str]:
-    return {n["id"] for n in body["nodes"]}
 
 
 def _skipped(body: dict[str, Any]) -> dict[tuple[str, str], str]:

@@ -8,12 +8,11 @@ prune the graph, and the recorded smithy-go go.mod from ../shared.
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
 from pkgintel.config import Settings
+from tests.api.tree_bodies import node as _node
 from tests.fake_registry import ReplayRegistry
 from tests.shared import requires_shared
 
@@ -44,10 +43,6 @@ def module(
     for version, body in mods.items():
         registry.add(f"{PROXY}/{path}/@v/{version}.info", {"Version": version, "Time": TIME})
         registry.add(f"{PROXY}/{path}/@v/{version}.mod", f"module {path}\n\n{body}\n".encode())
-
-
-def _node(body: dict[str, Any], node_id: str) -> dict[str, Any]:
-    return next(n for n in body["nodes"] if n["id"] == node_id)
 
 
 async def test_mvs_takes_the_highest_minimum_and_counts_every_reached_version(

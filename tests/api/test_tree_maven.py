@@ -8,12 +8,12 @@ versions that cannot be known — plus the recorded zio-aws-autoscaling POM from
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
 from pkgintel.config import Settings
+from tests.api.tree_bodies import ids as _ids
+from tests.api.tree_bodies import node as _node
 from tests.fake_registry import ReplayRegistry
 from tests.shared import requires_shared
 
@@ -25,14 +25,6 @@ APACHE = "<licenses><license><name>Apache License, Version 2.0</name></license><
 def settings(settings: Settings) -> Settings:
     # No advisories and no OSV fallback: node counts are "unavailable" without a call.
     return settings.model_copy(update={"osv_api_fallback": False})
-
-
-def _node(body: dict[str, Any], node_id: str) -> dict[str, Any]:
-    return next(n for n in body["nodes"] if n["id"] == node_id)
-
-
-def _ids(body: dict[str, Any]) -> set[str]:
-    return {n["id"] for n in body["nodes"]}
 
 
 def dep(
