@@ -90,6 +90,40 @@ class ServerTimer:
         await self.app(scope, receive, timed_send)
 
 
+async def tree_cold_and_warm(
+    transport: Any, url: str, settings_for: Any, *, cold_runs: int, warm_runs: int
+) -> tuple[list[float], list[float], dict[str, Any]]:
+    """
+    Server times of `GET url` (ms): once in each of `cold_runs` fresh runtimes (`settings_for(i)`
+    gives run i's settings: an empty cache and database), and `warm_runs` times more in the first
+    (the cached answer). Upstream requests go to `transport`. Returns (cold, warm, last body).
+    """
+    import httpx
+
+    from pkgintel.app import create_app
+    from pkgintel.bootstrap import build_runtime
+
+    colds: list[float] = []
+    warm: list[float] = []
+    body: dict[str, Any] = {}
+    for i in range(cold_runs):
+        settings = settings_for(i)
+        async with build_runtime(settings, transport=transport) as rt:
+            timer = ServerTimer(create_app(settings, runtime=rt))
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=timer), base_url="http://bench"
+            ) as client:
+                body = (await client.get(url)).json()
+                assert timer.last is not None
+                colds.append(timer.last * 1000)
+                if i == 0:
+                    for _ in range(warm_runs):
+                        await client.get(url)
+                        assert timer.last is not None
+                        warm.append(timer.last * 1000)
+    return colds, warm, body
+
+
 def pkgintel_cmd() -> list[str]:
     script = Path(sys.executable).parent / "pkgintel"
     return [str(script)] if script.exists() else [sys.executable, "-m", "pkgintel"]

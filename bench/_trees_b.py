@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from _common import Row, ServerTimer, percentile
+from _common import Row, percentile, tree_cold_and_warm
 
-from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.ecosystems.cocoapods import shard
 from tests.fake_registry import ReplayRegistry, build
@@ -147,25 +145,15 @@ async def trees_b(
     transport = httpx.ASGITransport(app=reg.app)
     rows: list[Row] = []
     for eco, package in (*RECORDED, *GENERATED):
-        colds: list[float] = []
-        warm: list[float] = []
-        body: dict[str, Any] = {}
-        url = f"/api/tree/{eco}/{package}"
-        for i in range(args.cold_runs):
-            settings = settings_for(workdir, f"{eco}-{package[:8]}-cold{i}.db")
-            async with build_runtime(settings, transport=transport) as rt:
-                timer = ServerTimer(create_app(settings, runtime=rt))
-                async with httpx.AsyncClient(
-                    transport=httpx.ASGITransport(app=timer), base_url="http://bench"
-                ) as client:
-                    body = (await client.get(url)).json()
-                    assert timer.last is not None
-                    colds.append(timer.last * 1000)
-                    if i == 0:
-                        for _ in range(args.runs):
-                            await client.get(url)
-                            assert timer.last is not None
-                            warm.append(timer.last * 1000)
+        colds, warm, body = await tree_cold_and_warm(
+            transport,
+            f"/api/tree/{eco}/{package}",
+            lambda i, eco=eco, package=package: settings_for(
+                workdir, f"{eco}-{package[:8]}-cold{i}.db"
+            ),
+            cold_runs=args.cold_runs,
+            warm_runs=args.runs,
+        )
         nodes = len(body.get("nodes", []))
         generated = (eco, package) in GENERATED
         extra[f"tree_{eco}{'_generated' if generated else ''}"] = {

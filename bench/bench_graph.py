@@ -50,7 +50,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from _common import REPO, Row, ServerTimer, machine_info, percentile, render_table, run_loop
+from _common import (
+    REPO,
+    Row,
+    ServerTimer,
+    machine_info,
+    percentile,
+    render_table,
+    run_loop,
+    tree_cold_and_warm,
+)
 
 sys.path.insert(0, str(REPO))
 
@@ -274,24 +283,13 @@ async def other_ecosystems(
     transport = httpx.ASGITransport(app=reg.app)
     rows: list[Row] = []
     for eco, package in OTHER_TREES:
-        colds: list[float] = []
-        warm: list[float] = []
-        body: dict[str, Any] = {}
-        for i in range(args.cold_runs):
-            settings = _other_settings(workdir, f"{eco}-cold{i}.db")
-            async with build_runtime(settings, transport=transport) as rt:
-                timer = ServerTimer(create_app(settings, runtime=rt))
-                async with httpx.AsyncClient(
-                    transport=httpx.ASGITransport(app=timer), base_url="http://bench"
-                ) as client:
-                    body = (await client.get(f"/api/tree/{eco}/{package}")).json()
-                    assert timer.last is not None
-                    colds.append(timer.last * 1000)
-                    if i == 0:
-                        for _ in range(args.runs):
-                            await client.get(f"/api/tree/{eco}/{package}")
-                            assert timer.last is not None
-                            warm.append(timer.last * 1000)
+        colds, warm, body = await tree_cold_and_warm(
+            transport,
+            f"/api/tree/{eco}/{package}",
+            lambda i, eco=eco: _other_settings(workdir, f"{eco}-cold{i}.db"),
+            cold_runs=args.cold_runs,
+            warm_runs=args.runs,
+        )
         nodes = len(body.get("nodes", []))
         extra[f"tree_{eco}"] = {
             "root": body.get("root"),
@@ -353,24 +351,13 @@ async def go_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]
     go_graph(reg)
     transport = httpx.ASGITransport(app=reg.app)
     url = "/api/tree/go/example.com/bench/root"
-    colds: list[float] = []
-    warm: list[float] = []
-    body: dict[str, Any] = {}
-    for i in range(args.cold_runs):
-        settings = _other_settings(workdir, f"go-cold{i}.db")
-        async with build_runtime(settings, transport=transport) as rt:
-            timer = ServerTimer(create_app(settings, runtime=rt))
-            async with httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=timer), base_url="http://bench"
-            ) as client:
-                body = (await client.get(url)).json()
-                assert timer.last is not None
-                colds.append(timer.last * 1000)
-                if i == 0:
-                    for _ in range(args.runs):
-                        await client.get(url)
-                        assert timer.last is not None
-                        warm.append(timer.last * 1000)
+    colds, warm, body = await tree_cold_and_warm(
+        transport,
+        url,
+        lambda i: _other_settings(workdir, f"go-cold{i}.db"),
+        cold_runs=args.cold_runs,
+        warm_runs=args.runs,
+    )
     nodes = len(body.get("nodes", []))
     versions_read = sum(len(n.get("minimums", [])) for n in body.get("nodes", []))
     extra["tree_go"] = {"nodes": nodes, "minimums": versions_read, "complete": body.get("complete")}
@@ -478,24 +465,13 @@ async def maven_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, A
     maven_graph(reg)
     transport = httpx.ASGITransport(app=reg.app)
     url = "/api/tree/maven/org.bench:root"
-    colds: list[float] = []
-    warm: list[float] = []
-    body: dict[str, Any] = {}
-    for i in range(args.cold_runs):
-        settings = _other_settings(workdir, f"maven-cold{i}.db")
-        async with build_runtime(settings, transport=transport) as rt:
-            timer = ServerTimer(create_app(settings, runtime=rt))
-            async with httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=timer), base_url="http://bench"
-            ) as client:
-                body = (await client.get(url)).json()
-                assert timer.last is not None
-                colds.append(timer.last * 1000)
-                if i == 0:
-                    for _ in range(args.runs):
-                        await client.get(url)
-                        assert timer.last is not None
-                        warm.append(timer.last * 1000)
+    colds, warm, body = await tree_cold_and_warm(
+        transport,
+        url,
+        lambda i: _other_settings(workdir, f"maven-cold{i}.db"),
+        cold_runs=args.cold_runs,
+        warm_runs=args.runs,
+    )
     nodes = len(body.get("nodes", []))
     omitted = len(body.get("conflicts", []))
     extra["tree_maven"] = {
@@ -598,24 +574,15 @@ async def trees_a(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]
     rows: list[Row] = []
     for eco, package in TREES_A:
         url = f"/api/tree/{eco}/{package}"
-        colds: list[float] = []
-        warm: list[float] = []
-        body: dict[str, Any] = {}
-        for i in range(args.cold_runs):
-            settings = _other_settings(workdir, f"{eco}-{package[-4:]}-cold{i}.db")
-            async with build_runtime(settings, transport=transport) as rt:
-                timer = ServerTimer(create_app(settings, runtime=rt))
-                async with httpx.AsyncClient(
-                    transport=httpx.ASGITransport(app=timer), base_url="http://bench"
-                ) as client:
-                    body = (await client.get(url)).json()
-                    assert timer.last is not None
-                    colds.append(timer.last * 1000)
-                    if i == 0:
-                        for _ in range(args.runs):
-                            await client.get(url)
-                            assert timer.last is not None
-                            warm.append(timer.last * 1000)
+        colds, warm, body = await tree_cold_and_warm(
+            transport,
+            url,
+            lambda i, eco=eco, package=package: _other_settings(
+                workdir, f"{eco}-{package[-4:]}-cold{i}.db"
+            ),
+            cold_runs=args.cold_runs,
+            warm_runs=args.runs,
+        )
         nodes = len(body.get("nodes", []))
         extra[f"tree_{eco}_{package}"] = {
             "nodes": nodes,
