@@ -499,22 +499,31 @@ class _Resolution:
         if parent not in parents:
             parents.append(parent)
 
-    async def _release_list(self, name: str) -> tuple[str, tuple[Release, ...], str] | Unresolved:
+    async def _over_budget(self, eco: Ecosystem, name: str, version: str = "") -> Unresolved | None:
+        """`not_looked_up` when `name` (at `version`, "" for the latest) is not cached and the tree
+        has used its registry lookups (the request's `upstream_guard.FanOut` budget); None, taking
+        one lookup when it is not cached, otherwise."""
         budget = fan_out.get()
+        if (
+            budget is not None
+            and not await self.s._packages.is_cached(eco, name, version or None)
+            and not budget.take(name)
+        ):
+            return Unresolved(
+                "",
+                name,
+                version,
+                "not_looked_up",
+                f"this tree reached its limit of {budget.limit} registry lookups",
+            )
+        return None
+
+    async def _release_list(self, name: str) -> tuple[str, tuple[Release, ...], str] | Unresolved:
         async with self.sem:
             try:
-                if (
-                    budget is not None
-                    and not await self.s._packages.is_cached(self.eco, name)
-                    and not budget.take(name)
-                ):
-                    return Unresolved(
-                        "",
-                        name,
-                        "",
-                        "not_looked_up",
-                        f"this tree reached its limit of {budget.limit} registry lookups",
-                    )
+                refused = await self._over_budget(self.eco, name)
+                if refused is not None:
+                    return refused
                 snap = await self.s._packages.get_snapshot(self.eco, name)
             except PackageNotFound as exc:
                 return Unresolved("", name, "", "not_found", exc.message)

@@ -30,7 +30,6 @@ from pkgintel.domain.tree_rules_a import NPM_PREFIX, requirement_met_a
 from pkgintel.services.packages import Snapshot
 from pkgintel.services.reports import PackageReport
 from pkgintel.services.tree import Unresolved, _Resolution
-from pkgintel.upstream_guard import fan_out
 
 
 class ResolutionA(_Resolution):
@@ -115,21 +114,11 @@ class ResolutionA(_Resolution):
 
     async def _snapshot(self, eco: Ecosystem, name: str) -> Snapshot | Unresolved:
         """`PackageService.get_snapshot` within the tree's lookup budget (as `_release_list`)."""
-        budget = fan_out.get()
         async with self.sem:
             try:
-                if (
-                    budget is not None
-                    and not await self.s._packages.is_cached(eco, name)
-                    and not budget.take(name)
-                ):
-                    return Unresolved(
-                        "",
-                        name,
-                        "",
-                        "not_looked_up",
-                        f"this tree reached its limit of {budget.limit} registry lookups",
-                    )
+                refused = await self._over_budget(eco, name)
+                if refused is not None:
+                    return refused
                 return await self.s._packages.get_snapshot(eco, name)
             except PackageNotFound as exc:
                 return Unresolved("", name, "", "not_found", exc.message)

@@ -35,7 +35,6 @@ from pkgintel.domain.errors import PackageNotFound, PkgIntelError, VersionNotFou
 from pkgintel.domain.mvs import ModuleVersion, highest, newer, prunes
 from pkgintel.domain.packages import Dependency, PackageInfo
 from pkgintel.services.tree import DependencyTree, Unresolved, _Resolution
-from pkgintel.upstream_guard import fan_out
 
 MAIN_MODULE: Final = (
     "a new module at go 1.17 or later requiring only the root (`go get`); the root's replace and "
@@ -122,21 +121,11 @@ class GoResolution(_Resolution):
 
     async def _load(self, path: str, version: str) -> PackageInfo | Unresolved:
         """The go.mod requirements of `path@version` (the exact version, never another)."""
-        budget = fan_out.get()
         async with self.sem:
             try:
-                if (
-                    budget is not None
-                    and not await self.s._packages.is_cached(self.eco, path, version)
-                    and not budget.take(path)
-                ):
-                    return Unresolved(
-                        "",
-                        path,
-                        version,
-                        "not_looked_up",
-                        f"this tree reached its limit of {budget.limit} registry lookups",
-                    )
+                refused = await self._over_budget(self.eco, path, version)
+                if refused is not None:
+                    return refused
                 snap = await self.s._packages.get_snapshot(self.eco, path, version)
             except (PackageNotFound, VersionNotFound) as exc:
                 return Unresolved("", path, version, "not_found", exc.message)

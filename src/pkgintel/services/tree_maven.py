@@ -54,7 +54,6 @@ from pkgintel.domain.tree_maven import (
 )
 from pkgintel.services.reports import PackageReport
 from pkgintel.services.tree import DependencyTree, Unresolved, _Resolution
-from pkgintel.upstream_guard import fan_out
 
 CLASSPATH: Final = (
     "the root's runtime classpath (compile and runtime scopes) as Maven resolves it when building "
@@ -236,21 +235,11 @@ class MavenResolution(_Resolution):
     async def _version_report(self, name: str, version: str) -> PackageReport | Unresolved:
         """The report of `name@version` (the latest for ""), counted against the tree's registry
         budget; a version the repository does not list is `no_matching_version`."""
-        budget = fan_out.get()
         async with self.sem:
             try:
-                if (
-                    budget is not None
-                    and not await self.s._packages.is_cached(self.eco, name, version or None)
-                    and not budget.take(name)
-                ):
-                    return Unresolved(
-                        "",
-                        name,
-                        version,
-                        "not_looked_up",
-                        f"this tree reached its limit of {budget.limit} registry lookups",
-                    )
+                refused = await self._over_budget(self.eco, name, version)
+                if refused is not None:
+                    return refused
                 return await self.s._reports.get_report(self.eco, name, version or None)
             except VersionNotFound as exc:
                 return Unresolved("", name, version, "no_matching_version", exc.message)
