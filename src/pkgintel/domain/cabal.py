@@ -287,14 +287,16 @@ class _Collector:
             self.found.setdefault((name, kind, marker), []).append(rng)
 
 
-def _split(value: str) -> list[str]:
+def split_top_level(text: str, *, opening: str = "(<", closing: str = ")>") -> list[str]:
+    """Split on commas outside the given brackets (parentheses and angle brackets by default);
+    parts are returned as written, empty ones included."""
     parts: list[str] = []
-    current: list[str] = []
     depth = 0
-    for ch in value:
-        if ch == "{":
+    current: list[str] = []
+    for ch in text:
+        if ch in opening:
             depth += 1
-        elif ch == "}":
+        elif ch in closing:
             depth = max(0, depth - 1)
         if ch == "," and depth == 0:
             parts.append("".join(current))
@@ -302,7 +304,12 @@ def _split(value: str) -> list[str]:
         else:
             current.append(ch)
     parts.append("".join(current))
-    return [p.strip() for p in parts if p.strip()]
+    return parts
+
+
+def _split(value: str) -> list[str]:
+    """The non-empty comma-separated items of a field, braces (`{a, b}`) kept whole."""
+    return [p.strip() for p in split_top_level(value, opening="{", closing="}") if p.strip()]
 
 
 def declared_version(text: str) -> str | None:

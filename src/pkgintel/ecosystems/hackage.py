@@ -40,6 +40,7 @@ from pkgintel.domain.cabal import (
     TARGET_OS,
     declared_version,
     library_dependencies,
+    split_top_level,
 )
 from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
@@ -426,7 +427,7 @@ def _current_version(cell: Cell) -> str | None:
 def _people(text: str) -> list[Maintainer]:
     """`Ann <ann@x.org>, bob@y.org` → maintainers (the name, else the address)."""
     out: list[Maintainer] = []
-    for part in _split_top(text):
+    for part in split_top_level(text):
         part = part.strip()
         if not part:
             continue
@@ -440,31 +441,12 @@ def _people(text: str) -> list[Maintainer]:
     return out
 
 
-def _split_top(text: str, *, opening: str = "(<", closing: str = ")>") -> list[str]:
-    """Split on commas outside the given brackets (parentheses and angle brackets by default)."""
-    parts: list[str] = []
-    depth = 0
-    current: list[str] = []
-    for ch in text:
-        if ch in opening:
-            depth += 1
-        elif ch in closing:
-            depth = max(0, depth - 1)
-        if ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    parts.append("".join(current))
-    return parts
-
-
 def _dependencies(cell: Cell, *, own: str) -> tuple[Dependency, ...]:
     """`base (>=4.7 && <5), bytestring, ... [details]` → dependencies (the package's own library,
     listed when its executables use it, is left out)."""
     text = re.sub(r"\[\s*details\s*\]\s*$", "", cell.text).strip()
     deps: dict[str, Dependency] = {}
-    for item in _split_top(text, opening="({", closing=")}"):
+    for item in split_top_level(text, opening="({", closing=")}"):
         m = _DEP_ITEM.match(item.strip())
         if not m or m[1] == own:
             continue
