@@ -12,6 +12,7 @@ from pkgintel.domain.typosquat import (
     TWO_EDIT_TOP,
     TWO_SLIP_TOP,
     VariantIndex,
+    consonants,
     ecosystem_bases,
     install_confusion,
     one_edit_keys,
@@ -19,6 +20,7 @@ from pkgintel.domain.typosquat import (
     scoped_part_distinct,
     slip_keys,
     two_slips,
+    unpopular_slip,
 )
 from pkgintel.scoring.typosquat import Gap, suspected_by
 
@@ -174,7 +176,7 @@ def test_two_edits_on_a_short_name_only_against_the_very_top() -> None:
     (variant,) = [v for v in index.variants("reqest") if v.target == "requests"]
     assert (variant.technique, variant.typo_traffic) == ("two_edits", False)
     # `chokidar` sits 201st here, beyond TWO_EDIT_TOP: two edits from it are not looked for.
-    assert all(v.target != "chokidar" for v in index.variants("chokader"))
+    assert all(v.target != "chokidar" for v in index.variants("chomidor"))
 
 
 def test_two_keyboard_slips_reach_further_down_than_two_edits() -> None:
@@ -250,3 +252,47 @@ def test_a_word_glued_onto_a_popular_name() -> None:
 
 
 _DJANGO_PLUGINS = ["django-filter", "django-cors-headers", "django-environ"]
+
+
+def test_a_slip_shaped_edit_of_a_long_name_whatever_its_popularity() -> None:
+    assert unpopular_slip("monoliht", "monolith") == "transposition"
+    assert unpopular_slip("ethereum-input-decorder", "ethereum-input-decoder") == "adjacent_key"
+    assert unpopular_slip("coinanalyze", "coinanalyse") == "adjacent_key"
+    assert unpopular_slip("learninglib", "learning-lib") == "delimiter"
+    # Under MIN_ANY_SLIP characters, a number changed, a letter added, a letter replaced by an
+    # unrelated one: chance, versions and other words.
+    assert unpopular_slip("monolih", "monolith") is None
+    assert unpopular_slip("pkg-tools3", "pkg-tools2") is None
+    assert unpopular_slip("gate-apis", "gate-api") is None
+    assert unpopular_slip("pytest-zoo", "pytest-foo") is None
+
+
+def test_a_sound_alike_name_keeps_the_consonants_and_changes_the_vowels() -> None:
+    assert consonants("chokidar") == consonants("chokader") == "chkdr"
+    assert consonants("log-symbols") == consonants("logsymbles") == "lgsmbls"
+    assert consonants("husky") == consonants("haski") == "hsk"
+    # Short names, scoped names and names with digits have no sound key.
+    assert consonants("hook") is None
+    assert consonants("@types/node") is None
+    assert consonants("web3-utils") is None
+    # Beyond TWO_EDIT_TOP, where two edits are not looked for, within SOUND_TOP.
+    index = VariantIndex([*(f"pkg{i:04d}" for i in range(200)), "chokidar", "log-symbols"])
+    for query, target in (("chokader", "chokidar"), ("logsymbles", "log-symbols")):
+        (variant,) = [v for v in index.variants(query) if v.target == target]
+        assert (variant.technique, variant.typo_traffic) == ("sound_alike", False)
+    # The same consonants with more than two edits between the names is another word.
+    assert all(v.technique != "sound_alike" for v in index.variants("chakadiri"))
+
+
+def test_a_habit_affix_on_a_misspelt_popular_name() -> None:
+    index = VariantIndex(["ethers", "react"])
+    (variant,) = index.variants("ethrs.js")
+    assert (variant.target, variant.technique, variant.typo_traffic) == (
+        "ethers",
+        "combosquat",
+        False,
+    )
+    assert "'.js' added and one omission" in variant.detail
+    # Only a keyboard slip counts, on a base of MIN_SLIPPED_BASE characters.
+    assert index.variants("ethexs.js") == []
+    assert index.variants("rect.js") == []

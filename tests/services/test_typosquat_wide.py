@@ -66,8 +66,14 @@ async def test_a_new_name_one_edit_from_a_used_package_outside_the_pool(
     assert hint.is_suspected
     assert _suspects(hint) == [("node-hide-console-window", "adjacent_key")]  # s beside w
     assert hint.matches[0].outside_pool
-    # The original must be in real use: under WIDE_FLOOR downloads a month it is no target.
-    assert not (await names.typosquat(NPM, "shadowsock")).is_suspected
+    # Under WIDE_FLOOR downloads a month the original draws no typo traffic worth the name: a
+    # long new name one slip from it is still suspected on its shape (`unpopular_slip`)...
+    low = await names.typosquat(NPM, "shadowsock")
+    assert _suspects(low) == [("shadowsocks", "omission")]
+    assert low.matches[0].outside_pool and low.matches[0].gap_basis == "unknown"
+    # ... but a listed package of that shape owes its downloads to itself.
+    listed = NameEntry(NPM, "shadowsock", "shadowsock", monthly_downloads=40, source="ingest")
+    assert not (await names.typosquat(NPM, "shadowsock", listed)).is_suspected
 
 
 async def test_a_lower_case_twin_of_a_legacy_mixed_case_name(names: NameService) -> None:
@@ -130,6 +136,8 @@ async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
         ("@azure/arm-logic", 122_793),
         ("@vitejs/plugin-react-refresh", 180_087),
         ("@autorest/modelerfour", 58_481),  # a scope no popular name carries
+        ("@azure/arm-mixedreality", 680),  # under WIDE_FLOOR, in a common scope
+        ("@autorest/codemodel-x", 680),  # under WIDE_FLOOR, in a rare scope
         ("prosemirror-schema-x", 600),  # listed, under WIDE_FLOOR
         ("@chatwoot/prosemirror-schema-x", 20_000),  # a fork under a rare scope
         *((f"@org{i}/eslint-config-x", 5_000) for i in range(3)),  # a common word
@@ -150,6 +158,13 @@ async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
         listed = await service.typosquat(NPM, "prosemirror-schema-x")
         assert not listed.is_suspected
         assert [m.name for m in listed.matches] == ["@chatwoot/prosemirror-schema-x"]
+        # An organisation's scope lends its package the reputation WIDE_FLOOR asks for, down to
+        # SCOPED_FLOOR, for new names; a rare scope does not.
+        org = await service.typosquat(NPM, "arm-mixedreality")
+        assert _suspects(org) == [("@azure/arm-mixedreality", "scope_confusion")]
+        used = NameEntry(NPM, "arm-mixedreality", "arm-mixedreality", monthly_downloads=90)
+        assert not (await service.typosquat(NPM, "arm-mixedreality", used)).is_suspected
+        assert not (await service.typosquat(NPM, "codemodel-x")).is_suspected
         # A part three scopes publish is a common word.
         assert not (await service.typosquat(NPM, "eslint-config-x")).is_suspected
     finally:
@@ -251,3 +266,30 @@ async def test_prefetch_probes_many_names_with_one_query_and_the_same_answers(
     assert together == alone
     assert len(calls) == 1  # the typosquat calls found every probe cached
     assert alone["node-hide-console-windows"] == [("node-hide-console-window", "adjacent_key")]
+
+
+async def test_a_long_new_name_one_slip_from_a_project_of_unknown_popularity(
+    tmp_path: Path,
+) -> None:
+    # PyPI ranks only its 15,000 most downloaded projects: beyond them the gap cannot be measured,
+    # so only the shape of a long new name speaks (`unpopular_slip`).
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'unranked.sqlite'}")
+    await upgrade(engine)
+    service = NameService(SqlStore(engine))
+    entries = [NameEntry(PYPI, "requests", "requests", popularity_rank=1)]
+    entries += [NameEntry(PYPI, n, n) for n in ("monolith", "gate-api", "telebot-x")]
+    await service.ingest(PYPI, entries, source="t")
+    try:
+        hint = await service.typosquat(PYPI, "monoliht")
+        assert _suspects(hint) == [("monolith", "transposition")]
+        (target,) = hint.matches
+        assert target.outside_pool and target.rank is None
+        assert "not among the 1 most downloaded" in target.popularity
+        # Too short to tell from chance, a letter added (a word of its own: `gate-apis`), a
+        # listed project: none is a suspect.
+        assert not (await service.typosquat(PYPI, "monolih")).is_suspected
+        assert not (await service.typosquat(PYPI, "gate-apis")).is_suspected
+        listed = NameEntry(PYPI, "monoliht", "monoliht")
+        assert not (await service.typosquat(PYPI, "monoliht", listed)).is_suspected
+    finally:
+        await engine.dispose()

@@ -102,6 +102,9 @@ async def test_names_with_downloads_at_or_above_the_floor(store: SqlStore) -> No
     )
     assert await store.list_names_with_downloads(Ecosystem.NPM, 1_000) == ["at-floor"]
     assert await store.list_names_with_downloads(Ecosystem.CARGO, 0) == []
+    # Every key of the ecosystem, whatever is known of its popularity.
+    assert sorted(await store.list_name_keys(Ecosystem.NPM)) == ["at-floor", "below", "unknown"]
+    assert await store.list_name_keys(Ecosystem.CARGO) == []
 
 
 async def test_names_near_share_first_character_and_length(store: SqlStore) -> None:

@@ -259,6 +259,28 @@ def two_slips(query: str, target: str) -> bool:
     )
 
 
+MIN_ANY_SLIP: Final = 8
+"""A name is compared with *every* name of the index, whatever its popularity, from this length
+(`unpopular_slip`): one edit from a shorter name happens by chance."""
+_ANY_SLIPS: Final = _KEY_SLIPS | {"delimiter", "homoglyph"}
+_DIGITS = re.compile(r"\d")
+
+
+def unpopular_slip(query: str, target: str) -> str | None:
+    """
+    The technique (`classify_edit`) when `query` is `target` after one slip-shaped edit (a key left
+    out, doubled, swapped, struck beside or instead of its neighbour, a letter added, a separator or
+    a look-alike changed; `monoliht` / `monolith`, `gate-apis` / `gate-api`) and has at least
+    `MIN_ANY_SLIP` characters; None otherwise. A different number (`lib2` / `lib3`) is a version,
+    and an unrelated letter in place of another (`pytest-foo` / `pytest-goo`) a different word, so
+    neither counts. Used for targets whose popularity is low or unknown, where only the shape speaks.
+    """
+    if len(query) < MIN_ANY_SLIP or _DIGITS.sub("", query) == _DIGITS.sub("", target):
+        return None
+    technique = classify_edit(query, target)
+    return technique if technique in _ANY_SLIPS else None
+
+
 _JS_SUFFIXES: Final = frozenset({".js", "-js", "js"})
 
 
@@ -323,6 +345,9 @@ compared against this many most popular names: a slip is what a hurried user mak
 substitutions is not."""
 EXTRA_WORD_TOP: Final = 20000
 """A two-word name (`axios-http`) imitates one of this many most popular names by its other word."""
+MIN_SLIPPED_BASE: Final = 5
+"""A name with a habit affix (`.js`, `py-`) is also compared, without it, one keyboard slip from the
+popular names (`ethrs.js` / `ethers`) from this many characters."""
 MIN_GLUED_BASE: Final = 5
 """A popular name with a word glued on (`web3tool`) is looked for from this many characters."""
 MIN_GLUED_WORD: Final = 3
@@ -403,6 +428,7 @@ class VariantIndex:
         "_scoped_parts",
         "_scrambled",
         "_skeletons",
+        "_sounds",
     )
 
     def __init__(self, names: Sequence[str], pool: NamePool | None = None) -> None:
@@ -415,6 +441,11 @@ class VariantIndex:
         self._scrambled: dict[str, int] = {}
         self._scoped_parts: dict[str, int] = {}
         self._namespaces: dict[tuple[str, int], int] = {}
+        self._sounds: dict[str, int] = {}
+        for i, name in enumerate(self._names[:SOUND_TOP]):
+            sound = consonants(name)
+            if sound is not None:
+                self._sounds.setdefault(sound, i)
         for i, name in enumerate(self._names):
             if not name.startswith("@"):
                 tokens = _DELIMITERS.split(name)
@@ -512,6 +543,14 @@ class VariantIndex:
                         f"{other!r} of the popular name swapped for {affix!r}",
                         {affix, other} <= _HABIT_AFFIXES,
                     )
+        for base, affix in _affix_bases(query):
+            # A habit affix on a misspelt name (`ethrs.js`: `ethers` with a key left out).
+            if affix not in _HABIT_AFFIXES or len(base) < MIN_SLIPPED_BASE or "/" in base:
+                continue
+            for i, dist in self._pool.near(base, 1, limit * 2):
+                slip = classify_edit(base, self._names[i])
+                if dist == 1 and slip in _KEY_SLIPS:
+                    add(i, "combosquat", f"the popular name with {affix!r} added and one {slip}")
         for i, other in self._affixed.get(query, ()):
             add(
                 i,
@@ -560,6 +599,13 @@ class VariantIndex:
                     add(i, "two_edits", "2 edits from one of the most popular names")
                 elif i < TWO_SLIP_TOP and two_slips(query, self._names[i]):
                     add(i, "two_edits", "2 keyboard slips from one of the most popular names")
+        sound = consonants(query)
+        i = self._sounds.get(sound) if sound is not None else None
+        if (
+            i is not None
+            and DamerauLevenshtein.distance(skeleton(query), skeleton(self._names[i])) <= 2
+        ):
+            add(i, "sound_alike", "the popular name with its vowels changed")
         letters = _letters(query)
         if letters is not None:
             i = self._scrambled.get(letters)
@@ -631,8 +677,33 @@ _ORDER: Final = {
     "two_edits": 3,
     "delimiter_typo": 3,
     "scramble": 3,
+    "sound_alike": 3,
     "case_twin": 0,
 }
+
+
+SOUND_TOP: Final = 5000
+"""Vowel changes (`sound_alike`) are compared against this many most popular names: users spell by
+ear the names they hear most."""
+MIN_SOUND: Final = 5
+"""A `sound_alike` name has at least this many characters, and its consonants at least
+`MIN_CONSONANTS`: short names of the same consonants are common (`hook` / `hack`)."""
+MIN_CONSONANTS: Final = 3
+_VOWELS = re.compile(r"[aeiouy]+")
+_REPEATS = re.compile(r"(.)\1+")
+
+
+def consonants(name: str) -> str | None:
+    """The consonants of an unscoped name, separators and vowels (`y` counted) dropped and doubled
+    letters single (`chokidar` and `chokader`: `chkdr`), or None for scoped and short names and
+    for names with digits. Two names with the same consonants and different vowels sound alike."""
+    if name.startswith("@") or len(name) < MIN_SOUND:
+        return None
+    flat = skeleton(name)
+    if not flat.isalpha():
+        return None
+    out = _REPEATS.sub(r"\1", _VOWELS.sub("", flat))
+    return out if len(out) >= MIN_CONSONANTS else None
 
 
 def _letters(name: str) -> str | None:

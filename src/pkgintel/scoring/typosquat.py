@@ -54,6 +54,7 @@ TYPO_TECHNIQUES: Final = frozenset(
         "reorder",
         "delimiter_typo",
         "scramble",
+        "sound_alike",
         "case_twin",
     }
 )

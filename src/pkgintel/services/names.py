@@ -37,6 +37,7 @@ from pkgintel.domain.typosquat import (
     scope_keys,
     scoped_part_distinct,
     skeleton,
+    unpopular_slip,
 )
 from pkgintel.knowledge.import_names import ImportName, provided_as
 from pkgintel.knowledge.install_confusion import install_files
@@ -69,6 +70,10 @@ CROSS_ECOSYSTEM: dict[Ecosystem, Ecosystem] = {
 WIDE_FLOOR = 1000
 """A name outside the popular pool is a typosquat target (`one_edit_keys` probes of the whole
 index) only with at least this many downloads a month: a package in real use."""
+SCOPED_FLOOR = 100
+"""A package under a common scope (`SCOPE_MIN_NAMES`, such as `@azure`) is the original of its name
+without the scope from this many downloads a month: its users drop an organisation's scope by
+habit, whatever the package's own traffic. Under `WIDE_FLOOR` only a new name is judged by it."""
 SCOPE_MIN_NAMES = 3
 """A scope counts as common (`scope_keys`) when at least this many popular names carry it."""
 SCOPE_LIMIT = 500
@@ -181,13 +186,12 @@ class _Pool:
     """Scopes carried by at least `SCOPE_MIN_NAMES` popular names, most common first (not
     `@types`, whose packages are named after the real, unscoped one)."""
     scoped_parts: ScopedParts | None = None
-    """Which scopes publish each package part, over the same names as `targets`
-    (`domain.scoped_parts`): an unscoped name is probed as that part under any scope."""
+    """Which scopes publish each package part, over the names with at least `WIDE_FLOOR` downloads
+    a month (`domain.scoped_parts`): an unscoped name is probed as that part under any scope."""
     targets: KeyFilter | None = None
-    """Keys of the whole index with at least `WIDE_FLOOR` downloads a month as loaded with the pool
-    (`domain.key_filter`): the whole-index probe asks the store only about spellings that pass.
-    A name that reaches the floor later (a report's live sighting) counts from the next load,
-    within `_POOL_TTL_S`."""
+    """Every key of the whole index as loaded with the pool (`domain.key_filter`): the whole-index
+    probe asks the store only about spellings that pass. A name the index learns later (a report's
+    live sighting) counts from the next load, within `_POOL_TTL_S`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,22 +379,17 @@ class NameService:
                 if entries
                 else []
             )
-            wide_keys = (
-                await self._store.list_names_with_downloads(ecosystem, WIDE_FLOOR)
-                if entries
-                else []
-            )
+            all_keys = await self._store.list_name_keys(ecosystem) if entries else []
             # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
             names, variants, brands = await asyncio.to_thread(
                 _indexed_pool, [e.name for e in entries], [e.name for e in foreign]
             )
-            targets = await asyncio.to_thread(KeyFilter, wide_keys)
-            scoped_parts = (
-                await asyncio.to_thread(ScopedParts, wide_keys)
-                if ecosystem is Ecosystem.NPM
-                else None
-            )
-            del wide_keys
+            targets = await asyncio.to_thread(KeyFilter, all_keys)
+            del all_keys
+            scoped_parts = None
+            if entries and ecosystem is Ecosystem.NPM:
+                used = await self._store.list_names_with_downloads(ecosystem, WIDE_FLOOR)
+                scoped_parts = await asyncio.to_thread(ScopedParts, used)
             pool = _Pool(
                 self._clock(),
                 entries,
@@ -807,15 +806,28 @@ class NameService:
             out.append((twin, "case_twin", 0, True))
         for name in sorted(plan.probes):
             entry = entries.get(name)
-            if entry is None or (entry.monthly_downloads or 0) < WIDE_FLOOR or name == key:
+            if entry is None or name == key:
                 continue
+            used = (entry.monthly_downloads or 0) >= WIDE_FLOOR
             in_pool = pool.variants is not None and name in pool.variants
             distance = int(DamerauLevenshtein.distance(lowered, name))
-            if name == lowered:
+            if name in plan.scoped:
+                # An organisation's scope carries its reputation (`arm-mixedreality` /
+                # `@azure/arm-mixedreality`): its package counts from `SCOPED_FLOOR`, and below
+                # `WIDE_FLOOR` judges only new names.
+                if (entry.monthly_downloads or 0) >= SCOPED_FLOOR:
+                    out.append((entry, "scope_confusion", distance, used))
+            elif not used:
+                # Popularity low or unknown (PyPI outside its ranking): only a long name one
+                # slip-shaped edit away counts, and only when new (`unpopular_slip`).
+                technique = unpopular_slip(lowered, name) if distance == 1 else None
+                if technique is not None and not in_pool:
+                    out.append((entry, technique, 1, False))
+            elif name == lowered:
                 if not in_pool:  # the pool's own case twin is a `delimiter` variant
                     out.append((entry, "case_twin", 0, True))
-            elif name in plan.scoped or name in plan.rare:
-                out.append((entry, "scope_confusion", distance, name in plan.scoped))
+            elif name in plan.rare:
+                out.append((entry, "scope_confusion", distance, False))
             elif distance == 1:
                 if not in_pool:  # one edit from a pool name: the variant model has it
                     technique = classify_edit(lowered, name)

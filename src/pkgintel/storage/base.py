@@ -57,6 +57,11 @@ class NameStore(Protocol):
         """Keys of every entry with at least `floor` monthly downloads (any order)."""
         ...
 
+    async def list_name_keys(self, ecosystem: Ecosystem) -> list[str]:
+        """Keys of every entry of the ecosystem's index, whatever is known of its popularity (any
+        order)."""
+        ...
+
     async def list_names_near(self, ecosystem: Ecosystem, key: str, limit: int) -> list[str]:
         """Keys sharing the first character of `key` with a length within ±2, at most `limit`."""
         ...

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import event, func, select, text
+from sqlalchemy import Select, event, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -237,6 +237,14 @@ class SqlStore:
         c = package_name.c
         # Served by ix_package_name_downloads (ecosystem, monthly_downloads).
         stmt = select(c.name).where(c.ecosystem == ecosystem.value, c.monthly_downloads >= floor)
+        return await self._stream_names(stmt)
+
+    async def list_name_keys(self, ecosystem: Ecosystem) -> list[str]:
+        c = package_name.c
+        return await self._stream_names(select(c.name).where(c.ecosystem == ecosystem.value))
+
+    async def _stream_names(self, stmt: Select[Any]) -> list[str]:
+        """The values of `stmt`'s one column (names), read in partitions."""
         out: list[str] = []
         async with self._engine.connect() as conn:
             # Streamed in partitions: ~180,000 npm rows would otherwise hold the event loop for
