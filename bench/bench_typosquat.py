@@ -270,6 +270,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "heldout3": "heldout3",
                 "heldout4": "heldout4",
                 "heldout5": "heldout5",
+                "heldout6": "heldout6",
             }.get(row.get("added") or "", "original")
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
             in_index = normalise_name(eco, row["target"]) in indexed[eco]
@@ -436,9 +437,21 @@ def report(out: dict[str, Any]) -> str:
         "heldout3",
         "heldout4",
         "heldout5",
+        "heldout6",
+        "heldout6 npm",
+        "heldout6 pypi",
     ]
     groups += ["popular_target", "target_indexed"]
-    subsets = ("original", "added", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+    subsets = (
+        "original",
+        "added",
+        "heldout",
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+    )
     groups += [f"{g} popular_target" for g in subsets]
     groups += [f"{g} target_indexed" for g in subsets]
     for g in groups:
