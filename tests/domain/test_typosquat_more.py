@@ -101,9 +101,15 @@ def test_one_edit_keys_are_exactly_the_names_one_edit_away() -> None:
     assert 60 * len("shadowsock") < len(keys) < 85 * len("shadowsock")
 
 
-def test_one_edit_keys_edit_only_the_package_part_and_skip_short_names() -> None:
+def test_one_edit_keys_edit_the_package_part_or_the_scope_and_skip_short_names() -> None:
     keys = one_edit_keys("@scope/hide-console")
-    assert keys and all(k.startswith("@scope/") for k in keys)
+    assert keys and all(k.startswith("@scope/") or k.endswith("/hide-console") for k in keys)
+    assert "@scope/hide-consol" in keys
+    # A slip in the scope, the part kept (`@flashbotts` / `@flashbots`), never both at once.
+    assert {"@scpe/hide-console", "@scopes/hide-console"} <= keys
+    assert "@scpe/hide-consol" not in keys
+    # A scope under MIN_SCOPE_EDIT letters is not edited: one edit makes another organisation's.
+    assert all(k.startswith("@aws/") for k in one_edit_keys("@aws/client-s3x"))
     assert one_edit_keys("a" * (MIN_WIDE - 1)) == set()
     assert one_edit_keys("a" * (MAX_WIDE + 1)) == set()  # no query of thousands of keys
 

@@ -719,7 +719,8 @@ def one_edit_keys(key: str) -> set[str]:
     """
     Every key one Damerau-Levenshtein edit from `key` (a deletion, an adjacent transposition, or a
     character of `EDIT_ALPHABET` substituted or inserted), `key` itself excluded. In a scoped npm
-    name only the package part is edited. A name with `_` or `.` also gives its spelling with dashes
+    name the package part is edited, and the scope (from `MIN_SCOPE_EDIT` characters) with the part
+    kept. A name with `_` or `.` also gives its spelling with dashes
     and every key one edit from that (a separator change plus one edit). Empty when the (package part
     of the) name is shorter than `MIN_WIDE` or longer than `MAX_WIDE`. A name of n characters has about 77·n such keys; a caller
     probes an index with them in one query.
@@ -728,25 +729,39 @@ def one_edit_keys(key: str) -> set[str]:
     head = f"{scope}{sep}"
     if not MIN_WIDE <= len(part) <= MAX_WIDE:
         return set()
-    out: set[str] = set()
-    n = len(part)
-    for i in range(n):
-        out.add(part[:i] + part[i + 1 :])
-        if i + 1 < n:
-            out.add(part[:i] + part[i + 1] + part[i] + part[i + 2 :])
-        for ch in EDIT_ALPHABET:
-            out.add(part[:i] + ch + part[i + 1 :])
-    for i in range(n + 1):
-        for ch in EDIT_ALPHABET:
-            out.add(part[:i] + ch + part[i:])
-    out.discard(part)
-    keys = {head + k for k in out if k and k[0] not in "-_." and k[-1] not in "-_."}
+    keys = {head + k for k in _edits(part)}
+    if scope.startswith("@") and len(scope) > MIN_SCOPE_EDIT:
+        # A slip in the scope, the package part kept (`@flashbotts/ethers-provider-bundle`).
+        keys |= {f"@{s}/{part}" for s in _edits(scope[1:])}
     dashed = _DELIMITERS.sub("-", part)
     if dashed != part:
         # Separators changed as well (`ember_cli_babe` / `ember-cli-babel`): the name with dashes,
         # and every key one edit from it.
         keys |= one_edit_keys(head + dashed) | {head + dashed}
     return keys
+
+
+MIN_SCOPE_EDIT: Final = 4
+"""`one_edit_keys` edits a scope of at least this many characters: one edit turns a shorter one into
+another organisation's (`@aws` / `@ams`)."""
+
+
+def _edits(text: str) -> set[str]:
+    """Every spelling one edit from `text` (see `one_edit_keys`) that neither starts nor ends with a
+    separator, `text` excluded."""
+    out: set[str] = set()
+    n = len(text)
+    for i in range(n):
+        out.add(text[:i] + text[i + 1 :])
+        if i + 1 < n:
+            out.add(text[:i] + text[i + 1] + text[i] + text[i + 2 :])
+        for ch in EDIT_ALPHABET:
+            out.add(text[:i] + ch + text[i + 1 :])
+    for i in range(n + 1):
+        for ch in EDIT_ALPHABET:
+            out.add(text[:i] + ch + text[i:])
+    out.discard(text)
+    return {k for k in out if k and k[0] not in "-_." and k[-1] not in "-_."}
 
 
 def scoped_part_distinct(part: str) -> bool:
