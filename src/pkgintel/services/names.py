@@ -31,6 +31,7 @@ from pkgintel.domain.typosquat import (
     Variant,
     VariantIndex,
     classify_edit,
+    digits_only,
     ecosystem_bases,
     install_confusion,
     one_edit_keys,
@@ -831,7 +832,10 @@ class NameService:
             elif distance == 1:
                 if not in_pool:  # one edit from a pool name: the variant model has it
                     technique = classify_edit(lowered, name)
-                    out.append((entry, technique, 1, technique in SLIP_TECHNIQUES))
+                    # A number changed is a sibling's version (`@unicode/unicode-11.0.0` /
+                    # `-17.0.0`, `webpack5-plugin`), not a slip: judged for new names only.
+                    slip = technique in SLIP_TECHNIQUES and not digits_only(lowered, name)
+                    out.append((entry, technique, 1, slip))
             else:
                 out.append((entry, "delimiter_typo", distance, False))
         out.sort(key=lambda item: -(item[0].monthly_downloads or 0))
