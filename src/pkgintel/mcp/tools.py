@@ -686,6 +686,5 @@ TOOLS: tuple[Tool, ...] = (
         open_world=False,
         with_client=True,
     ),
-    # -- dependency tree (issue 16)
 )
 """Every published tool, in the order `tools/list` shows them."""
