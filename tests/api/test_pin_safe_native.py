@@ -1,6 +1,6 @@
 """
 pin_safe takes each ecosystem's native range syntax (Cargo, RubyGems, Maven, NuGet, Composer, Pub,
-Hex) on the replayed registry fixtures: with one test advisory on the newest version inside the
+Hex, Hackage) on the replayed registry fixtures: with one test advisory on the newest version inside the
 range, the answer is the next one inside it, and versions outside the range are counted as such.
 """
 
@@ -39,6 +39,7 @@ CASES = [
     ),
     ("pub", "Pub", "bloc", "bloc", ">=7.0.0 <8.0.0", "7.2.1", "7.2.0"),
     ("hex", "Hex", "phoenix", "phoenix", "~> 1.3.0", "1.3.4", "1.3.3"),
+    ("hackage", "Hackage", "aeson", "aeson", "^>= 2.1", "2.1.2.1", "2.1.2.0"),
 ]
 
 
@@ -100,6 +101,7 @@ async def test_a_bare_version_stays_the_exact_version(client: httpx.AsyncClient)
         ("pub/bloc", "^1.0.0 <2.0.0"),
         ("hex/phoenix", "~> 1"),
         ("cargo/regex", "1.2.3 - 2.3.4"),
+        ("hackage/aeson", ">= { 2.1 }"),  # only == and ^>= take a version set
     ],
 )
 async def test_text_outside_the_grammar_is_422(
@@ -108,3 +110,13 @@ async def test_text_outside_the_grammar_is_422(
     resp = await client.get(f"/api/pin_safe/{path}", params={"constraint": constraint})
     assert resp.status_code == 422, resp.text
     assert "constraint" in resp.text
+
+
+async def test_a_conda_constraint_takes_the_four_forms_only(client: httpx.AsyncClient) -> None:
+    # conda's own specs may hold regular expressions (`^1.7.*$`): they are not evaluated from a
+    # caller's text, so a native spec is 422 and the specification's forms still answer.
+    path = "/api/pin_safe/conda/conda-forge%2Fpytest"
+    assert (await client.get(path, params={"constraint": "6.2.*|6.1.2"})).status_code == 422
+    resp = await client.get(path, params={"constraint": "~6.2.0"})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["candidates"] == 6  # 6.2.0 to 6.2.5

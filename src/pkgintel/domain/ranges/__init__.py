@@ -14,9 +14,12 @@ grammar, and `GRAMMARS` below is the literal registry by ecosystem.
 | Composer | `composer.ComposerGrammar` | composer/semver `VersionParser::parseConstraints` |
 | Pub | `pub.PubGrammar` | pub_semver `VersionConstraint.parse` |
 | Hex | `hex.HexGrammar` | Elixir `Version` requirements (`~>`, `and`/`or`) |
+| Hackage | `hackage.HackageGrammar` | Cabal's `VersionRange` (`^>=`, `== 1.2.*`, version sets) |
 
 Go has no range grammar: the go command uses minimal version selection over exact `require`
-versions, so there is nothing to evaluate (see docs/versions.md).
+versions, so there is nothing to evaluate (see docs/versions.md). Conda's grammar
+(`conda.CondaGrammar`) serves the dependency tree, over registry data, and is not registered: its
+`^...$` clauses are regular expressions, which a caller's text must not get to run.
 
 Adding a scheme: write `<scheme>.py` with a class satisfying `RangeGrammar` (its `parse`
 raises `RangeSyntaxError`; its range's `contains` never raises and uses the ecosystem's own
@@ -35,6 +38,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges.base import RangeGrammar, RangeSyntaxError, VersionRange
 from pkgintel.domain.ranges.cargo import CargoGrammar
 from pkgintel.domain.ranges.composer import ComposerGrammar
+from pkgintel.domain.ranges.hackage import HackageGrammar
 from pkgintel.domain.ranges.hex import HexGrammar
 from pkgintel.domain.ranges.maven import MavenGrammar
 from pkgintel.domain.ranges.npm import NpmGrammar
@@ -67,6 +71,7 @@ GRAMMARS: Final[Mapping[Ecosystem, RangeGrammar]] = MappingProxyType(
         Ecosystem.COMPOSER: ComposerGrammar(),
         Ecosystem.PUB: PubGrammar(),
         Ecosystem.HEX: HexGrammar(),
+        Ecosystem.HACKAGE: HackageGrammar(),
     }
 )
 """Every ecosystem whose native range syntax we evaluate → its grammar."""

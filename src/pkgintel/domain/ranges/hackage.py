@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from pkgintel.domain.ranges.base import RangeSyntaxError
+from pkgintel.domain.versions import MAX_VERSION_LENGTH
 
 _TOKEN: Final = re.compile(
     r"\s*(\^>=|>=|<=|==|>|<|&&|\|\||\(|\)|\{|\}|,|-any|-none|\d+(?:\.\d+)*(?:\.\*)?)"
@@ -51,7 +52,7 @@ class HackageRange:
 
     def contains(self, version: str) -> bool:
         v = version.strip()
-        if not _VERSION.match(v):
+        if len(v) > MAX_VERSION_LENGTH or not _VERSION.match(v):
             return False
         return self._test(_key(v))
 
@@ -131,11 +132,13 @@ class _Parser:
 
     def _version(self) -> str:
         tok = self._next()
-        if not _VERSION.match(tok):
+        if len(tok) > MAX_VERSION_LENGTH or not _VERSION.match(tok):
             raise RangeSyntaxError("Cabal", self.text, f"{tok!r} is not a version")
         return tok
 
     def _single(self, op: str, version: str) -> Predicate:
+        if len(version) > MAX_VERSION_LENGTH:
+            raise RangeSyntaxError("Cabal", self.text[:80], "the version is too long")
         if version.endswith(".*"):
             if op != "==":
                 raise RangeSyntaxError("Cabal", self.text, "a wildcard version needs ==")
