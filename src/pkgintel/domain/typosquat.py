@@ -31,6 +31,13 @@ Techniques, tried in this order (a target keeps the first technique found):
   (`base_xd` / `base-x`): the names without separators are one edit apart.
 - `scramble`: the same letters in another order, beyond one transposition (`rstseuqe` /
   `requests`), for names of at least `MIN_SCRAMBLE` letters.
+- `sound_alike`: the same consonants with other vowels (`consonants`: `chokader` / `chokidar`),
+  within two edits of one of the `SOUND_TOP` most popular names.
+
+A habit affix on a name one keyboard slip from a popular one (`ethrs.js` / `ethers`) is a
+`combosquat` too. `unpopular_slip` tells whether a long name is one slip-shaped edit from *any*
+name, for callers that compare it with originals of low or unknown popularity (`monoliht` /
+PyPI's unranked `monolith`).
 
 `one_edit_keys` lists every key one edit from a name, so that a caller can probe a *whole* name index
 (not only the popular names) for the original a new name misspells (`shadowsock` / `shadowsocks`).
@@ -82,6 +89,9 @@ from several real packages of the whole index by chance."""
 MAX_WIDE: Final = 64
 """`one_edit_keys` answers nothing for longer names: ~77 keys per character would make one query of
 thousands of keys for a name nobody mistypes that way (npm allows 214 characters)."""
+MIN_SCOPE_EDIT: Final = 4
+"""`one_edit_keys` edits a scope of at least this many characters: one edit turns a shorter one into
+another organisation's (`@aws` / `@ams`)."""
 EDIT_ALPHABET: Final = "abcdefghijklmnopqrstuvwxyz0123456789-_."
 """The characters of a package name an edit can insert or substitute (npm and PyPI keys)."""
 
@@ -275,11 +285,12 @@ def digits_only(query: str, target: str) -> bool:
 def unpopular_slip(query: str, target: str) -> str | None:
     """
     The technique (`classify_edit`) when `query` is `target` after one slip-shaped edit (a key left
-    out, doubled, swapped, struck beside or instead of its neighbour, a letter added, a separator or
-    a look-alike changed; `monoliht` / `monolith`, `gate-apis` / `gate-api`) and has at least
-    `MIN_ANY_SLIP` characters; None otherwise. A different number (`lib2` / `lib3`) is a version,
-    and an unrelated letter in place of another (`pytest-foo` / `pytest-goo`) a different word, so
-    neither counts. Used for targets whose popularity is low or unknown, where only the shape speaks.
+    out, doubled, swapped, struck beside or instead of its neighbour, a separator or a look-alike
+    changed; `monoliht` / `monolith`) and has at least `MIN_ANY_SLIP` characters; None otherwise. A
+    different number (`lib2` / `lib3`) is a version, and a letter added that is no neighbouring key
+    (`gate-apis` / `gate-api`) or an unrelated letter in place of another (`pytest-zoo` /
+    `pytest-foo`) is as often a word of its own, so none of them counts. Used for targets whose
+    popularity is low or unknown, where only the shape speaks.
     """
     if len(query) < MIN_ANY_SLIP or digits_only(query, target):
         return None
@@ -745,11 +756,6 @@ def one_edit_keys(key: str) -> set[str]:
         # and every key one edit from it.
         keys |= one_edit_keys(head + dashed) | {head + dashed}
     return keys
-
-
-MIN_SCOPE_EDIT: Final = 4
-"""`one_edit_keys` edits a scope of at least this many characters: one edit turns a shorter one into
-another organisation's (`@aws` / `@ams`)."""
 
 
 def _edits(text: str) -> set[str]:
