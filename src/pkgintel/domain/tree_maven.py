@@ -344,38 +344,25 @@ def mediate(
     req = requirement_text.strip()
     if req == kept_version:
         return MediationOutcome(True, None)
+
+    def conflict(mediation: str, why: str) -> MediationOutcome:
+        entry = {"package": name, "requirement": req, "required_by": required_by, "kept": kept_id}
+        return MediationOutcome(False, {**entry, "mediation": mediation, "why": why})
+
     if not is_range(req):
-        return MediationOutcome(
-            False,
-            {
-                "package": name,
-                "requirement": req,
-                "required_by": required_by,
-                "kept": kept_id,
-                "mediation": "nearest_wins",
-                "why": (
-                    f"omitted for conflict with {kept_version}: Maven's nearest definition wins "
-                    "(the declaration nearer the root, or declared first at the same depth); "
-                    "not an error"
-                ),
-            },
+        return conflict(
+            "nearest_wins",
+            f"omitted for conflict with {kept_version}: Maven's nearest definition wins "
+            "(the declaration nearer the root, or declared first at the same depth); "
+            "not an error",
         )
     if meets(kept_version, req):
         return MediationOutcome(True, None)
-    return MediationOutcome(
-        False,
-        {
-            "package": name,
-            "requirement": req,
-            "required_by": required_by,
-            "kept": kept_id,
-            "mediation": "range_not_met",
-            "why": (
-                f"the nearest definition keeps {kept_version}, outside this hard range "
-                f"requirement: Maven fails with a version conflict unless another version meets "
-                "every range (not searched here)"
-            ),
-        },
+    return conflict(
+        "range_not_met",
+        f"the nearest definition keeps {kept_version}, outside this hard range "
+        "requirement: Maven fails with a version conflict unless another version meets "
+        "every range (not searched here)",
     )
 
 
