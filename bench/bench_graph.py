@@ -45,6 +45,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -345,19 +346,30 @@ def go_graph(reg: ReplayRegistry) -> None:
     publish("example.com/bench/root", {"v1.0.0": [(path(i), "v1.0.0") for i in range(10)]})
 
 
-async def go_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
-    """The generated Go graph by minimal version selection, cold and warm."""
+async def _generated_tree(
+    args: argparse.Namespace,
+    workdir: Path,
+    publish_graph: Callable[[ReplayRegistry], None],
+    url: str,
+    label: str,
+) -> tuple[list[float], list[float], dict[str, Any]]:
+    """`tree_cold_and_warm` of `url` over a replay registry `publish_graph` filled with a
+    generated graph (each cold run on a fresh `<label>-cold<i>.db`)."""
     reg = build(None, latency_ms=args.latency_ms)
-    go_graph(reg)
-    transport = httpx.ASGITransport(app=reg.app)
-    url = "/api/tree/go/example.com/bench/root"
-    colds, warm, body = await tree_cold_and_warm(
-        transport,
+    publish_graph(reg)
+    return await tree_cold_and_warm(
+        httpx.ASGITransport(app=reg.app),
         url,
-        lambda i: _other_settings(workdir, f"go-cold{i}.db"),
+        lambda i: _other_settings(workdir, f"{label}-cold{i}.db"),
         cold_runs=args.cold_runs,
         warm_runs=args.runs,
     )
+
+
+async def go_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
+    """The generated Go graph by minimal version selection, cold and warm."""
+    url = "/api/tree/go/example.com/bench/root"
+    colds, warm, body = await _generated_tree(args, workdir, go_graph, url, "go")
     nodes = len(body.get("nodes", []))
     versions_read = sum(len(n.get("minimums", [])) for n in body.get("nodes", []))
     extra["tree_go"] = {"nodes": nodes, "minimums": versions_read, "complete": body.get("complete")}
@@ -461,17 +473,8 @@ def maven_graph(reg: ReplayRegistry) -> None:
 
 async def maven_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
     """The generated Maven graph, cold and warm."""
-    reg = build(None, latency_ms=args.latency_ms)
-    maven_graph(reg)
-    transport = httpx.ASGITransport(app=reg.app)
     url = "/api/tree/maven/org.bench:root"
-    colds, warm, body = await tree_cold_and_warm(
-        transport,
-        url,
-        lambda i: _other_settings(workdir, f"maven-cold{i}.db"),
-        cold_runs=args.cold_runs,
-        warm_runs=args.runs,
-    )
+    colds, warm, body = await _generated_tree(args, workdir, maven_graph, url, "maven")
     nodes = len(body.get("nodes", []))
     omitted = len(body.get("conflicts", []))
     extra["tree_maven"] = {
