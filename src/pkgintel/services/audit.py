@@ -154,12 +154,20 @@ class AuditService:
             with_published_fixes(r, eco, info.releases if info else None)
             for r, info in zip(reports, infos, strict=True)
         ]
-        plans = await asyncio.gather(
-            *(
-                self._plan(eco, info, p.version or "", r)
-                for p, r, info in zip(resolved, reports, infos, strict=True)
+        # Plans only where there is something to fix: a task per package was 45 ms of scheduling
+        # on the loop for a 15,000-package lockfile.
+        plans: list[UpgradePlan | None] = [None] * len(resolved)
+        wanted = [
+            i for i, (r, info) in enumerate(zip(reports, infos, strict=True)) if info and r.details
+        ]
+        for start in range(0, len(wanted), CHUNK):
+            part = wanted[start : start + CHUNK]
+            found = await asyncio.gather(
+                *(self._plan(eco, infos[i], resolved[i].version or "", reports[i]) for i in part)
             )
-        )
+            for i, plan in zip(part, found, strict=True):
+                plans[i] = plan
+            await asyncio.sleep(0)
         by_key = {
             id(p): (r, m, plan)
             for p, r, m, plan in zip(resolved, reports, malicious, plans, strict=True)
