@@ -161,11 +161,11 @@ class AuditService:
             i for i, (r, info) in enumerate(zip(reports, infos, strict=True)) if info and r.details
         ]
         for start in range(0, len(wanted), CHUNK):
-            part = wanted[start : start + CHUNK]
+            slots = wanted[start : start + CHUNK]
             found = await asyncio.gather(
-                *(self._plan(eco, infos[i], resolved[i].version or "", reports[i]) for i in part)
+                *(self._plan(eco, infos[i], resolved[i].version or "", reports[i]) for i in slots)
             )
-            for i, plan in zip(part, found, strict=True):
+            for i, plan in zip(slots, found, strict=True):
                 plans[i] = plan
             await asyncio.sleep(0)
         by_key = {
