@@ -39,3 +39,13 @@ def test_an_empty_filter_passes_nothing() -> None:
     assert not empty.might_contain("lodash")
     assert empty.candidates(["a", "b"]) == []
     assert empty.size_bytes == 128
+
+
+def test_keys_added_later_pass_too() -> None:
+    rng = random.Random(3)
+    first, later = _names(rng, 5_000), _names(rng, 500)
+    kept = KeyFilter(first)
+    kept.add(later)
+    kept.add(later)  # twice: harmless
+    assert kept.candidates(first + later) == first + later
+    assert kept.count == len(first)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pkgintel.domain.names import NameEntry
-from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.services import names as names_module
 from pkgintel.services.names import WIDE_FLOOR, NameService
 from pkgintel.storage.migrate import upgrade
@@ -219,6 +219,44 @@ async def test_an_expired_pool_answers_while_one_background_load_replaces_it(
         # A new index drops the pool: the next call loads it, never answering from the old one.
         await service.ingest(NPM, [*entries, NameEntry(NPM, "react", "react")], source="t2")
         assert await service._pool(NPM) is not second
+    finally:
+        await engine.dispose()
+
+
+async def test_a_pool_reload_over_the_same_index_keeps_its_key_filter_and_adds_live_names(
+    tmp_path: Path,
+) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'keys.sqlite'}")
+    await upgrade(engine)
+    store = SqlStore(engine)
+    now = [1_000_000.0]
+    service = NameService(store, clock=lambda: now[0])
+    read: list[bool] = []
+    real = store.list_name_keys
+
+    async def counted(ecosystem: Ecosystem, *, live_only: bool = False) -> list[str]:
+        read.append(live_only)
+        return await real(ecosystem, live_only=live_only)
+
+    store.list_name_keys = counted  # type: ignore[method-assign]
+    entries = [NameEntry(NPM, "lodash", "lodash", monthly_downloads=4 * 10**8)]
+    try:
+        await service.ingest(NPM, entries, source="t")
+        first = await service._pool(NPM)
+        assert read == [False] and first.targets is not None
+        assert not first.targets.might_contain("monolith-renderer")
+        # A live lookup teaches the index a name; the next reload reads only such names.
+        await service.record_seen(PackageInfo(NPM, "monolith-renderer", "1.0.0"), None)
+        now[0] += names_module._POOL_TTL_S + 1
+        second = await service._load_pool(NPM)
+        assert read == [False, True]
+        assert second.targets is first.targets
+        assert second.targets.might_contain("monolith-renderer")
+        assert second.targets.might_contain("lodash")
+        # A new index is read whole.
+        await service.ingest(NPM, [*entries, NameEntry(NPM, "react", "react")], source="t2")
+        third = await service._pool(NPM)
+        assert read == [False, True, False] and third.targets is not first.targets
     finally:
         await engine.dispose()
 

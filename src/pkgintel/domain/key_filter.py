@@ -6,9 +6,10 @@ about the ~77·n spellings one edit from a name; all but a handful are names nob
 The filter holds the keys that could answer (names with enough downloads to be a target), so only
 those that pass reach the database.
 
-**Contract.** `might_contain(key)` is True for every key given to the constructor (no false
-negatives), and for a key never given it is True with probability at most about
-`(1 - e^(-HASHES / BITS_PER_KEY))^HASHES` (~1.4 % with the defaults). Keys are hashed with
+**Contract.** `might_contain(key)` is True for every key given to the constructor or to `add` (no
+false negatives), and for a key never given it is True with probability at most about
+`(1 - e^(-HASHES / BITS_PER_KEY))^HASHES` (~1.4 % with the defaults; the rate grows when `add` takes many more
+keys than the filter was built for). Keys are hashed with
 Python's `hash`, which is salted per process: a filter is built and used in one process, never
 stored or sent.
 """
@@ -41,6 +42,14 @@ class KeyFilter:
         for key in keys:
             for bit in self._positions(key):
                 self._bits[bit >> 3] |= 1 << (bit & 7)
+
+    def add(self, keys: Iterable[str]) -> None:
+        """Add keys (names the index learned after the filter was built); adding one twice is
+        harmless. `count` stays the number of keys given to the constructor."""
+        bits = self._bits
+        for key in keys:
+            for bit in self._positions(key):
+                bits[bit >> 3] |= 1 << (bit & 7)
 
     def _positions(self, key: str) -> tuple[int, int]:
         h = hash(key) & 0xFFFFFFFFFFFFFFFF

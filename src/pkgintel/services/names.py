@@ -193,6 +193,9 @@ class _Pool:
     """Every key of the whole index as loaded with the pool (`domain.key_filter`): the whole-index
     probe asks the store only about spellings that pass. A name the index learns later (a report's
     live sighting) counts from the next load, within `_POOL_TTL_S`."""
+    index_loaded_at: datetime | None = None
+    """When the name index the pool was built from was loaded: a reload of the pool over the same
+    index keeps `targets` and adds the live sightings to it (`NameService._key_filter`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,13 +383,13 @@ class NameService:
                 if entries
                 else []
             )
-            all_keys = await self._store.list_name_keys(ecosystem) if entries else []
+            state = await self.index_state(ecosystem)
+            index_loaded_at = state.loaded_at if state is not None else None
             # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
             names, variants, brands = await asyncio.to_thread(
                 _indexed_pool, [e.name for e in entries], [e.name for e in foreign]
             )
-            targets = await asyncio.to_thread(KeyFilter, all_keys)
-            del all_keys
+            targets = await self._key_filter(ecosystem, index_loaded_at, bool(entries))
             scoped_parts = None
             if entries and ecosystem is Ecosystem.NPM:
                 used = await self._store.list_names_with_downloads(ecosystem, WIDE_FLOOR)
@@ -405,11 +408,34 @@ class NameService:
                 scopes=_common_scopes(e.name for e in entries),
                 targets=targets,
                 scoped_parts=scoped_parts,
+                index_loaded_at=index_loaded_at,
             )
             if self._generation.get(ecosystem, 0) == generation:
                 # Not kept when the index was loaded again meanwhile: the next call reads the new one.
                 self._pools[ecosystem] = pool
             return pool
+
+    async def _key_filter(
+        self, ecosystem: Ecosystem, index_loaded_at: datetime | None, has_pool: bool
+    ) -> KeyFilter:
+        """
+        The pool's filter of every index key (`_Pool.targets`). Built from all keys on the first
+        load of an index (npm's full registry: ~3.5 M keys, seconds of CPU); a reload of the pool
+        over the same index keeps the previous filter and adds only the names live lookups have
+        added since (source `live`), so every key of the index still passes it.
+        """
+        previous = self._pools.get(ecosystem)
+        if (
+            previous is not None
+            and previous.targets is not None
+            and index_loaded_at is not None
+            and previous.index_loaded_at == index_loaded_at
+        ):
+            live = await self._store.list_name_keys(ecosystem, live_only=True)
+            await asyncio.to_thread(previous.targets.add, live)
+            return previous.targets
+        all_keys = await self._store.list_name_keys(ecosystem) if has_pool else []
+        return await asyncio.to_thread(KeyFilter, all_keys)
 
     async def suggest(self, ecosystem: Ecosystem, name: str, limit: int = 5) -> list[str]:
         """Up to `limit` known names close to `name`, popular ones first (empty when nothing is close)."""

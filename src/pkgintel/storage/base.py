@@ -57,9 +57,10 @@ class NameStore(Protocol):
         """Keys of every entry with at least `floor` monthly downloads (any order)."""
         ...
 
-    async def list_name_keys(self, ecosystem: Ecosystem) -> list[str]:
+    async def list_name_keys(self, ecosystem: Ecosystem, *, live_only: bool = False) -> list[str]:
         """Keys of every entry of the ecosystem's index, whatever is known of its popularity (any
-        order)."""
+        order); with `live_only`, only of the names learned from live registry lookups (source
+        `live`), not from a loaded name list."""
         ...
 
     async def list_names_near(self, ecosystem: Ecosystem, key: str, limit: int) -> list[str]:

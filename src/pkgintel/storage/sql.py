@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Select, event, func, select, text
+from sqlalchemy import Select, event, func, literal_column, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -239,9 +239,14 @@ class SqlStore:
         stmt = select(c.name).where(c.ecosystem == ecosystem.value, c.monthly_downloads >= floor)
         return await self._stream_names(stmt)
 
-    async def list_name_keys(self, ecosystem: Ecosystem) -> list[str]:
+    async def list_name_keys(self, ecosystem: Ecosystem, *, live_only: bool = False) -> list[str]:
         c = package_name.c
-        return await self._stream_names(select(c.name).where(c.ecosystem == ecosystem.value))
+        stmt = select(c.name).where(c.ecosystem == ecosystem.value)
+        if live_only:
+            # A literal, not a parameter: PostgreSQL's generic plans use the partial index
+            # `ix_package_name_live` only for a condition they can prove at planning time.
+            stmt = stmt.where(c.source == literal_column("'live'"))
+        return await self._stream_names(stmt)
 
     async def _stream_names(self, stmt: Select[Any]) -> list[str]:
         """The values of `stmt`'s one column (names), read in partitions."""

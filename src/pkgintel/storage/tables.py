@@ -41,6 +41,13 @@ package_name = Table(
 )
 Index("ix_package_name_rank", package_name.c.ecosystem, package_name.c.popularity_rank)
 Index("ix_package_name_downloads", package_name.c.ecosystem, package_name.c.monthly_downloads)
+# Names live lookups added (a pool reload reads only these): few rows, so a partial index.
+Index(
+    "ix_package_name_live",
+    package_name.c.ecosystem,
+    sqlite_where=package_name.c.source == "live",
+    postgresql_where=package_name.c.source == "live",
+)
 
 name_index = Table(
     "name_index",
