@@ -1,6 +1,6 @@
 """
-Figures for the range grammars of Cargo, RubyGems, Maven, NuGet, Composer, Pub and Hex
-(`domain/ranges/`): parsing a native constraint, and testing versions against a parsed one with
+Figures for the range grammars of Cargo, RubyGems, Maven, NuGet, Composer, Pub, Hex, Hackage and
+conda (`domain/ranges/`): parsing a native constraint, and testing versions against a parsed one with
 the ecosystem's ordering (the `sort_key` cache is cleared before each round, so every version is
 read afresh). Prints a table; asserts nothing.
 
@@ -30,6 +30,8 @@ RANGES = {
     Ecosystem.COMPOSER: ["^1.2.3", "~1.2 || >=2.0 <2.5", "1.0 - 2.0", "2.*", "^1.0@beta"],
     Ecosystem.PUB: ["^1.2.3", ">=1.0.0 <2.0.0", "any", "^0.7.2", ">1.0.0 >=1.2.3 <1.3.0"],
     Ecosystem.HEX: ["~> 2.0", "~> 2.0.1", "> 0.9.0 and < 0.10.0", "1.0.0 or 1.1.0", "== 2.3.0"],
+    Ecosystem.HACKAGE: ["^>= 2.1", ">= 1.2 && < 1.3", "== 1.2.*", "== { 1.2, 1.4 }", "< 3 || > 4"],
+    Ecosystem.CONDA: [">=1.2,<2", "1.7.*|1.8.*", "=1.2", "~=1.4.2", "1.*.1"],
 }
 VERSIONS = [f"{a}.{b}.{c}" for a in range(4) for b in range(10) for c in range(5)] + [
     "1.4.0-beta.1",

@@ -1,6 +1,6 @@
 """
 pin_safe takes each ecosystem's native range syntax (Cargo, RubyGems, Maven, NuGet, Composer, Pub,
-Hex, Hackage) on the replayed registry fixtures: with one test advisory on the newest version inside the
+Hex, Hackage, conda) on the replayed registry fixtures: with one test advisory on the newest version inside the
 range, the answer is the next one inside it, and versions outside the range are counted as such.
 """
 
@@ -112,11 +112,22 @@ async def test_text_outside_the_grammar_is_422(
     assert "constraint" in resp.text
 
 
-async def test_a_conda_constraint_takes_the_four_forms_only(client: httpx.AsyncClient) -> None:
-    # conda's own specs may hold regular expressions (`^1.7.*$`): they are not evaluated from a
-    # caller's text, so a native spec is 422 and the specification's forms still answer.
+async def test_a_conda_constraint_is_read_as_conda_but_never_as_a_regular_expression(
+    client: httpx.AsyncClient,
+) -> None:
     path = "/api/pin_safe/conda/conda-forge%2Fpytest"
-    assert (await client.get(path, params={"constraint": "6.2.*|6.1.2"})).status_code == 422
+    resp = await client.get(path, params={"constraint": "6.2.*|6.1.2"})
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert body["constraint"] == "6.2.*|6.1.2"
+    assert body["candidates"] == 7  # 6.2.0 to 6.2.5, and 6.1.2
+    assert body["skipped"]["outside_constraint"] == 87
+    # No vulnerability database covers conda: no version is called safe.
+    assert body["status"] == "unavailable" and body["safe_version"] is None
+    # conda's own specs may hold regular expressions (`^6\.2\..*$`): a caller's is not run.
+    refused = await client.get(path, params={"constraint": "^6\\.2\\..*$"})
+    assert refused.status_code == 422, refused.text
+    assert "regular-expression" in refused.text
     resp = await client.get(path, params={"constraint": "~6.2.0"})
     assert resp.status_code == 200, resp.text
-    assert resp.json()["candidates"] == 6  # 6.2.0 to 6.2.5
+    assert resp.json()["candidates"] == 6  # the specification's tilde: 6.2.0 to 6.2.5

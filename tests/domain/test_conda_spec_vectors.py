@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.ranges import GRAMMARS
 from pkgintel.domain.ranges.base import RangeSyntaxError
 from pkgintel.domain.ranges.conda import CondaGrammar
 
@@ -135,3 +137,26 @@ def test_conda_spec_vectors(spec: str, version: str, expected: bool) -> None:
 def test_conda_invalid_spec_vectors(spec: str) -> None:
     with pytest.raises(RangeSyntaxError):
         GRAMMAR.parse(spec)
+
+
+@pytest.mark.parametrize("spec", [r"^1\.7\.1$", "1.6.*|^0.*$", "^.*$"])
+def test_a_callers_regular_expression_is_refused_not_run(spec: str) -> None:
+    registered = GRAMMARS[Ecosystem.CONDA]
+    with pytest.raises(RangeSyntaxError, match="regular-expression"):
+        registered.parse(spec)
+    assert GRAMMAR.parse(spec) is not None  # registry data keeps conda's full grammar
+
+
+def test_a_callers_glob_is_bounded() -> None:
+    registered = GRAMMARS[Ecosystem.CONDA]
+    assert registered.parse("1.*.1").contains("1.7.1")
+    assert registered.parse("1.*.*.1").contains("1.7.0.1")
+    with pytest.raises(RangeSyntaxError, match="at most 2"):
+        registered.parse("1" + ".*" * 40 + ".1")
+    with pytest.raises(RangeSyntaxError, match="at most 2"):
+        registered.parse("1.*.1" + "*" * 40)
+    # Other characters are literal in a caller's glob, never regular-expression syntax.
+    greedy = registered.parse("1.*" + "a?" * 30 + "a" * 30)
+    assert not greedy.contains("1." + "a" * 29 + "b")
+    assert not registered.parse("1.[0-9]*.1").contains("1.7.1")
+    assert GRAMMAR.parse("1.[0-9]*.1").contains("1.7.1")  # conda itself lets it through as regex

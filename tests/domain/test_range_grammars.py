@@ -56,6 +56,7 @@ EXACT = {
     Ecosystem.PUB: "{}",
     Ecosystem.HEX: "== {}",
     Ecosystem.HACKAGE: "=={}",
+    Ecosystem.CONDA: "=={}",
 }
 """How each grammar writes "exactly this version"."""
 

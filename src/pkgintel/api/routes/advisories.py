@@ -101,7 +101,8 @@ async def pin_safe(
             description="`^X.Y.Z`, `~X.Y.Z`, `>=X`, an exact version, or a range in the "
             "ecosystem's own syntax (PEP 440 `>=1.0,<2.0`, `~=1.4`; npm `>=4.0.0 <4.17.0`, `1.x || ^2`; "
             "Cargo `>=0.1, <0.2`; RubyGems `~> 1.12.0`; Maven/NuGet `[2.0,3.0)`; Composer `^2.3 || ^1.0`; "
-            "Pub `>=7.0.0 <8.0.0`; Hex `~> 1.3.0`).",
+            "Pub `>=7.0.0 <8.0.0`; Hex `~> 1.3.0`; Hackage `^>= 2.1`; conda `>=1.2,<2`, "
+            "`6.2.*|6.1.2`, no `^...$` regular expressions).",
         ),
     ] = None,
     limit_checked: Annotated[

@@ -15,11 +15,12 @@ grammar, and `GRAMMARS` below is the literal registry by ecosystem.
 | Pub | `pub.PubGrammar` | pub_semver `VersionConstraint.parse` |
 | Hex | `hex.HexGrammar` | Elixir `Version` requirements (`~>`, `and`/`or`) |
 | Hackage | `hackage.HackageGrammar` | Cabal's `VersionRange` (`^>=`, `== 1.2.*`, version sets) |
+| conda | `conda.CondaGrammar(caller_text=True)` | conda's `VersionSpec` (`,` and `|`, `=1.2`, `~=`) |
 
 Go has no range grammar: the go command uses minimal version selection over exact `require`
-versions, so there is nothing to evaluate (see docs/versions.md). Conda's grammar
-(`conda.CondaGrammar`) serves the dependency tree, over registry data, and is not registered: its
-`^...$` clauses are regular expressions, which a caller's text must not get to run.
+versions, so there is nothing to evaluate (see docs/versions.md). conda's registered grammar
+refuses `^...$` clauses: they are regular expressions, which a caller's text must not get to run.
+The dependency tree, over registry data, evaluates them with `CondaGrammar()`.
 
 Adding a scheme: write `<scheme>.py` with a class satisfying `RangeGrammar` (its `parse`
 raises `RangeSyntaxError`; its range's `contains` never raises and uses the ecosystem's own
@@ -38,6 +39,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges.base import RangeGrammar, RangeSyntaxError, VersionRange
 from pkgintel.domain.ranges.cargo import CargoGrammar
 from pkgintel.domain.ranges.composer import ComposerGrammar
+from pkgintel.domain.ranges.conda import CondaGrammar
 from pkgintel.domain.ranges.hackage import HackageGrammar
 from pkgintel.domain.ranges.hex import HexGrammar
 from pkgintel.domain.ranges.maven import MavenGrammar
@@ -72,6 +74,7 @@ GRAMMARS: Final[Mapping[Ecosystem, RangeGrammar]] = MappingProxyType(
         Ecosystem.PUB: PubGrammar(),
         Ecosystem.HEX: HexGrammar(),
         Ecosystem.HACKAGE: HackageGrammar(),
+        Ecosystem.CONDA: CondaGrammar(caller_text=True),
     }
 )
 """Every ecosystem whose native range syntax we evaluate → its grammar."""

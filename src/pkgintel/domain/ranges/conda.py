@@ -152,10 +152,25 @@ class CondaRange:
             return False
 
 
+MAX_CALLER_GLOBS = 2
+"""Stars inside one version (`1.*.1`) a caller's spec may carry (and one at its end): each becomes
+`.*` in a regular expression, and many of them make one that backtracks for as long as the version
+is long."""
+
+
 class CondaGrammar:
-    """See the module contract."""
+    """
+    See the module contract. `caller_text` False (the default) is for specs from registry data,
+    which conda itself evaluates. True is for a spec a caller sent (`/api/pin_safe`): a
+    `^...$` clause, a regular expression of the caller's, is refused with a `RangeSyntaxError`
+    rather than run in our process, and so is a glob of more than `MAX_CALLER_GLOBS` inner stars.
+    Every other spec means the same in both modes.
+    """
 
     name: ClassVar[str] = "conda"
+
+    def __init__(self, *, caller_text: bool = False) -> None:
+        self.caller_text = caller_text
 
     def parse(self, text: str, *, include_prerelease: bool = False) -> CondaRange:
         raw = text.strip()
@@ -163,14 +178,15 @@ class CondaGrammar:
             raise RangeSyntaxError(self.name, raw[:40] + "…", "too long")
         if raw in ("", "*"):
             return CondaRange(raw, _Leaf("*", None))
-        return CondaRange(raw, _Parser(self.name, raw).parse())
+        return CondaRange(raw, _Parser(self.name, raw, caller_text=self.caller_text).parse())
 
 
 class _Parser:
     """`treeify`: `|` below `,`, parentheses group."""
 
-    def __init__(self, grammar: str, text: str) -> None:
+    def __init__(self, grammar: str, text: str, *, caller_text: bool = False) -> None:
         self.grammar = grammar
+        self.caller_text = caller_text
         self.text = text
         self.tokens = [t.strip() for t in _TOKENS.findall(text) if t.strip()]
         self.pos = 0
@@ -224,6 +240,11 @@ class _Parser:
         if clause.startswith("^") or clause.endswith("$"):
             if not (clause.startswith("^") and clause.endswith("$")):
                 self._fail("a regular expression must start with ^ and end with $")
+            if self.caller_text:
+                self._fail(
+                    "regular-expression clauses (^...$) are not evaluated here; "
+                    "write the range with operators, `,` and `|`"
+                )
             try:
                 return _Leaf("re", None, re.compile(clause))
             except re.error:
@@ -247,7 +268,13 @@ class _Parser:
         if clause == "*":
             return _Leaf("*", None)
         if "*" in clause.rstrip("*"):
-            rx = clause.lower().replace(".", r"\.").replace("+", r"\+").replace("*", ".*")
+            if self.caller_text:
+                if clause.count("*") > MAX_CALLER_GLOBS + 1:
+                    self._fail(f"at most {MAX_CALLER_GLOBS} `*` inside one version, and one after")
+                # Every other character literal: `?`, `{` or `[` of a caller's are not syntax.
+                rx = ".*".join(re.escape(part) for part in clause.lower().split("*"))
+            else:
+                rx = clause.lower().replace(".", r"\.").replace("+", r"\+").replace("*", ".*")
             return _Leaf("re", None, re.compile(rf"^(?:{rx})$"))
         if clause.endswith("*"):
             return _Leaf("=", self._version(clause.rstrip("*").rstrip(".")))
