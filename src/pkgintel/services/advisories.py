@@ -84,9 +84,9 @@ class _Entry:
 
 
 API_FAILURE_TTL_S = 60.0
+"""How long an OSV API failure is remembered before asking again (no hammering a down upstream)."""
 SOURCE_MEMO_SIZE = 256
 """Shared source statuses held at most (feeds x kinds x minutes); past it the memo starts anew."""
-"""How long an OSV API failure is remembered before asking again (no hammering a down upstream)."""
 
 
 def coverage_from_runs(runs: Sequence[SourceRun]) -> Coverage:

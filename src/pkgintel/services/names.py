@@ -383,7 +383,9 @@ class NameService:
                 if entries
                 else []
             )
-            state = await self.index_state(ecosystem)
+            # Read afresh, not from `index_state`'s few-second cache: the key filter is kept only
+            # when this is still the index it was built from.
+            state = await self._store.get_index_state(ecosystem)
             index_loaded_at = state.loaded_at if state is not None else None
             # Indexing 20,000 names takes ~200 ms of CPU: done in a thread, off the event loop.
             names, variants, brands = await asyncio.to_thread(
