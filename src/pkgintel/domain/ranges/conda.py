@@ -163,8 +163,9 @@ class CondaGrammar:
     See the module contract. `caller_text` False (the default) is for specs from registry data,
     which conda itself evaluates. True is for a spec a caller sent (`/api/pin_safe`): a
     `^...$` clause, a regular expression of the caller's, is refused with a `RangeSyntaxError`
-    rather than run in our process, and so is a glob of more than `MAX_CALLER_GLOBS` inner stars.
-    Every other spec means the same in both modes.
+    rather than run in our process, and so is a glob of more than `MAX_CALLER_GLOBS` stars inside
+    a version (one more may end it); the other characters of a caller's glob are literal. Every
+    other spec means the same in both modes.
     """
 
     name: ClassVar[str] = "conda"
