@@ -224,6 +224,9 @@ def service_env(db_url: str, registry: str, *, cold: bool, log_level: str) -> di
     if cold:
         env["PKGINTEL_CACHE_TTL_S"] = "0"
         env["PKGINTEL_CACHE_STALE_S"] = "0"
+    # The one setting passed through: how long a cold report waits for its second round.
+    if "PKGINTEL_REPORT_SIGNAL_WAIT_S" in os.environ:
+        env["PKGINTEL_REPORT_SIGNAL_WAIT_S"] = os.environ["PKGINTEL_REPORT_SIGNAL_WAIT_S"]
     return env
 
 

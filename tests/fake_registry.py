@@ -168,6 +168,8 @@ class ReplayRegistry:
         self.fail_with: int | None = None
         self.fail_prefixes: dict[str, int] = {}
         """`{path prefix: status}`: one upstream down while the others answer (e.g. `/scorecard`)."""
+        self.slow_prefixes: dict[str, float] = {}
+        """`{path prefix: seconds}`: one upstream slow while the others answer at `latency_s`."""
         self.osv_fail_with: int | None = None
         """Status the `/osv-api` emulation answers with instead (the OSV API down, registries up)."""
         self.osv_records: list[dict[str, Any]] = []
@@ -219,8 +221,12 @@ class ReplayRegistry:
     async def _serve(self, request: Request) -> Response:
         raw_path = request.scope.get("raw_path", b"").decode() or request.url.path
         self.hits.append(raw_path)
-        if self.latency_s:
-            await asyncio.sleep(self.latency_s)
+        delay = next(
+            (d for prefix, d in self.slow_prefixes.items() if raw_path.startswith(prefix)),
+            self.latency_s,
+        )
+        if delay:
+            await asyncio.sleep(delay)
         if self.fail_with is not None:
             return Response(b"upstream failure", status_code=self.fail_with)
         for prefix, status in self.fail_prefixes.items():

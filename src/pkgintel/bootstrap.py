@@ -243,6 +243,8 @@ def assemble(
         known_issues=bugs.known_issues,
         trust_signals=trust,
         artifacts=artifacts.for_report,
+        artifacts_pending=artifacts.pending,
+        signal_wait_s=settings.report_signal_wait_s,
     )
     bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     compat = build_compat_service(settings, packages, adapters)

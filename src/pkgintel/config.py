@@ -206,6 +206,14 @@ class Settings(BaseSettings):
     upstream_timeout_s: float = Field(
         10.0, gt=0, description="Timeout of one upstream request, seconds."
     )
+    report_signal_wait_s: float = Field(
+        2.0,
+        ge=0,
+        description="How long a full report waits, once the registry has answered, for the signals "
+        "that need its answer (GitHub statistics, owner trust, deps.dev, download windows, "
+        "Scorecard, DefinitelyTyped); past it they are answered as still being fetched and "
+        "completed in the background for the next ask. 0: never wait for them.",
+    )
     cache_ttl_s: int = Field(
         21600, ge=0, description="Server-side freshness of package data, seconds (6 h)."
     )

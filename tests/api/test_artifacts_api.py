@@ -7,9 +7,12 @@ never a zero) when an upstream is down.
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 
+from pkgintel.services.runtime import Runtime
 from tests.fake_registry import ReplayRegistry
 from tests.shared import read_shared_json, requires_shared
 from tests.supply_chain_bodies import NPM_ATTESTATIONS, SUPPLY_CHAIN_RECORDINGS
@@ -221,6 +224,28 @@ async def test_pypi_report_nulls_have_reasons(client: httpx.AsyncClient) -> None
     assert body["bundle"] is None and body["typescript"] is None
     assert "only npm" in body["null_reasons"]["bundle"]
     assert body["scorecard"]["available"] is True
+
+
+async def test_a_slow_scorecard_is_answered_as_still_being_fetched(
+    client: httpx.AsyncClient, registry: ReplayRegistry, runtime: Runtime
+) -> None:
+    registry.slow_prefixes["/scorecard"] = 1.0
+    runtime.reports._signal_wait_s = 0.2  # PKGINTEL_REPORT_SIGNAL_WAIT_S
+    body = (await client.get("/api/check/npm/scorecard-demo")).json()
+    card = body["scorecard"]
+    assert card["available"] is False and card["status"] == "unavailable"
+    assert "still being fetched" in card["reason"]
+    assert card["project"] == "github.com/ossf/scorecard"
+    # What the packument says is all there; the DefinitelyTyped lookup waits with the rest.
+    assert body["bundle"]["unpacked_size_bytes"] == 48213
+    ts = body["typescript"]
+    assert ts["bundled_types"] is True and ts["declared_by"] == "exports"
+    assert ts["definitely_typed"]["exists"] is None
+    assert _source(body, "api.scorecard.dev")["status"] == "unavailable"
+    await asyncio.sleep(1.2)
+    again = (await client.get("/api/check/npm/scorecard-demo")).json()
+    assert again["scorecard"]["available"] is True and again["scorecard"]["score"] == 9.7
+    assert again["health"] == body["health"]
 
 
 async def test_report_survives_scorecard_outage(

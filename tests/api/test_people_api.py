@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from pkgintel.services.runtime import Runtime
 from tests.fake_registry import ReplayRegistry
 from tests.shared import requires_shared
 
@@ -293,3 +296,41 @@ async def test_score_only_answers_spend_no_code_host_calls(
     full = (await client.get("/api/check/pypi/flask")).json()
     assert [h for h in registry.hits if h.startswith("/github")]  # the full report asks
     assert health.json()["health"]["score"] == full["health"]["score"]
+
+
+async def test_a_slow_github_does_not_hold_the_report_up(
+    client: httpx.AsyncClient, registry: ReplayRegistry, runtime: Runtime
+):
+    stats = read_repo("api.github.com_repos_ossf_scorecard.json")
+    registry.add(f"{GH}/repos/pallets/flask", {**stats, "full_name": "pallets/flask"})
+    registry.slow_prefixes["/github"] = 1.0
+    runtime.reports._signal_wait_s = 0.2  # PKGINTEL_REPORT_SIGNAL_WAIT_S
+    started = time.monotonic()
+    r = await client.get("/api/check/pypi/flask")
+    took = time.monotonic() - started
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert took < 0.9, took  # not the 1 s GitHub takes
+    assert body["github_stats"] is None
+    assert "still being fetched" in body["github_stats_unavailable"]
+    sources = _sources(body)
+    assert sources[("api.github.com", "github_stats")]["status"] == "unavailable"
+    assert "still being fetched" in sources[("api.github.com", "github_stats")]["detail"]
+    # What needs no second round is all there: the maintainers, and a score that GitHub never feeds.
+    assert body["maintainer_trust"]["maintainers"]["count"] >= 1
+    assert "community" not in body["health"]["unscored"]
+    # The lookup went on in the background: the next ask has the figures.
+    await asyncio.sleep(1.2)
+    again = (await client.get("/api/check/pypi/flask")).json()
+    assert again["github_stats"]["stars"] == stats["stargazers_count"]
+
+
+async def test_without_a_bound_the_report_waits_for_the_second_round(
+    client: httpx.AsyncClient, registry: ReplayRegistry, runtime: Runtime
+):
+    stats = read_repo("api.github.com_repos_ossf_scorecard.json")
+    registry.add(f"{GH}/repos/pallets/flask", {**stats, "full_name": "pallets/flask"})
+    registry.slow_prefixes["/github"] = 0.3
+    runtime.reports._signal_wait_s = None
+    body = (await client.get("/api/check/pypi/flask")).json()
+    assert body["github_stats"]["stars"] == stats["stargazers_count"]

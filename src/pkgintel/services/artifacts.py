@@ -174,8 +174,48 @@ class ArtifactService:
             sources=tuple(sources),
         )
 
+    def pending(self, info: PackageInfo, reason: str) -> ReportArtifacts:
+        """What `for_report` answers from the registry's data alone while its lookups are still
+        under way: the bundle facts, the declared types, and the DefinitelyTyped package and the
+        Scorecard as unavailable with `reason`."""
+        scorecard = self._scorecard.pending(info.repository, reason) if self._scorecard else None
+        typescript = self._typescript_facts(
+            info, lambda name: DefinitelyTyped(name, None, reason=reason)
+        )
+        reasons: dict[str, str] = {}
+        if info.ecosystem is not Ecosystem.NPM:
+            eco = info.ecosystem.value
+            reasons["bundle"] = NOT_NPM.format(what="tarball sizes", ecosystem=eco)
+            reasons["typescript"] = NOT_NPM.format(what="TypeScript declarations", ecosystem=eco)
+        sources = [scorecard.source] if scorecard is not None and scorecard.source else []
+        if typescript is not None and typescript.definitely_typed is not None:
+            sources.append(
+                SourceStatus(
+                    "registry.npmjs.org", "definitely_typed", SourceState.UNAVAILABLE, None, reason
+                )
+            )
+        return ReportArtifacts(
+            bundle=bundle_facts(info),
+            typescript=typescript,
+            scorecard=scorecard,
+            null_reasons=reasons,
+            sources=tuple(sources),
+        )
+
     async def typescript(self, info: PackageInfo) -> TypescriptFacts | None:
         """TypeScript facts of an npm package (None for other ecosystems)."""
+        if info.ecosystem is not Ecosystem.NPM:
+            return None
+        dt_name = definitely_typed_name(info.name)
+        dt = await self.definitely_typed(dt_name) if dt_name else None
+        return self._typescript_facts(info, lambda _: dt)
+
+    @staticmethod
+    def _typescript_facts(
+        info: PackageInfo, definitely_typed: Callable[[str], DefinitelyTyped | None] | None
+    ) -> TypescriptFacts | None:
+        """The declared types of an npm package (None for other ecosystems), with the
+        DefinitelyTyped package `definitely_typed` gives for its name."""
         if info.ecosystem is not Ecosystem.NPM:
             return None
         version = info.dependencies_version or info.latest_version
@@ -186,7 +226,7 @@ class ArtifactService:
         elif entry is not None:
             declared_by = "exports" if info.extra.get("types_from") == "exports" else "types"
         dt_name = definitely_typed_name(info.name)
-        dt = await self.definitely_typed(dt_name) if dt_name else None
+        dt = definitely_typed(dt_name) if dt_name and definitely_typed is not None else None
         note = (
             None
             if declared_by

@@ -158,12 +158,7 @@ class GitHubSignals:
         """Stars, forks, open issues, last push and archived flag of a github.com repository URL."""
         parsed = github_repo(repository_url)
         if parsed is None:
-            why = (
-                "the package names no source repository"
-                if not repository_url
-                else f"the repository {repository_url} is not on github.com"
-            )
-            return RepoStatsAnswer(None, None, why, ())
+            return not_on_github(repository_url)
         owner, repo = parsed
         full = f"{owner}/{repo}"
         got = await self._fetch(
@@ -255,3 +250,13 @@ def _slim(body: Any) -> Any:
     if isinstance(body, dict):
         return {k: (_slim(v) if k == "owner" else v) for k, v in body.items() if k in _KEEP}
     return body
+
+
+def not_on_github(repository_url: str | None) -> RepoStatsAnswer:
+    """The statistics answer for a package whose repository is not on github.com (or not named)."""
+    why = (
+        "the package names no source repository"
+        if not repository_url
+        else f"the repository {repository_url} is not on github.com"
+    )
+    return RepoStatsAnswer(None, None, why, ())

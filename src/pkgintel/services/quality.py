@@ -159,6 +159,30 @@ class QualityService:
         windows, deps = await asyncio.gather(windows_task, deps_task)
         return QualityRemote(windows, deps)
 
+    def pending_remote(self, snapshot: Snapshot, reason: str) -> QualityRemote:
+        """`fetch_remote`'s answer while its lookups are still under way: each part the ecosystem
+        has a source for, as unavailable with `reason`."""
+        eco = snapshot.info.ecosystem
+        windows = (
+            (
+                None,
+                SourceStatus(
+                    _window_source(eco), "downloads_trend", SourceState.UNAVAILABLE, None, reason
+                ),
+            )
+            if self._sources.has_download_windows(eco)
+            else None
+        )
+        dependents = (
+            (
+                None,
+                SourceStatus(DEPSDEV_SOURCE, "dependents", SourceState.UNAVAILABLE, None, reason),
+            )
+            if eco in DEPSDEV_SYSTEMS
+            else None
+        )
+        return QualityRemote(windows, dependents)
+
     def assemble(
         self,
         snapshot: Snapshot,

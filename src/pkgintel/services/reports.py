@@ -7,6 +7,7 @@ front door (`/api/check`, `/api/health`, the briefs, MCP), so their scores canno
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,6 +38,7 @@ from pkgintel.services.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
 
 if TYPE_CHECKING:
+    from pkgintel.services.maintainers import HistoryResult
     from pkgintel.services.trust_signals import PackageTrust, TrustSignals
 
 RECENT_VERSIONS = 10
@@ -45,6 +47,9 @@ KnownIssuesLookup = Callable[[Ecosystem, str, str | None], Awaitable[KnownIssues
 """`(ecosystem, name, version) → known_issues` (the bug service's `known_issues`)."""
 ArtifactsLookup = Callable[[PackageInfo], Awaitable["ReportArtifacts"]]
 """`info → bundle, typescript, scorecard` (`ArtifactService.for_report`)."""
+ArtifactsPending = Callable[[PackageInfo, str], "ReportArtifacts"]
+"""What the artifacts lookup answers from registry data alone, with the reason the rest is missing
+(`ArtifactService.pending`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +192,8 @@ class ReportService:
         known_issues: KnownIssuesLookup | None = None,
         trust_signals: TrustSignals | None = None,
         artifacts: ArtifactsLookup | None = None,
+        artifacts_pending: ArtifactsPending | None = None,
+        signal_wait_s: float | None = None,
     ) -> None:
         self._packages = packages
         self._names = names
@@ -196,6 +203,11 @@ class ReportService:
         self._known_issues = known_issues
         self._trust = trust_signals
         self._artifacts = artifacts
+        self._artifacts_pending = artifacts_pending
+        self._signal_wait_s = signal_wait_s
+        # Second-round lookups a report stopped waiting for, kept until they finish (their results
+        # land in the caches, for the next ask).
+        self._completing: set[asyncio.Future[Any]] = set()
 
     @property
     def packages(self) -> PackageService:
@@ -250,21 +262,25 @@ class ReportService:
         )
         # The score needs only the maintainer analysis (registry data); GitHub, deps.dev and the
         # download counts are asked for the full report alone, so score-only callers (health,
-        # trees, history, compare) do not spend the code host's rate limit on every node.
+        # trees, history, compare) do not spend the code host's rate limit on every node. Those
+        # second-round lookups need the registry's answer, so they start now; how long the report
+        # waits for them is bounded (`_second_round`).
+        second_started = time.monotonic()
         trust_task: Any = None
+        trust_future: asyncio.Future[PackageTrust] | None = None
         if self._trust is not None:
-            trust_task = (
-                self._trust.for_snapshot(snapshot, history)
-                if artifacts
-                else self._trust.maintainers_for(snapshot, history)
-            )
+            if artifacts:
+                trust_future = asyncio.ensure_future(self._trust.for_snapshot(snapshot, history))
+                trust_future.add_done_callback(_retrieve)
+            else:
+                trust_task = self._trust.maintainers_for(snapshot, history)
         artifacts_task = (
             asyncio.ensure_future(self._artifacts(info))
             if artifacts and self._artifacts is not None
             else None
         )
         if artifacts_task is not None:  # retrieved even when a lookup below fails first
-            artifacts_task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            artifacts_task.add_done_callback(_retrieve)
         results: list[Any] = await asyncio.gather(
             *([trust_task] if trust_task is not None else []),
             latest_task,
@@ -286,11 +302,7 @@ class ReportService:
         trust: PackageTrust | None = None
         maintainers: MaintainerAnalysis | None = None
         if trust_task is not None:
-            first, results = results[0], results[1:]
-            if isinstance(first, MaintainerAnalysis):
-                maintainers = first
-            else:
-                trust, maintainers = first, first.maintainers
+            maintainers, results = results[0], results[1:]
         known_issues: KnownIssues | None = results[-1] if bugs_task is not None else None
         latest_vulns: VulnerabilityReport = results[0]
         malicious: MaliciousAnswer = merge_answer(results[1], ecosystem, info.name, evaluated)
@@ -300,7 +312,13 @@ class ReportService:
         if scoped_task is not None:
             evaluated_vulns = with_published_fixes(results[3], ecosystem, info.releases)
         plan = await self._verdicts.upgrade_plan(ecosystem, info, evaluated, evaluated_vulns)
-        report_artifacts = await artifacts_task if artifacts_task is not None else None
+        report_artifacts: ReportArtifacts | None = None
+        if trust_future is not None or artifacts_task is not None:
+            trust, report_artifacts = await self._second_round(
+                snapshot, history, trust_future, artifacts_task, second_started
+            )
+            if trust is not None:
+                maintainers = trust.maintainers
         now = self._clock()
         signals = self._signals(info, snapshot, evaluated, evaluated_vulns, malicious, plan)
         if maintainers is not None:
@@ -326,6 +344,53 @@ class ReportService:
             trust=trust,
             artifacts=report_artifacts,
         )
+
+    async def _second_round(
+        self,
+        snapshot: Snapshot,
+        history: asyncio.Future[HistoryResult] | None,
+        trust_future: asyncio.Future[PackageTrust] | None,
+        artifacts_task: asyncio.Future[ReportArtifacts] | None,
+        started: float,
+    ) -> tuple[PackageTrust | None, ReportArtifacts | None]:
+        """
+        The trust signals and artifacts of a full report, waiting for their lookups at most
+        `signal_wait_s` seconds after they started (without limit when None). A lookup still under
+        way then is answered from registry data alone (`TrustSignals.pending`, the artifacts'
+        `pending`), each missing signal unavailable with the reason, and kept running: what it
+        fetches is cached for the next ask.
+        """
+        waiting = [f for f in (trust_future, artifacts_task) if f is not None]
+        wait = self._signal_wait_s
+        if wait is None:
+            await asyncio.wait(waiting)
+        elif (left := wait - (time.monotonic() - started)) > 0:
+            await asyncio.wait(waiting, timeout=left)
+        reason = (
+            f"still being fetched {wait or 0:g} s after the registry answered; the lookup goes "
+            "on in the background, so asking again shortly gives it"
+        )
+        trust: PackageTrust | None = None
+        if trust_future is not None:
+            if trust_future.done():
+                trust = trust_future.result()
+            else:
+                self._complete_later(trust_future)
+                assert self._trust is not None
+                trust = await self._trust.pending(snapshot, history, reason)
+        artifacts: ReportArtifacts | None = None
+        if artifacts_task is not None:
+            if artifacts_task.done():
+                artifacts = artifacts_task.result()
+            else:
+                self._complete_later(artifacts_task)
+                if self._artifacts_pending is not None:
+                    artifacts = self._artifacts_pending(snapshot.info, reason)
+        return trust, artifacts
+
+    def _complete_later(self, future: asyncio.Future[Any]) -> None:
+        self._completing.add(future)
+        future.add_done_callback(self._completing.discard)
 
     @staticmethod
     def _signals(
@@ -374,3 +439,9 @@ def community_signals(signals: HealthSignals, m: MaintainerAnalysis) -> HealthSi
         bus_factor=m.bus_factor,
         new_publisher_on_latest=any(a.code == "new_publisher_on_latest" for a in m.alerts),
     )
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a background lookup's outcome as seen (a failure is answered as unavailable)."""
+    if not task.cancelled():
+        task.exception()

@@ -145,25 +145,12 @@ class ScorecardService:
     async def for_repository(self, repository: str | None) -> ScorecardResult:
         """The Scorecard result of a repository URL (see `ScorecardResult.status`). Never raises
         for upstream failures."""
-        if not repository:
-            return ScorecardResult(
-                None,
-                None,
-                None,
-                "no_repository",
-                "the registry metadata names no source repository, so there is nothing to score",
-                None,
-            )
+        unasked = _unaskable(repository)
+        if unasked is not None:
+            return unasked
+        assert repository is not None
         project = scorecard_project(repository)
-        if project is None:
-            return ScorecardResult(
-                repository,
-                None,
-                None,
-                "unsupported_host",
-                "OpenSSF Scorecard publishes results only for GitHub and GitLab repositories",
-                None,
-            )
+        assert project is not None
         host, owner, repo = project
         label = f"{host}/{owner}/{repo}"
         try:
@@ -215,3 +202,44 @@ class ScorecardService:
             cached.detail,
             source,
         )
+
+    def pending(self, repository: str | None, reason: str) -> ScorecardResult:
+        """The result while the Scorecard lookup is still under way (`reason` says so): as
+        `for_repository` when no project can be asked, else `unavailable` with that reason."""
+        unasked = _unaskable(repository)
+        if unasked is not None:
+            return unasked
+        assert repository is not None
+        project = scorecard_project(repository)
+        assert project is not None
+        return ScorecardResult(
+            repository,
+            "/".join(project),
+            None,
+            "unavailable",
+            reason,
+            SourceStatus(SOURCE, "scorecard", SourceState.UNAVAILABLE, None, reason),
+        )
+
+
+def _unaskable(repository: str | None) -> ScorecardResult | None:
+    """The result when there is no project to ask Scorecard about; None when there is one."""
+    if not repository:
+        return ScorecardResult(
+            None,
+            None,
+            None,
+            "no_repository",
+            "the registry metadata names no source repository, so there is nothing to score",
+            None,
+        )
+    if scorecard_project(repository) is None:
+        return ScorecardResult(
+            repository,
+            None,
+            None,
+            "unsupported_host",
+            "OpenSSF Scorecard publishes results only for GitHub and GitLab repositories",
+            None,
+        )
+    return None

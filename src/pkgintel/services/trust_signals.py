@@ -15,11 +15,17 @@ from dataclasses import dataclass
 from pkgintel.domain.errors import AccountNotFound, InvalidInput
 from pkgintel.domain.maintainers import MaintainerAnalysis
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.provenance import SourceStatus
-from pkgintel.services.github_signals import GitHubSignals, RepoStatsAnswer, TrustAnswer
+from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.services.github_signals import (
+    GitHubSignals,
+    RepoStatsAnswer,
+    TrustAnswer,
+    not_on_github,
+)
 from pkgintel.services.maintainers import HistoryResult, MaintainerService
 from pkgintel.services.packages import PackageService, Snapshot
 from pkgintel.services.quality import QualityAnswer, QualityService
+from pkgintel.sources.github import SOURCE as GITHUB_SOURCE
 from pkgintel.sources.github import github_repo
 
 
@@ -80,6 +86,46 @@ class TrustSignals:
             github=repo,
             owner_trust=owner_trust,
             owner_trust_reason=owner_reason,
+            quality=quality,
+            sources=tuple(seen.values()),
+        )
+
+    async def pending(
+        self,
+        snapshot: Snapshot,
+        history: asyncio.Future[HistoryResult] | None,
+        reason: str,
+    ) -> PackageTrust:
+        """`for_snapshot`'s answer while its GitHub, deps.dev and download-window lookups are still
+        under way: the maintainer analysis (registry data and the publisher history) in full, and
+        each of those signals as unavailable with `reason`."""
+        info = snapshot.info
+        hist = await (history or self.prefetch(info.ecosystem, info.name))
+        owner = github_repo(info.repository)
+        if owner is None:
+            repo = not_on_github(info.repository)
+        else:
+            repo = RepoStatsAnswer(
+                "/".join(owner),
+                None,
+                reason,
+                (
+                    SourceStatus(
+                        GITHUB_SOURCE, "github_stats", SourceState.UNAVAILABLE, None, reason
+                    ),
+                ),
+            )
+        quality = self.quality.assemble(
+            snapshot, hist, repo, self.quality.pending_remote(snapshot, reason)
+        )
+        seen: dict[tuple[str, str], SourceStatus] = {}
+        for src in quality.sources:
+            seen.setdefault((src.name, src.kind), src)
+        return PackageTrust(
+            maintainers=self.maintainers.analyse(snapshot, hist),
+            github=repo,
+            owner_trust=None,
+            owner_trust_reason=reason if owner is not None else repo.reason,
             quality=quality,
             sources=tuple(seen.values()),
         )
