@@ -502,6 +502,7 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
     try:
         runtime = assemble(settings, store, cache, client, **overrides)
         yield runtime
+        await runtime.reports.close()
         await runtime.packages.drain()
         if runtime.knowledge is not None:
             await runtime.knowledge.usage.close()

@@ -334,3 +334,17 @@ async def test_without_a_bound_the_report_waits_for_the_second_round(
     runtime.reports._signal_wait_s = None
     body = (await client.get("/api/check/pypi/flask")).json()
     assert body["github_stats"]["stars"] == stats["stargazers_count"]
+
+
+async def test_shutdown_does_not_wait_for_second_rounds_still_running(
+    client: httpx.AsyncClient, registry: ReplayRegistry, runtime: Runtime
+):
+    registry.add(f"{GH}/repos/pallets/flask", {"full_name": "pallets/flask"})
+    registry.slow_prefixes["/github"] = 30.0
+    runtime.reports._signal_wait_s = 0.1
+    assert (await client.get("/api/check/pypi/flask")).status_code == 200
+    assert runtime.reports._completing  # the GitHub lookup goes on
+    started = time.monotonic()
+    await runtime.reports.close()
+    assert time.monotonic() - started < 1.0
+    assert not runtime.reports._completing

@@ -388,6 +388,14 @@ class ReportService:
                     artifacts = self._artifacts_pending(snapshot.info, reason)
         return trust, artifacts
 
+    async def close(self) -> None:
+        """At shutdown: cancel the second-round lookups still running for earlier reports (each
+        may wait up to the upstream timeout; nobody is waiting for their answer)."""
+        pending = list(self._completing)
+        for future in pending:
+            future.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
     def _complete_later(self, future: asyncio.Future[Any]) -> None:
         self._completing.add(future)
         future.add_done_callback(self._completing.discard)
