@@ -147,32 +147,7 @@ class ArtifactService:
             self._scorecard.for_repository(info.repository) if self._scorecard else _none()
         )
         typescript, scorecard = await asyncio.gather(self.typescript(info), scorecard_task)
-        reasons: dict[str, str] = {}
-        if info.ecosystem is not Ecosystem.NPM:
-            eco = info.ecosystem.value
-            reasons["bundle"] = NOT_NPM.format(what="tarball sizes", ecosystem=eco)
-            reasons["typescript"] = NOT_NPM.format(what="TypeScript declarations", ecosystem=eco)
-        sources: list[SourceStatus] = []
-        if scorecard is not None and scorecard.source is not None:
-            sources.append(scorecard.source)
-        dt = typescript.definitely_typed if typescript else None
-        if dt is not None:
-            sources.append(
-                SourceStatus(
-                    "registry.npmjs.org",
-                    "definitely_typed",
-                    SourceState.UNAVAILABLE if dt.exists is None else SourceState.OK,
-                    dt.fetched_at,
-                    dt.reason if dt.exists is None else None,
-                )
-            )
-        return ReportArtifacts(
-            bundle=bundle_facts(info),
-            typescript=typescript,
-            scorecard=scorecard,
-            null_reasons=reasons,
-            sources=tuple(sources),
-        )
+        return _artifacts(info, typescript, scorecard)
 
     def pending(self, info: PackageInfo, reason: str) -> ReportArtifacts:
         """What `for_report` answers from the registry's data alone while its lookups are still
@@ -182,25 +157,7 @@ class ArtifactService:
         typescript = self._typescript_facts(
             info, lambda name: DefinitelyTyped(name, None, reason=reason)
         )
-        reasons: dict[str, str] = {}
-        if info.ecosystem is not Ecosystem.NPM:
-            eco = info.ecosystem.value
-            reasons["bundle"] = NOT_NPM.format(what="tarball sizes", ecosystem=eco)
-            reasons["typescript"] = NOT_NPM.format(what="TypeScript declarations", ecosystem=eco)
-        sources = [scorecard.source] if scorecard is not None and scorecard.source else []
-        if typescript is not None and typescript.definitely_typed is not None:
-            sources.append(
-                SourceStatus(
-                    "registry.npmjs.org", "definitely_typed", SourceState.UNAVAILABLE, None, reason
-                )
-            )
-        return ReportArtifacts(
-            bundle=bundle_facts(info),
-            typescript=typescript,
-            scorecard=scorecard,
-            null_reasons=reasons,
-            sources=tuple(sources),
-        )
+        return _artifacts(info, typescript, scorecard)
 
     async def typescript(self, info: PackageInfo) -> TypescriptFacts | None:
         """TypeScript facts of an npm package (None for other ecosystems)."""
@@ -291,3 +248,35 @@ class ArtifactService:
 
 async def _none() -> None:
     return None
+
+
+def _artifacts(
+    info: PackageInfo, typescript: TypescriptFacts | None, scorecard: ScorecardResult | None
+) -> ReportArtifacts:
+    """The report's artifacts from their parts, with the reasons and sources they imply."""
+    reasons: dict[str, str] = {}
+    if info.ecosystem is not Ecosystem.NPM:
+        eco = info.ecosystem.value
+        reasons["bundle"] = NOT_NPM.format(what="tarball sizes", ecosystem=eco)
+        reasons["typescript"] = NOT_NPM.format(what="TypeScript declarations", ecosystem=eco)
+    sources: list[SourceStatus] = []
+    if scorecard is not None and scorecard.source is not None:
+        sources.append(scorecard.source)
+    dt = typescript.definitely_typed if typescript else None
+    if dt is not None:
+        sources.append(
+            SourceStatus(
+                "registry.npmjs.org",
+                "definitely_typed",
+                SourceState.UNAVAILABLE if dt.exists is None else SourceState.OK,
+                dt.fetched_at,
+                dt.reason if dt.exists is None else None,
+            )
+        )
+    return ReportArtifacts(
+        bundle=bundle_facts(info),
+        typescript=typescript,
+        scorecard=scorecard,
+        null_reasons=reasons,
+        sources=tuple(sources),
+    )

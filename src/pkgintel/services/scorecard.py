@@ -145,13 +145,10 @@ class ScorecardService:
     async def for_repository(self, repository: str | None) -> ScorecardResult:
         """The Scorecard result of a repository URL (see `ScorecardResult.status`). Never raises
         for upstream failures."""
-        unasked = _unaskable(repository)
-        if unasked is not None:
-            return unasked
-        assert repository is not None
-        project = scorecard_project(repository)
-        assert project is not None
-        host, owner, repo = project
+        target = _target(repository)
+        if isinstance(target, ScorecardResult):
+            return target
+        host, owner, repo = target
         label = f"{host}/{owner}/{repo}"
         try:
             cached = await cached_signal(
@@ -206,15 +203,12 @@ class ScorecardService:
     def pending(self, repository: str | None, reason: str) -> ScorecardResult:
         """The result while the Scorecard lookup is still under way (`reason` says so): as
         `for_repository` when no project can be asked, else `unavailable` with that reason."""
-        unasked = _unaskable(repository)
-        if unasked is not None:
-            return unasked
-        assert repository is not None
-        project = scorecard_project(repository)
-        assert project is not None
+        target = _target(repository)
+        if isinstance(target, ScorecardResult):
+            return target
         return ScorecardResult(
             repository,
-            "/".join(project),
+            "/".join(target),
             None,
             "unavailable",
             reason,
@@ -222,8 +216,8 @@ class ScorecardService:
         )
 
 
-def _unaskable(repository: str | None) -> ScorecardResult | None:
-    """The result when there is no project to ask Scorecard about; None when there is one."""
+def _target(repository: str | None) -> tuple[str, str, str] | ScorecardResult:
+    """The `(host, owner, repo)` to ask Scorecard about, or the result when there is none."""
     if not repository:
         return ScorecardResult(
             None,
@@ -233,7 +227,8 @@ def _unaskable(repository: str | None) -> ScorecardResult | None:
             "the registry metadata names no source repository, so there is nothing to score",
             None,
         )
-    if scorecard_project(repository) is None:
+    project = scorecard_project(repository)
+    if project is None:
         return ScorecardResult(
             repository,
             None,
@@ -242,4 +237,4 @@ def _unaskable(repository: str | None) -> ScorecardResult | None:
             "OpenSSF Scorecard publishes results only for GitHub and GitLab repositories",
             None,
         )
-    return None
+    return project
