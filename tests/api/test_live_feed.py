@@ -171,3 +171,34 @@ async def test_event_id_beyond_the_latest_resumes_from_now(
         )
         event = await asyncio.wait_for(anext(stream), timeout=5)
     assert json.loads(event["data"])["vuln_id"] == "MAL-2099-201"
+
+
+async def test_a_new_connection_reads_on_from_the_id_its_hello_names(
+    client: httpx.AsyncClient, runtime: Runtime, tmp_path: Path
+) -> None:
+    """Without Last-Event-ID the stream starts at the `latest_event_id` the hello announces, not
+    at whatever the watcher knows later: an event stored between the two was once skipped (a
+    two-process CI run waited 10 s for it)."""
+    baseline = [malicious("MAL-2099-300", "npm", "base-bad")]
+    await ingest_records(runtime, tmp_path / "v1", "osv-malicious", "npm", baseline)
+    await ingest_records(
+        runtime,
+        tmp_path / "v2",
+        "osv-malicious",
+        "npm",
+        [*baseline, malicious("MAL-2099-301", "npm", "next-bad")],
+    )
+    asked: list[int | None] = []
+
+    async def events(after: int | None, *, wait_s: float) -> AsyncIterator[None]:
+        asked.append(after)
+        return
+        yield  # an async generator that ends at once
+
+    runtime.feed.events = events  # type: ignore[method-assign]
+    resp = await client.get("/api/live/malicious")
+    hello = json.loads(
+        next(line for line in resp.text.splitlines() if line.startswith("data:"))[5:]
+    )
+    assert hello["latest_event_id"] > 0
+    assert asked == [hello["latest_event_id"]]

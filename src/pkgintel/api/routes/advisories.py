@@ -278,7 +278,10 @@ async def live_malicious(
             ).decode(),
             retry=3000,
         )
-        async for event in runtime.feed.events(after, wait_s=PING_S):
+        # A new connection gets every event after the `latest_event_id` its hello names: the
+        # watcher's own idea of "now" may move past an event stored after the hello went out.
+        start = latest if after is None else after
+        async for event in runtime.feed.events(start, wait_s=PING_S):
             if event is None:
                 yield ServerSentEvent(
                     event="ping", data=orjson.dumps({"t": int(time.time())}).decode()
