@@ -77,6 +77,11 @@ def server(settings: Settings, runtime: Runtime) -> Iterator[str]:
         proc.wait(10)
 
 
+async def _one_more(runtime: Runtime, tmp_path: Path, baseline: list[dict], record: dict) -> None:
+    """A second ingestion of the feed: the baseline again and one new malicious record."""
+    await ingest_records(runtime, tmp_path / "v2", "osv-malicious", "npm", [*baseline, record])
+
+
 async def _events(response: httpx.Response) -> AsyncIterator[dict]:
     """Parse the SSE wire format: `event:`, `id:`, `data:` lines, a blank line ends an event."""
     event: dict = {}
@@ -162,13 +167,7 @@ async def test_event_id_beyond_the_latest_resumes_from_now(
         stream = _events(response)
         hello = await anext(stream)
         assert json.loads(hello["data"])["resume_clamped"] is True
-        await ingest_records(
-            runtime,
-            tmp_path / "v2",
-            "osv-malicious",
-            "npm",
-            [*baseline, malicious("MAL-2099-201", "npm", "later-bad")],
-        )
+        await _one_more(runtime, tmp_path, baseline, malicious("MAL-2099-201", "npm", "later-bad"))
         event = await asyncio.wait_for(anext(stream), timeout=5)
     assert json.loads(event["data"])["vuln_id"] == "MAL-2099-201"
 
@@ -181,13 +180,7 @@ async def test_a_new_connection_reads_on_from_the_id_its_hello_names(
     two-process CI run waited 10 s for it)."""
     baseline = [malicious("MAL-2099-300", "npm", "base-bad")]
     await ingest_records(runtime, tmp_path / "v1", "osv-malicious", "npm", baseline)
-    await ingest_records(
-        runtime,
-        tmp_path / "v2",
-        "osv-malicious",
-        "npm",
-        [*baseline, malicious("MAL-2099-301", "npm", "next-bad")],
-    )
+    await _one_more(runtime, tmp_path, baseline, malicious("MAL-2099-301", "npm", "next-bad"))
     asked: list[int | None] = []
 
     async def events(after: int | None, *, wait_s: float) -> AsyncIterator[None]:
