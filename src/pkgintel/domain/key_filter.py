@@ -8,10 +8,9 @@ those that pass reach the database.
 
 **Contract.** `might_contain(key)` is True for every key given to the constructor or to `add` (no
 false negatives), and for a key never given it is True with probability at most about
-`(1 - e^(-HASHES / BITS_PER_KEY))^HASHES` (~1.4 % with the defaults; the rate grows when `add` takes many more
-keys than the filter was built for). Keys are hashed with
-Python's `hash`, which is salted per process: a filter is built and used in one process, never
-stored or sent.
+`(1 - e^(-HASHES / BITS_PER_KEY))^HASHES` (~1.4 % with the defaults; the rate grows when `add`
+takes many more keys than the filter was built for). Keys are hashed with Python's `hash`, which is
+salted per process: a filter is built and used in one process, never stored or sent.
 """
 
 from __future__ import annotations

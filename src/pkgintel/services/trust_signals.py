@@ -78,16 +78,13 @@ class TrustSignals:
         )
         owner_trust, owner_reason = trust if trust is not None else (None, repo.reason)
         quality = self.quality.assemble(snapshot, hist, repo, remote)
-        seen: dict[tuple[str, str], SourceStatus] = {}
-        for src in (*quality.sources, *(owner_trust.sources if owner_trust else ())):
-            seen.setdefault((src.name, src.kind), src)
         return PackageTrust(
             maintainers=self.maintainers.analyse(snapshot, hist),
             github=repo,
             owner_trust=owner_trust,
             owner_trust_reason=owner_reason,
             quality=quality,
-            sources=tuple(seen.values()),
+            sources=_unique(quality.sources, owner_trust.sources if owner_trust else ()),
         )
 
     async def pending(
@@ -118,16 +115,13 @@ class TrustSignals:
         quality = self.quality.assemble(
             snapshot, hist, repo, self.quality.pending_remote(snapshot, reason)
         )
-        seen: dict[tuple[str, str], SourceStatus] = {}
-        for src in quality.sources:
-            seen.setdefault((src.name, src.kind), src)
         return PackageTrust(
             maintainers=self.maintainers.analyse(snapshot, hist),
             github=repo,
             owner_trust=None,
             owner_trust_reason=reason if owner is not None else repo.reason,
             quality=quality,
-            sources=tuple(seen.values()),
+            sources=_unique(quality.sources),
         )
 
     async def maintainers_for(
@@ -160,3 +154,12 @@ class TrustSignals:
 
 async def _none() -> None:
     return None
+
+
+def _unique(*groups: tuple[SourceStatus, ...]) -> tuple[SourceStatus, ...]:
+    """The sources of several parts, the first of each (name, kind) kept."""
+    seen: dict[tuple[str, str], SourceStatus] = {}
+    for group in groups:
+        for src in group:
+            seen.setdefault((src.name, src.kind), src)
+    return tuple(seen.values())
