@@ -11,7 +11,15 @@ import asyncio
 import httpx
 import pytest
 
-from pkgintel.upstream_guard import BreakerPolicy, CircuitOpen, FanOut, GuardedTransport
+from pkgintel.bootstrap import build_http_client, configured_upstreams
+from pkgintel.config import Settings
+from pkgintel.upstream_guard import (
+    BreakerPolicy,
+    CircuitOpen,
+    FanOut,
+    GuardedTransport,
+    Upstream,
+)
 
 
 class Clock:
@@ -106,6 +114,103 @@ async def test_concurrency_cap_per_host() -> None:
     async with httpx.AsyncClient(transport=transport) as client:
         await asyncio.gather(*(client.get(f"http://reg.example/{i}") for i in range(12)))
     assert peak == 3
+
+
+MIRROR = (
+    Upstream("pypi", "https://mirror.example/pypi"),
+    Upstream("osv_export", "https://mirror.example/osv/"),
+    Upstream("npm", "https://mirror.example/npm"),
+    Upstream("npm_downloads", "https://mirror.example/npm/-/downloads"),
+)
+
+
+async def test_a_failing_upstream_behind_a_shared_mirror_host_blocks_only_itself() -> None:
+    clock = Clock()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(503 if request.url.path.startswith("/osv/") else 200)
+
+    calls: list[str] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        calls.append(request.url.path)
+        return handler(request)
+
+    transport = GuardedTransport(
+        httpx.MockTransport(record),
+        BreakerPolicy(failures=3, backoff_s=10.0),
+        clock=clock,
+        jitter=lambda: 1.0,
+        upstreams=MIRROR,
+    )
+    async with httpx.AsyncClient(transport=transport) as client:
+        for _ in range(3):
+            assert (await client.get("https://mirror.example/osv/PyPI/all.zip")).status_code == 503
+        with pytest.raises(CircuitOpen) as opened:
+            await client.get("https://mirror.example/osv/npm/all.zip")
+        assert opened.value.host == "osv_export"
+        # The registries served by the same host are still asked.
+        assert (await client.get("https://mirror.example/pypi/requests/json")).status_code == 200
+        assert (await client.get("https://mirror.example/npm/lodash")).status_code == 200
+    assert transport.states() == {"osv_export": "open", "pypi": "closed", "npm": "closed"}
+    assert calls[-2:] == ["/pypi/requests/json", "/npm/lodash"]
+
+
+def test_a_request_counts_against_the_longest_matching_base_url() -> None:
+    transport = GuardedTransport(
+        httpx.MockTransport(lambda r: httpx.Response(200)), upstreams=MIRROR
+    )
+    key = transport.circuit_key
+    assert key(httpx.URL("https://mirror.example/npm/-/downloads/point/last-week/x")) == (
+        "npm_downloads"
+    )
+    assert key(httpx.URL("https://mirror.example/npm/react")) == "npm"
+    # A segment boundary, not a string prefix: `/pypi-extra` is not under `/pypi`.
+    assert key(httpx.URL("https://mirror.example/pypi-extra/x")) == "mirror.example"
+    # Scheme and port are part of the base URL.
+    assert key(httpx.URL("http://mirror.example/pypi/x")) == "mirror.example"
+    assert key(httpx.URL("https://mirror.example:8443/pypi/x")) == "mirror.example:8443"
+    assert key(httpx.URL("https://files.example/pkg.whl")) == "files.example"
+
+
+def test_upstreams_with_the_same_base_url_share_one_circuit() -> None:
+    same = (
+        Upstream("b_feed", "https://feeds.example/"),
+        Upstream("a_feed", "https://feeds.example"),
+    )
+    transport = GuardedTransport(httpx.MockTransport(lambda r: httpx.Response(200)), upstreams=same)
+    assert transport.circuit_key(httpx.URL("https://feeds.example/x")) == "a_feed"
+
+
+def test_every_url_setting_is_a_configured_upstream() -> None:
+    settings = Settings(
+        upstream_pypi_url="https://mirror.example/pypi",
+        upstream_osv_export_url="https://mirror.example/osv",
+    )
+    found = {u.name: u.base_url for u in configured_upstreams(settings)}
+    assert found["pypi"] == "https://mirror.example/pypi"
+    assert found["osv_export"] == "https://mirror.example/osv"
+    assert "npm" in found and "kev" in found
+    assert all(v.startswith(("http://", "https://")) for v in found.values())
+
+
+async def test_the_shared_client_keeps_a_circuit_per_configured_upstream() -> None:
+    settings = Settings(
+        upstream_pypi_url="https://mirror.example/pypi",
+        upstream_osv_export_url="https://mirror.example/osv",
+        upstream_breaker_failures=2,
+    )
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(503 if request.url.path.startswith("/osv") else 200)
+
+    client = build_http_client(settings, httpx.MockTransport(handler))
+    async with client:
+        for _ in range(2):
+            await client.get("https://mirror.example/osv/PyPI/all.zip")
+        with pytest.raises(CircuitOpen):
+            await client.get("https://mirror.example/osv/PyPI/all.zip")
+        assert (await client.get("https://mirror.example/pypi/requests/json")).status_code == 200
 
 
 def test_fan_out_budget_names_what_it_skipped() -> None:

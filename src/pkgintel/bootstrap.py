@@ -66,7 +66,7 @@ from pkgintel.storage.errors import SqlErrorStore
 from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
-from pkgintel.upstream_guard import BreakerPolicy, GuardedTransport
+from pkgintel.upstream_guard import BreakerPolicy, GuardedTransport, Upstream
 
 logger = logging.getLogger(__name__)
 
@@ -139,11 +139,24 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
     }
 
 
+def configured_upstreams(settings: Settings) -> tuple[Upstream, ...]:
+    """Every `upstream_<name>_url` setting that holds a URL, as `Upstream(name, base_url)`."""
+    found: list[Upstream] = []
+    for field_name in type(settings).model_fields:
+        if not (field_name.startswith("upstream_") and field_name.endswith("_url")):
+            continue
+        value = getattr(settings, field_name)
+        if isinstance(value, str) and value.startswith(("http://", "https://")):
+            found.append(Upstream(field_name.removeprefix("upstream_").removesuffix("_url"), value))
+    return tuple(found)
+
+
 def build_http_client(
     settings: Settings, transport: httpx.AsyncBaseTransport | None = None
 ) -> httpx.AsyncClient:
-    """The one shared upstream client: explicit timeouts, a User-Agent, connection pooling, and
-    per-host circuit breakers and concurrency caps (`upstream_guard.GuardedTransport`)."""
+    """The one shared upstream client: explicit timeouts, a User-Agent, connection pooling, a
+    circuit breaker per configured upstream and a concurrency cap per host
+    (`upstream_guard.GuardedTransport`)."""
     timeout = httpx.Timeout(
         settings.upstream_timeout_s, connect=min(5.0, settings.upstream_timeout_s)
     )
@@ -156,6 +169,7 @@ def build_http_client(
             max_backoff_s=settings.upstream_breaker_max_backoff_s,
             max_concurrency=settings.upstream_max_concurrency,
         ),
+        upstreams=configured_upstreams(settings),
     )
     return httpx.AsyncClient(
         timeout=timeout,

@@ -383,7 +383,9 @@ class Settings(BaseSettings):
     )
     # -- upstream protection (issue 12) --
     upstream_breaker_failures: int = Field(
-        5, ge=1, description="Consecutive failures of one upstream host that open its circuit."
+        5,
+        ge=1,
+        description="Consecutive failures of one configured upstream (or unconfigured host) that open its circuit.",
     )
     upstream_breaker_backoff_s: float = Field(
         5.0,

@@ -3,7 +3,12 @@ Protection of upstream hosts, for every adapter and source at once: the one shar
 `httpx.AsyncClient` (built in `bootstrap.py`) sends through `GuardedTransport`, so an adapter added
 later is covered without a line of its own.
 
-Per upstream host (`host:port`):
+Per configured upstream (its name and base URL, e.g. `pypi` → `https://mirror.example/pypi`): a
+request belongs to the configured upstream whose base URL is the longest prefix of its URL (same
+scheme, host and port, path on a segment boundary), so several registries and feeds served under one
+mirror host (Artifactory, Nexus, a company proxy) each have a circuit of their own. A request that
+matches no configured upstream (a URL named by a registry's answer, a redirect target) is keyed by its
+`host:port`. Upstreams configured with the same base URL share one circuit (nothing tells them apart).
 
 - **Circuit breaker.** `failures` consecutive failures (transport errors, timeouts, 429, 5xx) open
   the circuit: for a backoff (`backoff_s`, doubling per reopening up to `max_backoff_s`, times a
@@ -12,7 +17,8 @@ Per upstream host (`host:port`):
   its failure reopens it with the next backoff. Callers map `CircuitOpen` to
   `RegistryUnavailable(reason="circuit_open")` with `retry_after`, so answers fall back to the stored
   copy (marked stale) or a 503 with `Retry-After`.
-- **Concurrency cap.** At most `max_concurrency` requests in flight per host; the others wait.
+- **Concurrency cap.** At most `max_concurrency` requests in flight per host (`host:port`, whatever
+  upstreams it serves); the others wait.
 
 Per request (`FanOut`, set by the API for each request): at most `limit` packages are looked up
 upstream on demand; the rest are answered as "not looked up" and named in the answer.
@@ -24,7 +30,7 @@ import asyncio
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
@@ -40,11 +46,49 @@ class CircuitOpen(httpx.TransportError):
         self.retry_after = max(1, math.ceil(retry_after_s))
 
 
+@dataclass(frozen=True, slots=True)
+class Upstream:
+    """One configured upstream: its setting's name (`pypi`, `osv_export`, ...) and base URL."""
+
+    name: str
+    base_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefix:
+    scheme: str
+    host: str
+    port: int | None
+    path: str
+    """The base URL's path without its trailing slash ("" for the root)."""
+    key: str
+
+
+def _prefixes(upstreams: Iterable[Upstream]) -> tuple[_Prefix, ...]:
+    """The http(s) upstreams as match prefixes, longest path first; one key per distinct base URL
+    (the first name, by name order, among upstreams configured with the same base URL)."""
+    by_base: dict[tuple[str, str, int | None, str], str] = {}
+    for upstream in sorted(upstreams, key=lambda u: u.name):
+        try:
+            url = httpx.URL(upstream.base_url.strip())
+        except (httpx.InvalidURL, TypeError):
+            continue
+        if url.scheme not in ("http", "https") or not url.host:
+            continue
+        base = (url.scheme, url.host.lower(), url.port, url.path.rstrip("/"))
+        by_base.setdefault(base, upstream.name)
+    found = [_Prefix(*base, key=name) for base, name in by_base.items()]
+    return tuple(sorted(found, key=lambda p: len(p.path), reverse=True))
+
+
+def _host_key(url: httpx.URL) -> str:
+    return f"{url.host}:{url.port}" if url.port else url.host
+
+
 @dataclass
 class HostState:
-    """Breaker state of one host."""
+    """Breaker state of one upstream (or of one unconfigured host)."""
 
-    semaphore: asyncio.Semaphore
     failures: int = 0
     opened: int = 0
     """How many times the circuit opened in a row (drives the backoff)."""
@@ -74,16 +118,37 @@ class GuardedTransport(httpx.AsyncBaseTransport):
     policy: BreakerPolicy = field(default_factory=BreakerPolicy)
     clock: Callable[[], float] = time.monotonic
     jitter: Callable[[], float] = random.random
+    upstreams: Iterable[Upstream] = ()
+    """The configured upstreams whose circuits are kept apart (see the module docstring)."""
     hosts: dict[str, HostState] = field(default_factory=dict)
+    """Circuit state by key: an upstream's name, or `host:port` for a URL no upstream covers."""
+    slots: dict[str, asyncio.Semaphore] = field(default_factory=dict)
+    """Concurrency cap by `host:port`."""
 
-    def _host(self, request: httpx.Request) -> tuple[str, HostState]:
+    def __post_init__(self) -> None:
+        self._prefixes = _prefixes(self.upstreams)
+
+    def circuit_key(self, url: httpx.URL) -> str:
+        """The circuit a request to `url` counts against (see the module docstring)."""
+        host, port, path = (url.host or "").lower(), url.port, url.path
+        for p in self._prefixes:
+            if p.host != host or p.port != port or p.scheme != url.scheme:
+                continue
+            if not p.path or path == p.path or path.startswith(p.path + "/"):
+                return p.key
+        return _host_key(url)
+
+    def _host(self, request: httpx.Request) -> tuple[str, HostState, asyncio.Semaphore]:
         url = request.url
-        key = f"{url.host}:{url.port}" if url.port else url.host
+        key = self.circuit_key(url)
         state = self.hosts.get(key)
         if state is None:
-            state = HostState(asyncio.Semaphore(self.policy.max_concurrency))
-            self.hosts[key] = state
-        return key, state
+            state = self.hosts[key] = HostState()
+        host = _host_key(url)
+        slot = self.slots.get(host)
+        if slot is None:
+            slot = self.slots[host] = asyncio.Semaphore(self.policy.max_concurrency)
+        return key, state, slot
 
     def _admit(self, key: str, state: HostState, request: httpx.Request) -> bool:
         """Raise `CircuitOpen` when no call may be made; True when this call is the probe."""
@@ -115,10 +180,10 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         state.probing = False
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        key, state = self._host(request)
+        key, state, slot = self._host(request)
         probe = self._admit(key, state, request)
         try:
-            async with state.semaphore:
+            async with slot:
                 response = await self.inner.handle_async_request(request)
         except httpx.TransportError:
             self._failed(state, probe)
@@ -134,7 +199,7 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         return response
 
     def states(self) -> dict[str, str]:
-        """`host → closed | open | half_open`, for `/api/status`."""
+        """`upstream or host → closed | open | half_open`."""
         return {key: state.state for key, state in self.hosts.items()}
 
     async def aclose(self) -> None:
