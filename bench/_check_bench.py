@@ -53,6 +53,7 @@ BASELINE_SETTINGS: dict[str, str] = {
     "upstream_npm_downloads_url": "/npm-downloads",
     "upstream_pypi_url": "/pypi",
     "upstream_pypistats_url": "/pypistats",
+    "upstream_pypi_files_url": "/pypi-files",
     "upstream_osv_api_url": "/osv-api",
 }
 

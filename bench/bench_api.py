@@ -239,6 +239,7 @@ def settings_for(db_url: str, registry: str, *, cold: bool) -> Any:
         "upstream_npm_downloads_url": f"{registry}/npm-downloads",
         "upstream_pypi_url": f"{registry}/pypi",
         "upstream_pypistats_url": f"{registry}/pypistats",
+        "upstream_pypi_files_url": f"{registry}/pypi-files",
         "log_level": "warning",
         "bulk_hint_threshold": 1_000_000,
     }

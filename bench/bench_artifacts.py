@@ -82,6 +82,7 @@ def _settings(workdir: Path, name: str, **over: Any) -> Settings:
         upstream_npm_downloads_url="http://registry.test/npm-downloads",
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
+        upstream_pypi_files_url="http://registry.test/pypi-files",
         upstream_scorecard_url="http://registry.test/scorecard",
         osv_api_fallback=False,
         ip_hash_secret="bench-only-not-a-secret",  # noqa: S106

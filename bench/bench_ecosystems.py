@@ -97,6 +97,7 @@ def settings_for(db: Path, registry: str, *, cold: bool) -> Any:
         upstream_npm_downloads_url=f"{r}/npm-downloads",
         upstream_pypi_url=f"{r}/pypi",
         upstream_pypistats_url=f"{r}/pypistats",
+        upstream_pypi_files_url=f"{r}/pypi-files",
         upstream_osv_api_url=f"{r}/osv-api",
         upstream_crates_url=f"{r}/crates",
         upstream_crates_index_url=f"{r}/crates-index",

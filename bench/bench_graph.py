@@ -108,6 +108,7 @@ def _settings(workdir: Path, db: str, npm_url: str) -> Settings:
         upstream_npm_downloads_url="http://registry.test/npm-downloads",
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
+        upstream_pypi_files_url="http://registry.test/pypi-files",
         osv_api_fallback=False,
         usage_log_enabled=False,
         ip_hash_secret="bench-only-not-a-secret",  # noqa: S106

@@ -116,6 +116,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
         upstream_npm_downloads_url="http://registry.test/npm-downloads",
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
+        upstream_pypi_files_url="http://registry.test/pypi-files",
         upstream_github_api_url="http://registry.test/github",
         osv_api_fallback=False,
         ip_hash_secret="bench-only-not-a-secret",  # noqa: S106

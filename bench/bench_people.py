@@ -92,6 +92,7 @@ def settings_for(db_url: str, *, cold: bool) -> Any:
         "upstream_npm_downloads_url": f"{base}/npm-downloads",
         "upstream_pypi_url": f"{base}/pypi",
         "upstream_pypistats_url": f"{base}/pypistats",
+        "upstream_pypi_files_url": f"{base}/pypi-files",
         "upstream_osv_api_url": f"{base}/osv-api",
         "upstream_github_api_url": f"{base}/github",
         "upstream_depsdev_url": f"{base}/depsdev",

@@ -76,6 +76,7 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_npm_downloads_url="http://registry.test/npm-downloads",
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
+        upstream_pypi_files_url="http://registry.test/pypi-files",
         upstream_osv_api_url="http://registry.test/osv-api",
         # eco-a
         upstream_crates_url="http://registry.test/crates",

@@ -9,6 +9,7 @@ One server stands in for several upstreams, each under its own prefix:
 | `/npm-downloads` | api.npmjs.org | `PKGINTEL_UPSTREAM_NPM_DOWNLOADS_URL=.../npm-downloads` |
 | `/pypi` | pypi.org | `PKGINTEL_UPSTREAM_PYPI_URL=.../pypi` |
 | `/pypistats` | pypistats.org | `PKGINTEL_UPSTREAM_PYPISTATS_URL=.../pypistats` |
+| `/pypi-files` | files.pythonhosted.org | `PKGINTEL_UPSTREAM_PYPI_FILES_URL=.../pypi-files` (core metadata files added by tests) |
 | `/rubygems` | rubygems.org | `PKGINTEL_UPSTREAM_RUBYGEMS_URL=.../rubygems` |
 | `/packagist-repo`, `/packagist` | repo.packagist.org, packagist.org | `PKGINTEL_UPSTREAM_PACKAGIST_REPO_URL`, `PKGINTEL_UPSTREAM_PACKAGIST_URL` |
 | `/pub` | pub.dev | `PKGINTEL_UPSTREAM_PUB_URL=.../pub` |
@@ -71,6 +72,7 @@ HOST_PREFIX = {
     "api.npmjs.org": "/npm-downloads",
     "pypi.org": "/pypi",
     "pypistats.org": "/pypistats",
+    "files.pythonhosted.org": "/pypi-files",
     "api.osv.dev": "/osv-api",
     "crates.io": "/crates",
     "index.crates.io": "/crates-index",

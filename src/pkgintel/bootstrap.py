@@ -83,6 +83,7 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         Ecosystem.PYPI: {
             "base_url": settings.upstream_pypi_url,
             "downloads_url": settings.upstream_pypistats_url,
+            "files_url": settings.upstream_pypi_files_url,
         },
         # eco-a
         Ecosystem.CARGO: {

@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     upstream_pypistats_url: str = Field(
         "https://pypistats.org", description="PyPI download statistics."
     )
+    upstream_pypi_files_url: str = Field(
+        "https://files.pythonhosted.org",
+        description="PyPI files host: core metadata files (PEP 658) of a release whose own JSON is missing. File links on files.pythonhosted.org are moved here; links a mirror rewrote are followed as given.",
+    )
     # --- eco-a: cargo, go, maven, nuget registries ---
     upstream_crates_url: str = Field(
         "https://crates.io", description="crates.io API (crates, versions, owners)."

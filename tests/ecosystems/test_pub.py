@@ -260,3 +260,13 @@ async def test_missing_version_over_http_is_version_not_found() -> None:
     async with httpx.AsyncClient(transport=routes_transport({PKG: (200, small())})) as client:
         with pytest.raises(VersionNotFound):
             await PubAdapter(client).fetch_package("tiny", version="0.0.1")
+
+
+def test_requested_version_states_its_own_sdk_constraint() -> None:
+    """Issue 27: `requires_dart` of an old version is that version's pubspec's, not the latest's."""
+    body = small()
+    old = next(v for v in body["versions"] if v["version"] == "1.0.0")
+    old["pubspec"]["environment"] = {"sdk": ">=2.12.0 <3.0.0"}
+
+    assert parse_package(body, version="1.0.0").extra["requires_dart"] == ">=2.12.0 <3.0.0"
+    assert parse_package(body).extra["requires_dart"] == ">=3.0.0 <4.0.0"

@@ -277,3 +277,14 @@ async def test_missing_requested_version_is_version_not_found() -> None:
 
 def fixture_free_gem() -> dict[str, Any]:
     return small_gem(name="nokogiri", version="1.1.0")
+
+
+def test_requested_version_states_its_own_required_ruby_version() -> None:
+    """Issue 27: `requires_ruby` of an old version comes from the version list's entry for it."""
+    versions = [dict(v) for v in SMALL_VERSIONS]
+    versions[0]["ruby_version"] = ">= 3.0"
+    versions[1]["ruby_version"] = ">= 2.5"
+    gem = small_gem(ruby_version=">= 3.0")
+
+    assert parse_gem(gem, versions, version="1.0.0").extra["requires_ruby"] == ">= 2.5"
+    assert parse_gem(gem, versions).extra["requires_ruby"] == ">= 3.0"

@@ -40,6 +40,7 @@ def _app() -> FastAPI:
         upstream_npm_downloads_url="http://registry.test/npm-downloads",
         upstream_pypi_url="http://registry.test/pypi",
         upstream_pypistats_url="http://registry.test/pypistats",
+        upstream_pypi_files_url="http://registry.test/pypi-files",
         upstream_osv_api_url="http://registry.test/osv-api",
         upstream_scorecard_url="http://registry.test/scorecard",
         ip_hash_secret="fuzz-secret",

@@ -56,6 +56,9 @@ class VersionConstraints:
     """`node` → npm `engines.node`; `python` → PyPI `requires_python`."""
     prerelease: bool = False
     yanked: bool = False
+    unread: Mapping[str, str] = field(default_factory=dict)
+    """Declarations of this version that could not be read (`requires_dist`, `requires_python`),
+    each with why: they are not checked, so the stack cannot be called compatible."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,7 +173,7 @@ def parse_package(
     head = _pubspec(entries[latest])
 
     extra: dict[str, str] = {}
-    sdk = head.get("environment")
+    sdk = pubspec.get("environment")  # the asked version's own SDK constraint, not the latest's
     if isinstance(sdk, Mapping) and isinstance(sdk.get("sdk"), str):
         extra["requires_dart"] = sdk["sdk"].strip()
     message: str | None = None

@@ -8,6 +8,12 @@ throttled). The project endpoint's `info` block describes the latest release onl
 `ownership.roles` (organisation members are not listed) and `project-status` (PEP 792) keys are
 recent additions that older mirrors lack.
 
+A version's requirements (`requires_dist`, `requires_python`) are that version's own: its release
+body; where that is missing (some mirrors answer 404), the core metadata file of one of its wheels
+(PEP 658, `ecosystems/pypi_metadata.py`); else none, with `extra["dependencies_unavailable"]` saying
+why. `requires_python` then still comes from the release's own file entries when they agree
+(`extra["requires_python_of"]` names the version it belongs to). Never the latest release's.
+
 Downloads: https://pypistats.org/api/ — `GET /api/packages/{name}/recent` (PEP 503-normalised name);
 404 for unknown projects. pypistats is a volunteer service with modest rate limits, so callers cache.
 """
@@ -31,12 +37,19 @@ from license_expression import ExpressionError, Licensing, get_spdx_licensing
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
-from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, sort_key
 from pkgintel.ecosystems._http import JSONObject, get_json
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.ecosystems.pypi_metadata import (
+    PUBLIC_FILES_URL,
+    choose_metadata_file,
+    fetch_metadata_file,
+    parse_core_metadata,
+    same_version,
+)
 
 DEFAULT_BASE_URL: Final = "https://pypi.org"
 DEFAULT_DOWNLOADS_URL: Final = "https://pypistats.org"
@@ -106,10 +119,12 @@ class PyPIAdapter:
         *,
         base_url: str = DEFAULT_BASE_URL,
         downloads_url: str = DEFAULT_DOWNLOADS_URL,
+        files_url: str = PUBLIC_FILES_URL,
     ) -> None:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._downloads_url = downloads_url.rstrip("/")
+        self._files_url = files_url.rstrip("/")
 
     def project_url(self, name: str, version: str | None = None) -> str:
         """The JSON API URL of the project (or one release), under the PEP 503 name."""
@@ -128,7 +143,10 @@ class PyPIAdapter:
         See `RegistryAdapter.fetch_package`.
 
         With `version`, the project and the release are fetched concurrently; the release's own
-        `requires_dist` gives the dependencies.
+        body gives the requirements. A release body that is missing, or that describes another
+        version (a mirror answering with the latest), is replaced by the release's core metadata
+        file; without one the requirements are unknown (`dependencies_unavailable` says why).
+        A failing files host makes only the requirements unknown, not the answer fail.
         """
         if version is None:
             return parse_project(await self._get_project(name))
@@ -141,22 +159,60 @@ class PyPIAdapter:
         if isinstance(release, BaseException):
             raise release
         key = find_release(project, version)
+        if key is None:
+            raise _version_not_found(project, name, version)
         # PyPI may know the release under another spelling (`1.0` vs `1.0.0`).
-        if release is None and key is not None and key != version:
+        if release is None and key != version:
             release = await self._get_release(name, key)
-        if release is None:
-            if key is None:
-                raise _version_not_found(project, name, version)
-            # The release exists but its own body is missing (mirrors often lack it): its
-            # dependencies are unknown, which is said rather than borrowing the latest's.
-            info = parse_project(project)
-            return replace(
-                info,
-                dependencies=(),
-                dependencies_version=None,
-                extra={**info.extra, "dependencies_unavailable": f"no release body for {key}"},
+        if release is not None and not same_version(_release_version(release), key):
+            logger.warning(
+                "PyPI %s: the release body for %s describes %r; not used",
+                name,
+                key,
+                _release_version(release),
             )
-        return parse_project(project, version=version, version_data=release)
+            release = None
+        if release is not None:
+            return parse_project(project, version=version, version_data=release)
+        if same_version(key, _text(_info(project).get("version"))):
+            return parse_project(project, version=key)  # the project's info block is this release's
+        return await self._from_core_metadata(project, name, key)
+
+    async def _from_core_metadata(
+        self, project: Mapping[str, Any], name: str, key: str
+    ) -> PackageInfo:
+        """Release `key` of `project` from its core metadata file, else with unknown requirements."""
+        releases = project.get("releases")
+        files = releases.get(key) if isinstance(releases, Mapping) else None
+        chosen = choose_metadata_file(
+            files if isinstance(files, list) else [],
+            document_url=self.project_url(name),
+            files_url=self._files_url,
+        )
+        why = f"no release document for {key}"
+        if isinstance(chosen, str):
+            why = f"{why}, and {chosen}"
+        else:
+            try:
+                raw = await fetch_metadata_file(self._client, chosen)
+            except RegistryError as exc:
+                why = f"{why}, and its core metadata file could not be read ({exc.reason})"
+            else:
+                if raw is None:
+                    why = f"{why}, and {chosen.wheel} has no core metadata file (404)"
+                else:
+                    try:
+                        meta = parse_core_metadata(raw, name=name, version=key)
+                    except RegistryResponseInvalid as exc:
+                        why = f"{why}, and its core metadata file is unusable: {exc.message}"
+                    else:
+                        info = parse_project(
+                            project, version=key, version_data={"info": meta.as_release_info()}
+                        )
+                        source = f"core metadata of {chosen.wheel} (PEP 658)"
+                        return replace(info, extra={**info.extra, "metadata_source": source})
+        info = parse_project(project, version=key)
+        return replace(info, extra={**info.extra, "dependencies_unavailable": why})
 
     async def fetch_weekly_downloads(self, name: str) -> int | None:
         """See `RegistryAdapter.fetch_weekly_downloads`; a project pypistats lacks gives None."""
@@ -235,8 +291,10 @@ def parse_project(
     Turn a `/pypi/{name}/json` body into `PackageInfo`.
 
     Dependencies and `requires_python` come from `version_data` (a `/pypi/{name}/{version}/json`
-    body) when given; else from the project body when `version` is None or the latest; else they
-    are unknown (empty, `dependencies_version` None). Malformed releases, files and requirement lines
+    body) when given; else from the project body when `version` is None or the latest; else the
+    dependencies are unknown (empty, `dependencies_version` None, `extra["dependencies_unavailable"]`)
+    and `requires_python` is the one the release's own file entries agree on (with
+    `extra["requires_python_of"]`), never the latest's. Malformed releases, files and requirement lines
     are skipped and logged. Raises `VersionNotFound` when `version` is given without `version_data`
     and the project has no such release, and `RegistryResponseInvalid` when `info.name` is missing.
     """
@@ -251,6 +309,7 @@ def parse_project(
 
     dep_info: Mapping[str, Any] | None = info
     dep_version: str | None = latest
+    unread_key: str | None = None
     if version_data is not None:
         release_info = version_data.get("info")
         dep_info = release_info if isinstance(release_info, Mapping) else {}
@@ -259,9 +318,9 @@ def parse_project(
         key = find_release(data, version)
         if key is None:
             raise _version_not_found(data, name, version)
-        if key != latest:
+        if not same_version(key, latest):
             logger.debug("PyPI %s: no release body for %s, dependencies unknown", name, key)
-            dep_info, dep_version = None, None
+            dep_info, dep_version, unread_key = None, None, key
 
     status, status_message = _project_status(data.get("project-status"))
     classifiers = tuple(c for c in _strings(info.get("classifiers")) if c)
@@ -275,7 +334,12 @@ def parse_project(
         )
 
     extra: dict[str, str] = {}
-    requires_python = _text((dep_info or info).get("requires_python"))
+    requires_python = _text(dep_info.get("requires_python")) if dep_info is not None else None
+    if unread_key is not None:
+        extra["dependencies_unavailable"] = f"no release document for {unread_key}"
+        known, requires_python = _files_requires_python(data, unread_key)
+        if known:
+            extra["requires_python_of"] = unread_key
     if requires_python:
         extra["requires_python"] = requires_python
     if status:
@@ -301,6 +365,32 @@ def parse_project(
         keywords=_keywords(info.get("keywords")),
         extra=extra,
     )
+
+
+def _info(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    info = data.get("info")
+    return info if isinstance(info, Mapping) else {}
+
+
+def _release_version(data: Mapping[str, Any]) -> str | None:
+    """`info.version` of a release body (None when it does not say)."""
+    return _text(_info(data).get("version"))
+
+
+def _files_requires_python(data: Mapping[str, Any], key: str) -> tuple[bool, str | None]:
+    """
+    (known, value) of `requires_python` as release `key`'s file entries state it: known when every
+    entry has the field and they agree (a null is "none declared"); unknown otherwise.
+    """
+    releases = data.get("releases")
+    files = releases.get(key) if isinstance(releases, Mapping) else None
+    entries = [f for f in files if isinstance(f, Mapping)] if isinstance(files, list) else []
+    if not entries or any("requires_python" not in f for f in entries):
+        return False, None
+    values = {_text(f.get("requires_python")) for f in entries}
+    if len(values) != 1:
+        return False, None
+    return True, values.pop()
 
 
 def _version_not_found(data: Mapping[str, Any] | None, name: str, version: str) -> VersionNotFound:

@@ -200,7 +200,10 @@ def parse_gem(
     )
     if version_downloads is not None:
         extra["downloads.version"] = str(version_downloads)
-    ruby = _text(gem.get("ruby_version")) or _latest_ruby_version(versions, latest)
+    # The asked version's own required_ruby_version (the version list states it per version).
+    ruby = (_text(gem.get("ruby_version")) if target == latest else None) or _ruby_version_of(
+        versions, target
+    )
     if ruby:
         extra["requires_ruby"] = ruby
 
@@ -281,11 +284,12 @@ def _version_downloads(versions: Sequence[Any], target: str) -> int | None:
     return sum(known) if known else None
 
 
-def _latest_ruby_version(versions: Sequence[Any], latest: str) -> str | None:
+def _ruby_version_of(versions: Sequence[Any], version: str) -> str | None:
+    """`ruby_version` of the plain-ruby build of `version` in the version list, or None."""
     for item in versions:
         if (
             isinstance(item, Mapping)
-            and _text(item.get("number")) == latest
+            and _text(item.get("number")) == version
             and item.get("platform") in (None, "ruby")
         ):
             return _text(item.get("ruby_version"))

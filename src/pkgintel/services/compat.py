@@ -14,8 +14,12 @@
 4. With conflicts, `domain.compat.suggest_versions` (resolvelib) finds the nearest published
    versions that satisfy every declared constraint, once per conflicting package kept fixed.
 
-`compatible` is False with any conflict, None when some package's metadata is unavailable (never
-True by default), True otherwise.
+`compatible` is False with any conflict; None when some package's metadata, or part of it, could
+not be read (`unavailable`, each naming the package, version, the fields not read and why) or a
+declared constraint could not be evaluated (an `unevaluable` warning); True only when every declared
+constraint was read and holds. A PyPI version is judged on its own metadata only
+(`pypi_version_constraints`): a snapshot whose requirements are another version's, or unknown, is
+never read as "no requirements".
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from pkgintel.domain.errors import (
 )
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.versions import is_valid
+from pkgintel.ecosystems.pypi_metadata import same_version
 
 SUPPORTED: Final = (Ecosystem.NPM, Ecosystem.PYPI)
 PYPI_CANDIDATES: Final = 8
@@ -85,14 +90,28 @@ class _HasInfo(Protocol):
     @property
     def info(self) -> PackageInfo: ...
 
+    @property
+    def cache_status(self) -> str: ...
+
+
+CONSTRAINT_FIELDS: Final[Mapping[Ecosystem, tuple[str, ...]]] = {
+    Ecosystem.NPM: ("dependencies", "optionalDependencies", "peerDependencies", "engines"),
+    Ecosystem.PYPI: ("requires_dist", "requires_python"),
+}
+"""The declarations a check reads, per ecosystem (named in `Unavailable.unread`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Unavailable:
     package: str
     version: str
     reason: str
-    """`not_found`, `version_not_found`, `upstream_unavailable`, `unsupported`."""
+    """`not_found`, `version_not_found`, `upstream_unavailable`, `unsupported`, or
+    `metadata_unavailable` (the version exists but some of its own declarations could not be read)."""
     message: str
+    unread: tuple[str, ...] = ()
+    """The declarations of this version that were not checked (all of them but for
+    `metadata_unavailable`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,9 +231,10 @@ class CompatService:
 
     async def _pypi_constraints(
         self, name: str, version: str
-    ) -> tuple[VersionConstraints, PackageInfo]:
+    ) -> tuple[VersionConstraints, PackageInfo, str]:
+        """The version's own constraints, its snapshot's info and cache status (`stale`...)."""
         snap = await self._packages.get_snapshot(Ecosystem.PYPI, name, version)
-        return pypi_version_constraints(snap.info, version), snap.info
+        return pypi_version_constraints(snap.info, version), snap.info, snap.cache_status
 
     # -- detection ------------------------------------------------------------------------
     async def _exists_everywhere(self, ecosystem: Ecosystem, items: Mapping[str, str]) -> bool:
@@ -301,6 +321,7 @@ class CompatService:
         unavailable: list[Unavailable] = []
         sources: list[SourceUse] = []
         display: dict[str, str] = {}
+        every = CONSTRAINT_FIELDS[ecosystem]
 
         async def load(item: StackItem) -> None:
             k = key(ecosystem, item.name)
@@ -320,25 +341,43 @@ class CompatService:
                                 item.version,
                                 "version_not_found",
                                 f"{item.name} has no published version {item.version} (newest: {', '.join(near)})",
+                                every,
                             )
                         )
                         return
                     constraints[k] = vc
                     sources.append(SourceUse(pub.source, pub.name, item.version, "ok", fetched))
                 else:
-                    vc, info = await self._pypi_constraints(item.name, item.version)
+                    vc, info, cache_status = await self._pypi_constraints(item.name, item.version)
                     constraints[k] = vc
                     display[k] = info.name
-                    sources.append(SourceUse("pypi.org", info.name, item.version, "ok"))
+                    status = "stale" if cache_status == "stale" else "ok"
+                    if vc.unread:
+                        status = "unavailable"
+                        unavailable.append(
+                            Unavailable(
+                                item.name,
+                                item.version,
+                                "metadata_unavailable",
+                                f"{info.name} {item.version}: "
+                                + "; ".join(
+                                    f"{f} not read ({why})" for f, why in vc.unread.items()
+                                ),
+                                tuple(vc.unread),
+                            )
+                        )
+                    sources.append(SourceUse("pypi.org", info.name, item.version, status))
             except VersionNotFound as exc:
                 unavailable.append(
-                    Unavailable(item.name, item.version, "version_not_found", exc.message)
+                    Unavailable(item.name, item.version, "version_not_found", exc.message, every)
                 )
             except PackageNotFound as exc:
-                unavailable.append(Unavailable(item.name, item.version, "not_found", exc.message))
+                unavailable.append(
+                    Unavailable(item.name, item.version, "not_found", exc.message, every)
+                )
             except RegistryError as exc:
                 unavailable.append(
-                    Unavailable(item.name, item.version, "upstream_unavailable", exc.message)
+                    Unavailable(item.name, item.version, "upstream_unavailable", exc.message, every)
                 )
                 sources.append(
                     SourceUse(exc.source or ecosystem.value, item.name, item.version, "unavailable")
@@ -374,8 +413,8 @@ class CompatService:
         compatible: bool | None
         if conflicts:
             compatible = False
-        elif unavailable:
-            compatible = None
+        elif unavailable or any(w.kind == "unevaluable" for w in warnings):
+            compatible = None  # something declared was not checked: never "compatible"
         else:
             compatible = True
         suggestions: list[Suggestion] = []
@@ -467,10 +506,12 @@ class CompatService:
             pairs = await asyncio.gather(
                 *(self._pypi_constraints(item.name, v) for v in wanted), return_exceptions=True
             )
+            # A version whose own declarations could not be read is no candidate: the resolver
+            # would take it for one without requirements.
             by_version = {
                 v: pair[0]
                 for v, pair in zip(wanted, pairs, strict=True)
-                if not isinstance(pair, BaseException)
+                if not isinstance(pair, BaseException) and not pair[0].unread
             }
             result[k] = PublishedConstraints(info.name, tuple(versions), by_version, "pypi.org")
 
@@ -482,23 +523,48 @@ class CompatService:
 
 
 def pypi_version_constraints(info: PackageInfo, version: str) -> VersionConstraints:
-    """Declared constraints of one PyPI release from its `PackageInfo` (dependencies of `version`)."""
-    reqs = tuple(
-        Requirement(
-            name=d.name,
-            spec=d.requirement,
-            kind="runtime" if d.kind == "runtime" else d.kind,
-            marker=d.marker,
-        )
-        for d in info.dependencies
-        if not d.kind.startswith("extra:")
-    )
-    requires_python = info.extra.get("requires_python")
+    """
+    Declared constraints of one PyPI release from its `PackageInfo`: `requires_dist` (extras
+    left out) and `requires_python`, only when they are `version`'s own. Requirements of another
+    version (a stored copy of the latest serving for an old version) or unknown ones
+    (`dependencies_unavailable`) are not read as "none": they go to `unread` with why;
+    `requires_python` is still read when the adapter names `version` as its owner
+    (`requires_python_of`).
+    """
     release = info.release(version)
+    own = (
+        same_version(info.dependencies_version, version)
+        and "dependencies_unavailable" not in info.extra
+    )
+    unread: dict[str, str] = {}
+    reqs: tuple[Requirement, ...] = ()
+    if own:
+        reqs = tuple(
+            Requirement(
+                name=d.name,
+                spec=d.requirement,
+                kind="runtime" if d.kind == "runtime" else d.kind,
+                marker=d.marker,
+            )
+            for d in info.dependencies
+            if not d.kind.startswith("extra:")
+        )
+    else:
+        unread["requires_dist"] = info.extra.get("dependencies_unavailable") or (
+            f"the metadata at hand is of {info.dependencies_version}, not {version}"
+            if info.dependencies_version
+            else f"the registry did not give the requirements of {version}"
+        )
+    requires_python: str | None = None
+    if own or same_version(info.extra.get("requires_python_of"), version):
+        requires_python = info.extra.get("requires_python")
+    else:
+        unread["requires_python"] = unread["requires_dist"]
     return VersionConstraints(
         version=version,
         requirements=reqs,
         engines={"python": requires_python} if requires_python else {},
         prerelease=bool(release and release.prerelease),
         yanked=bool(release and release.yanked),
+        unread=unread,
     )

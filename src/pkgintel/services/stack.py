@@ -215,8 +215,12 @@ class StackService:
                         "review",
                         eco,
                         u.package,
-                        f"compatibility unknown: the metadata of {names} is unavailable",
+                        f"compatibility unknown: the metadata of {names} is unavailable"
+                        + (f" ({u.message})" if u.reason == "metadata_unavailable" else ""),
                     )
+                for w in report.warnings:
+                    if w.kind == "unevaluable":
+                        act("review", eco, w.package, f"compatibility unknown: {w.message}")
         return out
 
     async def _one(

@@ -35,7 +35,7 @@ def compat_wire(r: CompatReport, *, public_url: str) -> dict[str, Any]:
     elif r.compatible is False:
         verdict = f"incompatible: {len(r.conflicts)} conflict(s)"
     else:
-        verdict = "unknown: metadata of some packages is unavailable"
+        verdict = "unknown: " + "; ".join(_unchecked(r))
     return {
         "ecosystem": r.ecosystem.value,
         "ecosystem_detected": r.ecosystem_detected,
@@ -57,7 +57,13 @@ def compat_wire(r: CompatReport, *, public_url: str) -> dict[str, Any]:
             for w in r.warnings
         ],
         "unavailable": [
-            {"package": u.package, "version": u.version, "reason": u.reason, "message": u.message}
+            {
+                "package": u.package,
+                "version": u.version,
+                "reason": u.reason,
+                "message": u.message,
+                "unread": list(u.unread),
+            }
             for u in r.unavailable
         ],
         "suggested_versions": [
@@ -78,6 +84,16 @@ def compat_wire(r: CompatReport, *, public_url: str) -> dict[str, Any]:
             ],
         },
     }
+
+
+def _unchecked(r: CompatReport) -> list[str]:
+    """What kept the answer from `compatible`: declarations not read, constraints not evaluated."""
+    out = [
+        f"{u.package} {u.version}: {', '.join(u.unread) or 'metadata'} not read ({u.reason})"
+        for u in r.unavailable
+    ]
+    out += [f"{w.package}: {w.message}" for w in r.warnings if w.kind == "unevaluable"]
+    return out or ["not every declared constraint could be checked"]
 
 
 class _Open(BaseModel):
@@ -108,9 +124,15 @@ class CompatUnavailableOut(_Open):
     package: str
     version: str
     reason: str = Field(
-        description="not_found, version_not_found, upstream_unavailable or unsupported"
+        description="not_found, version_not_found, upstream_unavailable, unsupported or "
+        "metadata_unavailable (the version exists; some of its own declarations could not be read)"
     )
     message: str
+    unread: list[str] = Field(
+        default_factory=list,
+        description="the declarations of this version that were not checked "
+        "(requires_dist, requires_python; npm dependencies, peerDependencies, engines...)",
+    )
 
 
 class CompatSuggestionOut(_Open):
@@ -142,7 +164,10 @@ class CompatOut(_Open):
     packages: dict[str, str]
     runtimes: dict[str, str] = Field(description="node / python versions given")
     python_assumed: str | None = Field(description="the Python version assumed when none is given")
-    compatible: bool | None = Field(description="null: metadata of some packages is unavailable")
+    compatible: bool | None = Field(
+        description="null: some declared constraint could not be read or evaluated "
+        "(see unavailable and unevaluable warnings); never true then"
+    )
     verdict: str
     conflicts: list[ConflictOut]
     warnings: list[CompatWarningOut]
