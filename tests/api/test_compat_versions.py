@@ -137,7 +137,8 @@ async def test_django_3_0_is_judged_on_its_own_requires_python(
 async def test_django_3_0_without_metadata_files_is_unknown_but_not_judged_on_6_1(
     client: httpx.AsyncClient,
 ) -> None:
-    """The verbatim capture: no per-version JSON, `core-metadata: false`. Requires-Python still comes
+    """The verbatim capture: no per-version JSON, `core-metadata: false` and no metadata file served
+    (404). Requires-Python still comes
     from 3.0's own files (`>=3.6`, no conflict under 3.9); Requires-Dist is named as not read."""
     body = await compat(client, {"django": "3.0"}, python="3.9")
 
@@ -146,7 +147,7 @@ async def test_django_3_0_without_metadata_files_is_unknown_but_not_judged_on_6_
     [gap] = body["unavailable"]
     assert gap["package"] == "django" and gap["version"] == "3.0"
     assert gap["reason"] == "metadata_unavailable" and gap["unread"] == ["requires_dist"]
-    assert "core-metadata: false" in gap["message"]
+    assert "has no core metadata file (404)" in gap["message"]
     assert body["_meta"]["sources"][0]["status"] == "unavailable"
 
     old = await compat(client, {"django": "3.0"}, python="3.5")

@@ -96,8 +96,24 @@ async def test_django_3_0_without_its_release_body_keeps_its_own_requires_python
     assert info.extra["requires_python_of"] == "3.0"
     assert info.dependencies_version is None and info.dependencies == ()
     why = info.extra["dependencies_unavailable"]
-    assert "no release document for 3.0" in why and "core-metadata: false" in why
-    assert not any(url.endswith(".metadata") for url in seen)  # the index said there is none
+    assert "no release document for 3.0" in why and "has no core metadata file (404)" in why
+    # `core-metadata: false` is asked for all the same (mirrors say false and serve the file).
+    assert [url for url in seen if url.endswith(".metadata")] == [
+        "https://pypi.org/packages/packages/43/d6/0aed0b12c66527748ce5a007da4618a65dfbe1f8fca82eccedf57d60295f/Django-3.0-py3-none-any.whl.metadata"
+    ]
+
+
+async def test_a_wheel_the_index_says_has_no_metadata_is_still_read_when_served() -> None:
+    """The mirror seen here says `core-metadata: false` on every file and serves the file anyway."""
+    url = "https://pypi.org/packages/packages/43/d6/0aed0b12c66527748ce5a007da4618a65dfbe1f8fca82eccedf57d60295f/Django-3.0-py3-none-any.whl.metadata"
+    metadata = b"Metadata-Version: 2.1\nName: Django\nVersion: 3.0\nRequires-Python: >=3.6\nRequires-Dist: pytz\nRequires-Dist: sqlparse (>=0.2.2)\nRequires-Dist: asgiref (~=3.2)\n\n"
+    info, seen = await fetch(
+        {"https://pypi.org/pypi/django/json": live("django"), url: metadata}, "django", "3.0"
+    )
+    assert "dependencies_unavailable" not in info.extra
+    assert info.extra["requires_python"] == ">=3.6"
+    assert {d.name for d in info.dependencies} == {"pytz", "sqlparse", "asgiref"}
+    assert url in seen
 
 
 async def test_release_body_404_falls_back_to_the_wheels_core_metadata() -> None:

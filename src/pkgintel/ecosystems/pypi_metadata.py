@@ -6,8 +6,11 @@ as some mirrors do: the core metadata file that PEP 658 / PEP 714 serve next to 
 Which file: the release's wheels (sdists' `PKG-INFO` may leave requirements dynamic), universal
 (`-none-any`) wheels first, then those whose metadata the index advertises. A file entry's
 `core-metadata` (PEP 714; `data-dist-info-metadata` before it) is read as the Simple API defines it:
-an object of hashes → served, with its `sha256` verified; `true` → served, no hash; `false` → not
-served (never asked for); absent (the JSON API does not say) → asked for, a 404 meaning none.
+an object of hashes → served, with its `sha256` verified; `true` → served, no hash; absent (the JSON
+API does not say) → asked for, a 404 meaning none; `false` → asked for last, a 404 meaning none,
+because mirrors are seen to say `false` in the JSON API while serving the file (the pypi.org mirror
+this service was tried against does: `core-metadata: false` on every file, and the `.metadata` file
+answers 200). Whatever the flag, the file is used only when it names the asked project and version.
 
 Where: the file's `url` resolved against the JSON document's URL (mirrors such as bandersnatch write
 relative links to their own copies, which are followed as given); a link on the public files host
@@ -99,11 +102,13 @@ def choose_metadata_file(
     ]
     if not wheels:
         return "the release has no wheel, whose core metadata could be read"
-    offered = [(f, flag) for f in wheels if (flag := _advertised(f)) is not False]
-    if not offered:
-        return "the index says none of its wheels has a core metadata file (core-metadata: false)"
+    offered = [(f, _advertised(f)) for f in wheels]
     offered.sort(
-        key=lambda pair: (not pair[0]["filename"].endswith("-none-any.whl"), pair[1] is None)
+        key=lambda pair: (
+            pair[1] is False,
+            not pair[0]["filename"].endswith("-none-any.whl"),
+            pair[1] is None,
+        )
     )
     wheel, flag = offered[0]
     sha256 = flag.get("sha256") if isinstance(flag, Mapping) else None
