@@ -92,14 +92,15 @@ class IngestReport:
         return RunOutcome.PARTIAL if self._with(FeedStatus.LOADED) else RunOutcome.FAILED
 
     def summary(self) -> str:
-        """One line: how many feeds loaded, failed and were skipped, and each failure's reason."""
+        """One line: how many feeds loaded, failed and were skipped, and which failed (each
+        failure's reason is in its own outcome)."""
         counts = {s: len(self._with(s)) for s in FeedStatus}
         line = (
             f"{counts[FeedStatus.LOADED]} loaded, {counts[FeedStatus.FAILED]} failed, "
             f"{counts[FeedStatus.SKIPPED]} skipped of {len(self.outcomes)} feeds"
         )
         if self.failures:
-            line += "; failed: " + "; ".join(f"{o.feed} ({o.reason})" for o in self.failures)
+            line += "; failed: " + ", ".join(o.feed for o in self.failures)
         return line
 
     def wire(self) -> dict[str, Any]:
