@@ -557,6 +557,7 @@ def build_ops(
     from pkgintel.services.agents_by_range import AgentsByRange
     from pkgintel.services.cron import CronEntry, CronService
     from pkgintel.services.curator import CURATOR_JOB, Curator
+    from pkgintel.services.ingest_status import INGEST_RETRY, IngestionTracker
     from pkgintel.services.jobs import JobKind, JobQueue
     from pkgintel.services.mission_rules import RULES
     from pkgintel.services.missions import MISSION_JOB, Budget, MissionService, Profile
@@ -565,9 +566,25 @@ def build_ops(
     from pkgintel.sources.links import HttpLinkChecker
     from pkgintel.sources.llm import ChatClient
     from pkgintel.storage.ops import SqlOpsStore
-    from pkgintel.tasks import DESCRIPTIONS, TASKS, TaskDeps, bind, initial_ingestion
+    from pkgintel.tasks import (
+        DESCRIPTIONS,
+        TASKS,
+        TaskDeps,
+        bind,
+        configured_feeds,
+        ingest_retry,
+        initial_ingestion,
+    )
 
     ops_store = SqlOpsStore(store.engine)
+    ingestion = IngestionTracker(
+        ops_store,
+        configured=configured_feeds(settings.osv_ecosystems, settings.name_lists),
+        clock=clock,
+        retry_base_s=settings.ingest_retry_base_s,
+        retry_max_s=settings.ingest_retry_max_s,
+        retry_limit=settings.ingest_retry_limit,
+    )
 
     async def popular(eco: Ecosystem, limit: int) -> list[str]:
         return [e.display_name for e in await store.list_popular_names(eco, limit)]
@@ -588,9 +605,11 @@ def build_ops(
         knowledge=knowledge,
         contact=contact,
         history=history,
+        ingestion=ingestion,
     )
     kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
     kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)
+    kinds[INGEST_RETRY] = JobKind(run=bind(ingest_retry, deps), max_attempts=1)
     queue = JobQueue(ops_store, kinds, clock=clock, max_attempts=settings.job_max_attempts)
     cron = CronService(
         queue,
@@ -671,6 +690,7 @@ def build_ops(
         curator=curator,
         agents=AgentsByRange(usage),
         admin_token=settings.admin_token,
+        ingestion=ingestion,
     )
 
 

@@ -1,7 +1,8 @@
 """
 `pkgintel worker`, `pkgintel jobs list|run|kill`, `pkgintel cron list`: the job system from the shell.
 
-A composition root like `cli.py`. Exit codes: 0 success, 1 a job failed or was not found, 2 bad usage.
+A composition root like `cli.py`. Exit codes: 0 success, 1 a job failed, ended partial or was not
+found, 2 bad usage.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def _row(job: object) -> list[str]:
 @jobs_app.command("list")
 def jobs_list(
     status: Annotated[
-        str | None, typer.Option(help="queued, running, succeeded, failed, killed.")
+        str | None, typer.Option(help="queued, running, succeeded, partial, failed, killed.")
     ] = None,
     kind: Annotated[
         str | None, typer.Option(help="Job kind (a cron slug, mission, curator, ...).")

@@ -319,6 +319,19 @@ class Settings(BaseSettings):
         True,
         description="On first start with an empty database, load names, advisories, KEV and EPSS in the background (off for air-gapped installs).",
     )
+    ingest_retry_base_s: float = Field(
+        60.0,
+        gt=0,
+        description="Wait before the first retry of the feeds an ingestion could not load, seconds (doubles per retry).",
+    )
+    ingest_retry_max_s: float = Field(
+        3600.0, gt=0, description="Longest wait between two retries of failed feeds, seconds."
+    )
+    ingest_retry_limit: int = Field(
+        48,
+        ge=0,
+        description="Retries of failed feeds after one ingestion before the next scheduled run takes over (0 = no retries).",
+    )
     name_lists: dict[str, str] = Field(
         default_factory=lambda: {"pypi": "https://pypi.org/simple/"},
         description="Name list per ecosystem loaded by the `ingest-names` job: a URL or a file (JSON object).",

@@ -5,13 +5,19 @@ Cron tasks and the first-start ingestion: the work behind each whitelisted cron 
 line here** (and a default schedule in `Settings.cron_schedules`); `services/cron.CRON_SLUGS` is the
 whitelist it must belong to. `health-snapshots` records the daily health history (issue 16).
 
+Ingestion runs (the first start, the `ingest-*` slugs and `ingest-retry`) record each feed's
+outcome (`domain.ingestion`: loaded, failed with why, skipped with why), say each failure at
+WARNING, end `partial` or `failed` when feeds failed, and queue a retry of the failed feeds on a
+backoff (`services.ingest_status`).
+
 A composition-level module like `bootstrap.py`: it joins sources (files, URLs) to services.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,9 +25,11 @@ from typing import Any
 import httpx
 
 from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.ingestion import IngestReport, RunOutcome
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
-from pkgintel.services.jobs import Handler, JobContext
+from pkgintel.services.ingest_status import IngestionTracker
+from pkgintel.services.jobs import Handler, JobContext, JobIncomplete
 from pkgintel.services.names import NameService
 from pkgintel.services.packages import PackageService
 from pkgintel.sources.fetch import SourceFetchError, is_url, local_path, locate
@@ -34,6 +42,8 @@ from pkgintel.sources.osv_export import (
 )
 
 PYPI_SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
+KEV = "kev"
+EPSS = "epss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +68,8 @@ class TaskDeps:
     """`services.contact.ContactService`, when wired."""
     history: Any = None
     """`services.history.HistoryService` (daily health snapshots), when wired."""
+    ingestion: IngestionTracker | None = None
+    """Per-feed outcomes and the backoff retry of failed feeds, when wired."""
 
 
 def _feed(location: str) -> str:
@@ -67,16 +79,46 @@ def _feed(location: str) -> str:
     return path.resolve().name or "osv"
 
 
-async def ingest_advisories(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
-    """OSV exports of every configured ecosystem (incremental)."""
+def osv_feed(osv_ecosystem: str) -> str:
+    """The feed id of one OSV export (`domain.ingestion`)."""
+    return f"osv:{osv_ecosystem}"
+
+
+def names_feed(ecosystem: str) -> str:
+    """The feed id of one registry name list."""
+    return f"names:{ecosystem}"
+
+
+def configured_feeds(
+    osv_ecosystems: Collection[str], name_lists: Collection[str]
+) -> tuple[str, ...]:
+    """Every feed an ingestion of this configuration tries: name lists, OSV exports, KEV, EPSS."""
+    return (
+        *(names_feed(e) for e in name_lists),
+        *(osv_feed(e) for e in osv_ecosystems),
+        KEV,
+        EPSS,
+    )
+
+
+async def _failed(ctx: JobContext, report: IngestReport, feed: str, where: str, why: str) -> None:
+    """Record a feed's failure and say it at WARNING: one line, no traceback."""
+    report.failed(feed, where, why)
+    await ctx.log(f"{feed}: failed: {why}", level=logging.WARNING)
+
+
+async def _advisories(
+    deps: TaskDeps, ctx: JobContext, report: IngestReport, only: Collection[str] | None = None
+) -> None:
+    """OSV exports of every configured ecosystem (of those in `only`, when given)."""
     location, feed = deps.osv_export_url, _feed(deps.osv_export_url)
-    done: dict[str, int] = {}
-    failed: dict[str, str] = {}
-    for i, eco in enumerate(deps.osv_ecosystems):
-        await ctx.progress("advisories", i, len(deps.osv_ecosystems))
+    ecosystems = [e for e in deps.osv_ecosystems if only is None or osv_feed(e) in only]
+    for i, eco in enumerate(ecosystems):
+        await ctx.progress("advisories", i, len(ecosystems))
         where = export_location(location, eco)
         if is_missing_locally(where):
-            await ctx.log(f"{eco}: no export at {where}; skipped")
+            report.skipped(osv_feed(eco), where, f"no export at {where}")
+            await ctx.log(f"{osv_feed(eco)}: no export at {where}; skipped")
             continue
         try:
             async with locate(where, deps.client) as path:
@@ -89,47 +131,76 @@ async def ingest_advisories(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
                 )
                 total = count_records(path)
         except PkgIntelError as exc:
-            failed[eco] = exc.message
-            await ctx.log(f"{eco}: failed: {exc.message}")
+            await _failed(ctx, report, osv_feed(eco), where, exc.message)
             continue
-        done[eco] = summary.total
-        await ctx.log(
-            f"{feed}:{eco}: {total:,} records, added {summary.added:,}, updated "
-            f"{summary.updated:,}, removed {summary.removed:,} ({summary.seconds:.1f} s)"
+        line = (
+            f"{total:,} records, added {summary.added:,}, updated {summary.updated:,}, "
+            f"removed {summary.removed:,} ({summary.seconds:.1f} s)"
         )
+        report.loaded(osv_feed(eco), where, records=summary.total, summary=line)
+        await ctx.log(f"{feed}:{eco}: {line}")
     deps.invalidate()
-    if failed and not done:
-        raise SourceFetchError(location, f"no OSV export could be read ({len(failed)} failed)")
-    return {"ingested": done, "failed": failed}
+
+
+async def _kev_epss(
+    deps: TaskDeps, ctx: JobContext, report: IngestReport, only: Collection[str] | None = None
+) -> None:
+    """CISA KEV catalog and FIRST EPSS scores (each replaces the previous one)."""
+    if only is None or KEV in only:
+        try:
+            async with locate(deps.kev_url, deps.client) as path:
+                line = await deps.ingestor.ingest_kev(location=deps.kev_url, data=path.read_bytes())
+            report.loaded(KEV, deps.kev_url, summary=line)
+            await ctx.log(f"kev: {line}")
+        except PkgIntelError as exc:
+            await _failed(ctx, report, KEV, deps.kev_url, exc.message)
+    epss = deps.epss_url
+    if is_url(epss) and not epss.lower().endswith((".gz", ".csv")):
+        epss = f"{epss.rstrip('/')}/epss_scores-current.csv.gz"
+    if only is None or EPSS in only:
+        try:
+            async with locate(epss, deps.client) as path:
+                with path.open("rb") as fh:
+                    line = await deps.ingestor.ingest_epss(location=epss, stream=fh)
+            report.loaded(EPSS, epss, summary=line)
+            await ctx.log(f"epss: {line}")
+        except PkgIntelError as exc:
+            await _failed(ctx, report, EPSS, epss, exc.message)
+    deps.invalidate()
+
+
+async def _finish(deps: TaskDeps, ctx: JobContext, report: IngestReport) -> dict[str, Any]:
+    """End a run: record each feed's outcome, queue a retry of the failed feeds on the backoff,
+    and return the result (`domain.ingestion.IngestReport.wire`) — or raise `JobIncomplete` so
+    the job ends `partial` or `failed` with that result."""
+    result = report.wire()
+    if deps.ingestion is not None:
+        await deps.ingestion.record(ctx.job, report)
+        retry = await deps.ingestion.schedule_retry(ctx.job, report)
+        if retry is not None:
+            result["retry"] = retry
+            await ctx.log(
+                f"failed feeds retried at {retry['at']} (retry {retry['attempt']}, job "
+                f"{retry['job_id']})"
+            )
+    outcome = report.outcome
+    if outcome is RunOutcome.SUCCEEDED:
+        return result
+    raise JobIncomplete(report.summary(), result, partial=outcome is RunOutcome.PARTIAL)
+
+
+async def ingest_advisories(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """OSV exports of every configured ecosystem (incremental)."""
+    report = IngestReport()
+    await _advisories(deps, ctx, report)
+    return await _finish(deps, ctx, report)
 
 
 async def ingest_kev_epss(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     """CISA KEV catalog and FIRST EPSS scores (each replaces the previous one)."""
-    out: dict[str, Any] = {}
-    try:
-        async with locate(deps.kev_url, deps.client) as path:
-            out["kev"] = await deps.ingestor.ingest_kev(
-                location=deps.kev_url, data=path.read_bytes()
-            )
-        await ctx.log(f"kev: {out['kev']}")
-    except PkgIntelError as exc:
-        out["kev_error"] = exc.message
-        await ctx.log(f"kev: failed: {exc.message}")
-    epss = deps.epss_url
-    if is_url(epss) and not epss.lower().endswith((".gz", ".csv")):
-        epss = f"{epss.rstrip('/')}/epss_scores-current.csv.gz"
-    try:
-        async with locate(epss, deps.client) as path:
-            with path.open("rb") as fh:
-                out["epss"] = await deps.ingestor.ingest_epss(location=epss, stream=fh)
-        await ctx.log(f"epss: {out['epss']}")
-    except PkgIntelError as exc:
-        out["epss_error"] = exc.message
-        await ctx.log(f"epss: failed: {exc.message}")
-    deps.invalidate()
-    if "kev" not in out and "epss" not in out:
-        raise SourceFetchError(deps.kev_url, "neither KEV nor EPSS could be read")
-    return out
+    report = IngestReport()
+    await _kev_epss(deps, ctx, report)
+    return await _finish(deps, ctx, report)
 
 
 async def _name_list_bytes(deps: TaskDeps, location: str) -> bytes:
@@ -157,26 +228,34 @@ def _parse_all(ecosystem: Ecosystem, raw: bytes) -> list[Any]:
     return list(parse_name_list(ecosystem, raw))
 
 
-async def ingest_names(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
-    """The configured registry name lists (`Settings.name_lists`)."""
-    loaded: dict[str, int] = {}
-    failed: dict[str, str] = {}
-    for i, (eco_value, location) in enumerate(deps.name_lists.items()):
-        await ctx.progress("names", i, len(deps.name_lists))
+async def _names(
+    deps: TaskDeps, ctx: JobContext, report: IngestReport, only: Collection[str] | None = None
+) -> None:
+    """The configured registry name lists (`Settings.name_lists`; those in `only`, when given)."""
+    lists = [
+        (e, loc) for e, loc in deps.name_lists.items() if only is None or names_feed(e) in only
+    ]
+    for i, (eco_value, location) in enumerate(lists):
+        await ctx.progress("names", i, len(lists))
         try:
             eco = Ecosystem(eco_value)
             raw = await _name_list_bytes(deps, location)
             # Parsing is CPU-bound: off the event loop, so the job's heartbeat keeps its lease.
             entries = await asyncio.to_thread(_parse_all, eco, raw)
-            loaded[eco_value] = await deps.names.ingest(eco, entries, source=location)
+            count = await deps.names.ingest(eco, entries, source=location)
         except (PkgIntelError, ValueError) as exc:
-            failed[eco_value] = getattr(exc, "message", str(exc))
-            await ctx.log(f"{eco_value} names from {location}: failed: {failed[eco_value]}")
+            why = getattr(exc, "message", str(exc))
+            await _failed(ctx, report, names_feed(eco_value), location, why)
             continue
-        await ctx.log(f"{eco_value}: {loaded[eco_value]:,} names from {location}")
-    if failed and not loaded:
-        raise SourceFetchError(", ".join(deps.name_lists.values()), "no name list could be read")
-    return {"loaded": loaded, "failed": failed}
+        report.loaded(names_feed(eco_value), location, records=count)
+        await ctx.log(f"{eco_value}: {count:,} names from {location}")
+
+
+async def ingest_names(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """The configured registry name lists (`Settings.name_lists`)."""
+    report = IngestReport()
+    await _names(deps, ctx, report)
+    return await _finish(deps, ctx, report)
 
 
 async def warm_cache(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
@@ -206,25 +285,45 @@ async def warm_cache(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     return {"pools": [e.value for e in warmed], "refreshed": fetched, "failed": failed}
 
 
+Step = Callable[[TaskDeps, JobContext, IngestReport, Collection[str] | None], Awaitable[None]]
+
+STEPS: tuple[tuple[str, Step], ...] = (
+    ("names", _names),
+    ("advisories", _advisories),
+    ("kev-epss", _kev_epss),
+)
+"""The ingestion steps in the order a first start runs them."""
+
+
+async def _steps(deps: TaskDeps, ctx: JobContext, only: Collection[str] | None) -> IngestReport:
+    report = IngestReport()
+    for i, (step, fn) in enumerate(STEPS):
+        await ctx.progress(step, i, len(STEPS))
+        await ctx.log(f"ingestion step {i + 1}/{len(STEPS)}: {step}")
+        await fn(deps, ctx, report, only)
+    await ctx.progress("done", len(STEPS), len(STEPS))
+    return report
+
+
 async def initial_ingestion(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     """First start on an empty database: name lists, OSV advisories (malicious reports included in
-    the exports), KEV and EPSS, in that order; a failing step is logged and the next one runs."""
-    steps: list[tuple[str, Callable[[TaskDeps, JobContext], Any]]] = [
-        ("names", ingest_names),
-        ("advisories", ingest_advisories),
-        ("kev-epss", ingest_kev_epss),
-    ]
-    out: dict[str, Any] = {}
-    for i, (step, fn) in enumerate(steps):
-        await ctx.progress(step, i, len(steps))
-        await ctx.log(f"initial ingestion step {i + 1}/{len(steps)}: {step}")
-        try:
-            out[step] = await fn(deps, ctx)
-        except PkgIntelError as exc:
-            out[step] = {"error": exc.message}
-            await ctx.log(f"{step}: unavailable: {exc.message}")
-    await ctx.progress("done", len(steps), len(steps))
-    return out
+    the exports), KEV and EPSS, in that order; a failing feed is logged at WARNING and the next one
+    runs. Ends `partial` or `failed` (with the failed feeds) when any feed failed; those are
+    retried on the backoff."""
+    return await _finish(deps, ctx, await _steps(deps, ctx, None))
+
+
+async def ingest_retry(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Retry the feeds that failed in the latest run of each (`services.ingest_status`): only
+    those; a feed loaded since is not fetched again. Queues the next retry while some still fail."""
+    if deps.ingestion is None:
+        raise PkgIntelError("ingestion tracking is not wired in this installation")
+    failing = await deps.ingestion.failing()
+    if not failing:
+        await ctx.log("no failed feed left to retry")
+        return IngestReport().wire()
+    await ctx.log(f"retrying {len(failing)} failed feeds: {', '.join(failing)}")
+    return await _finish(deps, ctx, await _steps(deps, ctx, set(failing)))
 
 
 async def _harvest(deps: TaskDeps, ctx: JobContext, kind: str) -> dict[str, Any]:

@@ -2,12 +2,14 @@
 Operations values: jobs, missions, proposals and their status machines (pure).
 
 ```
-job       queued → running → succeeded | failed | killed        (running → queued when a lease expires)
+job       queued → running → succeeded | partial | failed | killed   (running → queued when a lease expires)
 mission   draft → queued → running → succeeded | failed | killed (draft|queued → killed too)
 proposal  pending → approved | rejected;  approved → applied;  applied → reverted
 ```
 
-An illegal move raises `IllegalTransition` (HTTP 409).
+A job ends `partial` when its handler did some of its work and not the rest (an ingestion where
+some feeds loaded and others failed: `services.jobs.JobIncomplete`). An illegal move raises
+`IllegalTransition` (HTTP 409).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class JobStatus(StrEnum):
     QUEUED = "queued"
     RUNNING = "running"
     SUCCEEDED = "succeeded"
+    PARTIAL = "partial"
     FAILED = "failed"
     KILLED = "killed"
 
@@ -45,7 +48,9 @@ class ProposalStatus(StrEnum):
     REVERTED = "reverted"
 
 
-TERMINAL_JOB = frozenset({JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.KILLED})
+TERMINAL_JOB = frozenset(
+    {JobStatus.SUCCEEDED, JobStatus.PARTIAL, JobStatus.FAILED, JobStatus.KILLED}
+)
 
 MISSION_MOVES: dict[MissionStatus, frozenset[MissionStatus]] = {
     MissionStatus.DRAFT: frozenset({MissionStatus.QUEUED, MissionStatus.KILLED}),

@@ -12,6 +12,10 @@ Contract:
   heartbeat (within `heartbeat_s`), then records `killed` and takes the next job.
 - Handlers get a `JobContext`: `log()` lines (the job's output, tailed by the cron log endpoint),
   `event()` for mission streams, `progress()`, and `charge()` for cost accounting.
+- A handler ends its job `succeeded` by returning its result, `failed` by raising, and `partial`
+  (or `failed`, keeping its result) by raising `JobIncomplete`. A job that ends `partial` or
+  `failed` is logged at WARNING.
+- A queued job is not claimed before its `scheduled_for` (delayed jobs: retries on a backoff).
 """
 
 from __future__ import annotations
@@ -46,6 +50,19 @@ class JobKilled(Exception):
     """Raised inside a handler's task when the job was killed (the task is cancelled)."""
 
 
+class JobIncomplete(PkgIntelError):
+    """A run that ended but did not do all its work: the job ends `partial` when some of it was
+    done (`partial=True`), else `failed`; `result` is stored either way and `message` is the
+    job's error."""
+
+    reason = "incomplete"
+
+    def __init__(self, message: str, result: dict[str, Any], *, partial: bool) -> None:
+        super().__init__(message)
+        self.result = result
+        self.partial = partial
+
+
 class JobContext:
     """What a running handler may do: write its log and events, report progress, charge cost."""
 
@@ -54,8 +71,9 @@ class JobContext:
         self.job = job
         self._clock = clock
 
-    async def log(self, message: str) -> None:
-        logger.info("job %s (%s): %s", self.job.id, self.job.kind, message)
+    async def log(self, message: str, *, level: int = logging.INFO) -> None:
+        """Append a line to the job's output and the process log (at `level`)."""
+        logger.log(level, "job %s (%s): %s", self.job.id, self.job.kind, message)
         await self._store.append_event(self.job.id, "log", {"line": message}, now=self._clock())
 
     async def event(self, kind: str, data: dict[str, Any]) -> int:
@@ -67,6 +85,8 @@ class JobContext:
     async def charge(self, *, tokens: int = 0, requests: int = 0) -> None:
         await self._store.add_cost(self.job.id, tokens=tokens, requests=requests)
 
+
+_WARN = frozenset({JobStatus.PARTIAL, JobStatus.FAILED})
 
 Handler = Callable[[JobContext], Coroutine[Any, Any, dict[str, Any] | None]]
 EndHook = Callable[[Job, JobStatus, str | None], Awaitable[None]]
@@ -312,6 +332,9 @@ class Worker:
                 work.cancel()
                 await self._stopping(job, ctx)
                 raise
+        except JobIncomplete as exc:
+            status = JobStatus.PARTIAL if exc.partial else JobStatus.FAILED
+            result, error = exc.result, exc.message
         except PkgIntelError as exc:
             status, error = JobStatus.FAILED, exc.message
         except Exception as exc:
@@ -321,7 +344,10 @@ class Worker:
             if not beat.done():
                 with contextlib.suppress(asyncio.CancelledError):
                     await asyncio.shield(beat)
-        await ctx.log(f"{status.value}" + (f": {error}" if error else ""))
+        await ctx.log(
+            f"{status.value}" + (f": {error}" if error else ""),
+            level=logging.WARNING if status in _WARN else logging.INFO,
+        )
         if await store.finish(
             job.id, self.worker_id, status=status, now=self.queue.now(), result=result, error=error
         ):

@@ -7,7 +7,8 @@ RETURNING *` statement. On PostgreSQL the inner select takes `FOR UPDATE SKIP LO
 concurrent workers pass over each other's rows instead of waiting; on SQLite the statement runs
 under the database's single write lock, so two processes cannot claim the same row either. Every
 later write of a running job is guarded by `worker_id` and `status = 'running'`: a worker whose
-lease was taken away cannot overwrite the new owner's state.
+lease was taken away cannot overwrite the new owner's state. A queued job whose `scheduled_for` is
+still ahead is not claimed (a delayed retry waits for its time).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -160,10 +161,15 @@ class SqlOpsStore:
     async def claim(
         self, *, worker_id: str, kinds: Sequence[str], now: datetime, lease_until: datetime
     ) -> Job | None:
-        """Take the oldest queued job of one of `kinds`; None when there is none."""
+        """Take the oldest queued job of one of `kinds` that is due (`scheduled_for` unset or not
+        after `now`); None when there is none."""
         pick = (
             select(job.c.id)
-            .where(job.c.status == JobStatus.QUEUED.value, job.c.kind.in_(list(kinds)))
+            .where(
+                job.c.status == JobStatus.QUEUED.value,
+                job.c.kind.in_(list(kinds)),
+                or_(job.c.scheduled_for.is_(None), job.c.scheduled_for <= now),
+            )
             .order_by(job.c.created_at, job.c.id)
             .limit(1)
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -126,36 +127,64 @@ async def status(runtime: RuntimeDep) -> Response:
 
 
 async def _jobs_status(runtime: Runtime) -> dict[str, Any] | None:
-    """Queue counts and the first-start ingestion's progress (None when jobs are not wired)."""
+    """Queue counts, the first-start ingestion's progress and outcome, and every feed's latest
+    ingestion outcome (None when jobs are not wired)."""
     if runtime.ops is None:
         return None
     try:
-        return {
+        out: dict[str, Any] = {
             "queue": await runtime.ops.queue.counts(),
             "initial_ingestion": await runtime.ops.initial_ingestion(),
         }
+        if runtime.ops.ingestion is not None:
+            out["ingestion"] = await runtime.ops.ingestion.status()
+        return out
     except Exception as exc:  # the probe reports, it never fails
         return {"error": f"{exc.__class__.__name__}"}
 
 
+async def _ingestion_health(runtime: Runtime, timeout: float) -> tuple[str, dict[str, Any] | None]:
+    """The `ingestion` subsystem: `ok`, or an error string naming the failing feeds; and the
+    summary (status, failed feeds with why, next retry). Never raises."""
+    if runtime.ops is None or runtime.ops.ingestion is None:
+        return "ok", None
+    try:
+        state = await asyncio.wait_for(runtime.ops.ingestion.status(), timeout)
+    except TimeoutError:
+        return f"error: no answer within {timeout:g} s", None
+    except Exception as exc:
+        return f"error: {exc.__class__.__name__}: {exc}"[:200], None
+    summary = {k: state[k] for k in ("status", "failed_feeds", "next_retry")}
+    failing = state["failed_feeds"]
+    if not failing:
+        return "ok", summary
+    named = ", ".join(f["feed"] for f in failing)
+    return f"error: {len(failing)} feeds failed to load: {named}"[:500], summary
+
+
 @router.get("/api/health", summary="Liveness and readiness")
 async def service_health(runtime: RuntimeDep) -> Response:
-    """Always 200; each subsystem says `ok` or an error string, and `status` sums them up."""
+    """Always 200; each subsystem (database, cache and, where jobs run, ingestion) says `ok` or an
+    error string, and `status` sums them up: `degraded` while a feed fails to load."""
     st = runtime.status
     components = await st.components(timeout=2.0)
-    failing = [k for k, v in components.items() if v != "ok"]
+    subsystems = dict(components)
+    ingestion = None
+    if runtime.ops is not None and runtime.ops.ingestion is not None:
+        subsystems["ingestion"], ingestion = await _ingestion_health(runtime, 2.0)
+    failing = [k for k, v in subsystems.items() if v != "ok"]
     overall = "ok" if not failing else ("down" if "database" in failing else "degraded")
-    return plain_json(
-        {
-            "status": overall,
-            "live": True,
-            "ready": "database" not in failing,
-            "subsystems": components,
-            "version": st.version,
-            "uptime_s": st.uptime_s,
-        },
-        cache_control=NO_STORE,
-    )
+    body: dict[str, Any] = {
+        "status": overall,
+        "live": True,
+        "ready": "database" not in failing,
+        "subsystems": subsystems,
+        "version": st.version,
+        "uptime_s": st.uptime_s,
+    }
+    if ingestion is not None:
+        body["ingestion"] = ingestion
+    return plain_json(body, cache_control=NO_STORE)
 
 
 @router.get("/api/now", summary="Current time and service snapshot")
