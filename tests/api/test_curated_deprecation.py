@@ -54,6 +54,7 @@ async def test_without_curated_facts_the_mirror_says_nothing(
     assert body["metadata"]["deprecated"] is False
     assert body["metadata"]["deprecation_source"] is None
     assert body["health"]["deprecated"] is False
+    assert (await client.get("/api/latest/npm/request")).json()["deprecated"] is False
 
 
 async def test_curated_deprecation_reaches_report_score_briefs_and_alternatives(
@@ -90,6 +91,11 @@ async def test_curated_deprecation_reaches_report_score_briefs_and_alternatives(
         text = (await client.get(path)).text
         assert "FIND AN ALTERNATIVE" in text and "deprecated request in February 2020" in text
     assert f"(source: {ISSUE})" in (await client.get("/api/prompt/npm/request")).text
+
+    latest = (await client.get("/api/latest/npm/request")).json()
+    assert latest["deprecated"] is True
+    assert any(s["name"] == "curated:alternatives" for s in latest["_meta"]["sources"])
+    assert (await client.get("/api/versions/npm/request")).json()["deprecated"] is True
 
     alternatives = (await client.get("/api/alternatives/npm/request")).json()
     assert alternatives["needs_replacement"] is True

@@ -251,6 +251,16 @@ class ReportService:
     def packages(self) -> PackageService:
         return self._packages
 
+    async def known_deprecation(self, info: PackageInfo) -> KnownDeprecation | None:
+        """
+        The package's deprecation known beside the registry (curated knowledge), when the registry
+        does not mark it deprecated itself; None otherwise. Every door that says whether a package
+        is deprecated (report, health, briefs, `/api/latest`, `/api/versions`) asks this.
+        """
+        if self._deprecations is None or info.deprecated:
+            return None
+        return await self._deprecations.deprecation(info.ecosystem, info.name)
+
     async def get_report(
         self,
         ecosystem: Ecosystem,
@@ -301,7 +311,7 @@ class ReportService:
         # Asked on every report, from a cached snapshot or a fresh one alike: the registry's (or a
         # mirror's) silence about a deprecation never hides what the curated knowledge records.
         deprecation_task = (
-            self._deprecations.deprecation(ecosystem, info.name)
+            self.known_deprecation(info)
             if self._deprecations is not None and not info.deprecated
             else None
         )
