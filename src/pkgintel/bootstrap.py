@@ -37,6 +37,7 @@ from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compare import CompareService
 from pkgintel.services.compat import CompatService, NpmConstraintSource
 from pkgintel.services.contact import ContactService
+from pkgintel.services.deprecations import CuratedDeprecations
 from pkgintel.services.discovery import DiscoveryService
 from pkgintel.services.errors import ErrorService
 from pkgintel.services.graph import Graph
@@ -260,6 +261,7 @@ def assemble(
         artifacts=artifacts.for_report,
         artifacts_pending=artifacts.pending,
         signal_wait_s=settings.report_signal_wait_s,
+        deprecations=CuratedDeprecations(knowledge_store),
     )
     bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     compat = build_compat_service(settings, packages, adapters)

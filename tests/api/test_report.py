@@ -54,11 +54,14 @@ def assert_complete_report(body: dict) -> None:
     h = body["health"]
     assert set(h["breakdown"]) == {"maintenance", "security", "popularity", "maturity", "community"}
     assert h["points"] == sum(h["breakdown"].values())
-    assert h["max_score"] == 100 - sum(
+    # max_score is the scale's top (the specification's 100); the points the scored components
+    # could earn are points_possible.
+    assert h["max_score"] == 100
+    assert h["points_possible"] == 100 - sum(
         {"maintenance": 25, "security": 25, "popularity": 20, "maturity": 15, "community": 15}[c]
         for c in h["unscored"]
     )
-    rescaled = int(100 * h["points"] / h["max_score"] + 0.5) if h["max_score"] else 0
+    rescaled = int(100 * h["points"] / h["points_possible"] + 0.5) if h["points_possible"] else 0
     assert h["score"] == (min(rescaled, 69) if "security" in h["unscored"] else rescaled)
     v = body["vulnerabilities"]
     assert {"count", "critical", "high", "medium", "low", "details", "status"} <= set(v)
@@ -80,8 +83,10 @@ def assert_complete_report(body: dict) -> None:
     assert {"bugs_count", "bugs_severity", "status_breakdown", "link", "scope"} <= set(ki)
     for flag in ("maintainer_trust", "scorecard", "quality"):
         assert isinstance(body[flag]["available"], bool)
-    assert isinstance(body["typosquat"]["is_suspected"], bool)
-    assert isinstance(body["malicious"]["is_malicious"], bool)
+    # Unchecked is null, never false (ADR 0003), as in /api/typosquat and /api/malicious.
+    t, mal = body["typosquat"], body["malicious"]
+    assert isinstance(t["is_suspected"], bool) or (t["is_suspected"] is None and not t["checked"])
+    assert isinstance(mal["is_malicious"], bool) == mal["checked"]
     meta = body["_meta"]
     assert {"endpoint", "tier", "philosophy", "cheaper_alternatives", "docs", "sources"} <= set(
         meta
@@ -118,6 +123,23 @@ async def test_vulnerabilities_unavailable_is_never_a_silent_zero(
     assert body["recommendation"]["action"] != "safe_to_use"
     vuln_sources = [s for s in body["_meta"]["sources"] if s["kind"] == "vulnerabilities"]
     assert vuln_sources and vuln_sources[0]["status"] == "unavailable"
+
+
+async def test_without_advisory_data_nothing_says_no_advisory_affects_it(
+    client: httpx.AsyncClient,
+) -> None:
+    """No advisory data: the upgrade plan says the data is unavailable and names no target, and the
+    unchecked malicious and typosquat flags are null (not false), as their own endpoints say."""
+    body = (await client.get("/api/check/npm/tiny-lib")).json()
+    plan = body["upgrade"]
+    assert plan["to"] is None and plan["gate"] is None
+    assert "no advisory" not in plan["reason"]
+    assert "unavailable" in plan["reason"]
+    assert body["malicious"]["checked"] is False and body["malicious"]["is_malicious"] is None
+    assert body["typosquat"]["checked"] is False and body["typosquat"]["is_suspected"] is None
+    assert body["typosquat"]["status"] == "unavailable"
+    assert body["health"]["max_score"] == 100
+    assert body["health"]["points_possible"] < 100
 
 
 async def test_second_request_is_served_from_cache(client: httpx.AsyncClient, registry) -> None:

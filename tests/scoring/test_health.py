@@ -112,7 +112,8 @@ def test_security_unavailable_is_unscored_and_counts_are_ignored() -> None:
     assert health.unscored == ("security",)
     # 75 points of the 75 the scored components could earn: 100 rescaled, but unknown security
     # keeps the score below the go threshold (ADR 0004).
-    assert (health.raw_score, health.max_score, health.partial) == (75, 75, True)
+    assert (health.raw_score, health.points_possible, health.partial) == (75, 75, True)
+    assert health.max_score == 100
     assert health.score == 69
     assert "unavailable" in health.explanations["security"]
 

@@ -67,7 +67,7 @@ def rescaled(health: object) -> int:
     """The score rule of ADR 0004: points over the scored maximum, to 0..100, capped at 69 when
     security is unscored."""
     points = sum(health.breakdown.values())  # type: ignore[attr-defined]
-    possible = health.max_score  # type: ignore[attr-defined]
+    possible = health.points_possible  # type: ignore[attr-defined]
     score = int(100 * points / possible + 0.5) if possible else 0
     return min(score, 69) if "security" in health.unscored else score  # type: ignore[attr-defined]
 
@@ -78,7 +78,8 @@ def test_score_is_the_sum_of_a_bounded_breakdown(signals: HealthSignals) -> None
     health = compute_health(signals, now=NOW)
     assert 0 <= health.score <= 100
     assert health.raw_score == sum(health.breakdown.values())
-    assert health.max_score == 100 - sum(DEFAULT_WEIGHTS[c] for c in health.unscored)
+    assert health.max_score == 100
+    assert health.points_possible == 100 - sum(DEFAULT_WEIGHTS[c] for c in health.unscored)
     assert health.score == rescaled(health)
     assert tuple(health.breakdown) == COMPONENTS
     for component, points in health.breakdown.items():

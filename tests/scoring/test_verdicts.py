@@ -315,10 +315,13 @@ def test_property_removing_data_moves_a_score_only_through_unscored(
         now=NOW,
     )
     assert "popularity" in less.unscored
-    assert less.max_score == full.max_score - (20 if "popularity" not in full.unscored else 0)
+    assert less.points_possible == full.points_possible - (
+        20 if "popularity" not in full.unscored else 0
+    )
+    assert less.max_score == full.max_score == 100
     assert (
-        less.score == round(100 * less.raw_score / less.max_score + 1e-9)
-        or abs(less.score - 100 * less.raw_score / less.max_score) <= 0.5
+        less.score == round(100 * less.raw_score / less.points_possible + 1e-9)
+        or abs(less.score - 100 * less.raw_score / less.points_possible) <= 0.5
     )
     if full.breakdown["popularity"] == 20:
         assert less.score <= full.score

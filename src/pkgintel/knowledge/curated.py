@@ -41,6 +41,9 @@ class CuratedAlternatives:
     reason: str
     source: str
     alternatives: tuple[AlternativeChoice, ...]
+    deprecated: bool = False
+    """The maintainers deprecated the package (`reason` and `source` say so): the report treats it
+    as deprecated when the registry does not (a mirror may strip the notice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +147,9 @@ def parse_alternatives(data: Any) -> tuple[CuratedAlternatives, ...]:
         )
         if not choices:
             raise CuratedDataError(f"{where}: at least one alternative is required")
+        deprecated = e.get("deprecated", False)
+        if not isinstance(deprecated, bool):
+            raise CuratedDataError(f"{where}: deprecated must be true or false")
         out.append(
             CuratedAlternatives(
                 _eco(e, where),
@@ -151,6 +157,7 @@ def parse_alternatives(data: Any) -> tuple[CuratedAlternatives, ...]:
                 _text(e, "reason", where),
                 _url(e.get("source"), where),
                 choices,
+                deprecated,
             )
         )
     return tuple(out)

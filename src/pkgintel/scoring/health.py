@@ -44,7 +44,7 @@ class HealthScore:
     A health score with its breakdown.
 
     `breakdown` holds the points each component earned (0 for an unscored one); `score` is their sum
-    rescaled to 0..100 over `max_score`, the maximum of the scored components, and capped at
+    rescaled to 0..100 over `points_possible`, the maximum of the scored components, and capped at
     `GO_THRESHOLD - 1` when security is unscored (`partial`). `risk` is `low`, `medium`, `high` or
     `critical` by score band, or `unknown` when `insufficient_data` is set or security is unscored.
     """
@@ -60,9 +60,13 @@ class HealthScore:
     explanations: dict[str, str]
     """One short sentence per component saying why it got its points."""
     max_score: int = MAX_SCORE
+    """The top of the score's scale: always 100 (the specification's field), since `score` is
+    already rescaled to 0..100, so `score / max_score` is at most 1."""
+    points_possible: int = MAX_SCORE
     """Points the scored components could earn (100 less the weights of the unscored ones)."""
     raw_score: int | None = None
-    """Points earned: `sum(breakdown.values())`; `score` is this rescaled to 0..100 over `max_score`."""
+    """Points earned: `sum(breakdown.values())`; `score` is this rescaled to 0..100 over
+    `points_possible`."""
     partial: bool = False
     """Security could not be scored (vulnerability data unavailable): the score is capped below
     `GO_THRESHOLD`, since unknown risk is never good news."""
@@ -206,7 +210,8 @@ def compute_health(signals: HealthSignals, *, now: datetime) -> HealthScore:
     return HealthScore(
         score=score,
         raw_score=raw,
-        max_score=possible,
+        max_score=MAX_SCORE,
+        points_possible=possible,
         partial=partial,
         # Without security data no risk level can be stated, whatever the other components say.
         risk="unknown" if insufficient or "security" in unscored else risk_band(score),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from pkgintel.scoring.health import HealthScore, maintenance_points
-from pkgintel.scoring.signals import HealthSignals
+from pkgintel.scoring.signals import HealthSignals, VulnerabilitySummary
 from pkgintel.scoring.weights import EPSS_CAPS, GO_THRESHOLD, LEGACY_AFTER_DAYS
 
 ACTIONS: Final = (
@@ -106,7 +106,7 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
     if signals.malicious is True:
         return verdict("do_not_use", "the package is flagged as malicious", NO_VERSION, None)
     if blocking:
-        found = _blocking_text(critical, high, medium)
+        found = _blocking_text(vulns, blocking)
         target = vulns.fixed_version if vulns.fix_available else None
         if target:
             hint = f"upgrade to {target}"
@@ -154,13 +154,40 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
     return verdict("use_with_caution", "; ".join(cautions), version, latest_hint)
 
 
-def _blocking_text(critical: int, high: int, medium: int) -> str:
+def _blocking_text(vulns: VulnerabilitySummary, blocking: int) -> str:
+    """
+    The `blocking` advisories in words that agree with the stated counts of `vulns`: each by its
+    stated severity, unrated ones as unrated (treated as medium, the scoring rule), low ones only
+    when exploit data raises them to blocking; then how many exploit data (CISA KEV, EPSS) raises
+    and to what, so the verdict's severity is explained without renaming any count.
+    """
     parts = [
         _plural(n, f"{sev} advisory", f"{sev} advisories")
-        for sev, n in (("critical", critical), ("high", high), ("medium", medium))
+        for sev, n in (("critical", vulns.critical), ("high", vulns.high), ("medium", vulns.medium))
         if n
     ]
-    return " and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]} and {parts[2]}"
+    if vulns.unrated:
+        parts.append(
+            _plural(vulns.unrated, "unrated advisory", "unrated advisories")
+            + " (treated as medium)"
+        )
+    low = blocking - (vulns.critical + vulns.high + vulns.medium + vulns.unrated)
+    if low > 0:
+        parts.append(_plural(low, "low advisory", "low advisories"))
+    text = _join(parts)
+    raised = [(n, sev) for sev in ("critical", "high", "medium") if (n := vulns.raised_to(sev)) > 0]
+    if raised:
+        moves = [
+            f"{n} raised to {sev}" if i == 0 else f"{n} to {sev}"
+            for i, (n, sev) in enumerate(raised)
+        ]
+        text += f", {_join(moves)} by exploit data (CISA KEV, EPSS)"
+    return text
+
+
+def _join(parts: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + f" and {parts[-1]}"
 
 
 def _no_release_for_two_years(health: HealthScore) -> bool:
@@ -188,12 +215,8 @@ def _issues(signals: HealthSignals, health: HealthScore) -> tuple[str, ...]:
                 n = _plural(count, f"{severity} advisory", f"{severity} advisories")
                 issues.append(f"{n} {_affect(count)} {version}.")
         if vulns.unrated:
-            n = _plural(
-                vulns.unrated,
-                "advisory of unknown severity",
-                "advisories of unknown severity",
-            )
-            issues.append(f"{n} {_affect(vulns.unrated)} {version} (counted as at least medium).")
+            n = _plural(vulns.unrated, "unrated advisory", "unrated advisories")
+            issues.append(f"{n} {_affect(vulns.unrated)} {version} (treated as medium).")
         blocking = sum(vulns.effective_count(s) for s in ("critical", "high", "medium"))
         if blocking:
             plan = vulns.upgrade

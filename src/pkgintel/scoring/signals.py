@@ -45,6 +45,9 @@ class VulnerabilitySummary:
     effective: tuple[tuple[str, int], ...] = ()
     """Advisories counted by their effective severity for verdicts (`scoring.verdicts`): unrated as
     medium, KEV-listed as critical, raised by EPSS. Empty means "use the stated counts"."""
+    raised: tuple[tuple[str, int], ...] = ()
+    """Advisories that exploit data (CISA KEV, EPSS) raises above their stated severity (unrated
+    counted as medium), by the severity they are raised to. Read only when `effective` is set."""
     upgrade: UpgradePlan | None = None
     """The upgrade plan for the evaluated version, when one was computed."""
     stale: bool = False
@@ -69,6 +72,15 @@ class VulnerabilitySummary:
             stated[bucket] -= take
             moved -= take
         return stated.get(severity, 0)
+
+    def raised_to(self, severity: str) -> int:
+        """Advisories raised to `severity` above their stated one by exploit data (with `effective`
+        empty: the KEV-listed ones moved up to critical)."""
+        if self.effective:
+            return dict(self.raised).get(severity, 0)
+        if severity == "critical":
+            return max(0, self.effective_count("critical") - self.critical)
+        return 0
 
     def __post_init__(self) -> None:
         if self.status not in VULNERABILITY_STATUSES:

@@ -48,18 +48,23 @@ EPSS_RAISES: Final[tuple[tuple[float, str], ...]] = ((0.5, "high"), (0.1, "mediu
 """`(EPSS at least, severity at least)`, checked in order."""
 
 
+def stated_severity(detail: Mapping[str, Any]) -> str:
+    """
+    The severity an advisory detail counts as before exploit data (KEV, EPSS) is looked at: its
+    stated bucket, CVSS "none" as low, an unrated one as `UNRATED_AS` (medium).
+    """
+    stated = detail.get("severity")
+    if isinstance(stated, str) and stated in SEVERITY_RANK:
+        return stated
+    return "low" if stated == "none" else UNRATED_AS
+
+
 def effective_severity(detail: Mapping[str, Any]) -> str:
     """
     The severity an advisory detail (the wire dict of `VulnerabilityReport.details`) counts as for
     verdicts: one of `SEVERITY_RANK`. See the module docstring for the rules.
     """
-    stated = detail.get("severity")
-    if isinstance(stated, str) and stated in SEVERITY_RANK:
-        rank = SEVERITY_RANK[stated]
-    elif stated == "none":
-        rank = SEVERITY_RANK["low"]
-    else:
-        rank = SEVERITY_RANK[UNRATED_AS]
+    rank = SEVERITY_RANK[stated_severity(detail)]
     kev = detail.get("kev")
     if isinstance(kev, Mapping) and kev.get("in_catalog"):
         rank = max(rank, SEVERITY_RANK[KEV_AS])
@@ -123,6 +128,24 @@ class UpgradePlan:
     reason: str | None = None
 
 
+NOTHING_BLOCKS: Final = "no advisory at or above the gate affects it"
+"""The plan's reason when the advisory data is known and nothing at or above the gate affects the
+version (said only over data that was read: see `unknown_plan`)."""
+
+
+def unknown_plan(reason: str | None = None) -> UpgradePlan:
+    """
+    The plan when the advisory data for the version is unavailable: no target, no gate, nothing
+    examined, and a reason saying that whether an advisory affects the version is unknown (never
+    that none does). `reason` is the lookup's own reason, appended when given.
+    """
+    why = (
+        "vulnerability data is unavailable, so whether an advisory affects this version, and which "
+        "release would clear it, is unknown"
+    )
+    return UpgradePlan(None, None, reason=f"{why} ({reason})" if reason else why)
+
+
 def choose_upgrade(
     current: Sequence[Mapping[str, Any]],
     candidates: Iterable[Candidate],
@@ -133,14 +156,15 @@ def choose_upgrade(
     The lowest candidate (in the iteration order given: ascending by the ecosystem's ordering) that
     clears the strictest gate possible, trying `gate` first and then each stricter one of `GATES`.
 
-    A gate is only tried when the current version has an advisory at or above it. A candidate clears
+    `current` must come from advisory data that was read (with none, use `unknown_plan`). A gate is
+    only tried when the current version has an advisory at or above it. A candidate clears
     a gate when it is not malicious and no advisory affecting it is at or above that gate. Candidates
     are consumed lazily and only until the first one clearing the strictest relevant gate is found.
     """
     gates = [g for g in GATES if SEVERITY_RANK[g] >= SEVERITY_RANK[gate]]
     needed = [g for g in gates if any(at_or_above(d, g) for d in current)]
     if not needed:
-        return UpgradePlan(None, None, reason="no advisory at or above the gate affects it")
+        return UpgradePlan(None, None, reason=NOTHING_BLOCKS)
     found: dict[str, Candidate] = {}
     examined = 0
     for cand in candidates:

@@ -140,11 +140,10 @@ def package_commands(
 
 def needs_replacement(report: PackageReport) -> tuple[bool, str]:
     """Whether the report itself says to move away, and why."""
-    info = report.info
     if report.malicious.is_malicious:
         return True, "the package is reported as malicious"
-    if report.health.deprecated or info.deprecated:
-        msg = info.deprecated_message or "the registry marks it deprecated"
+    if report.health.deprecated or report.deprecated:
+        msg = report.deprecated_message or "the registry marks it deprecated"
         return True, f"deprecated: {msg}"
     if report.recommendation.action in UNHEALTHY_ACTIONS:
         return (
@@ -251,7 +250,7 @@ class AlternativesService:
         options.sort(
             key=lambda o: (
                 o.report is None,
-                bool(o.report and (o.report.health.deprecated or o.report.info.deprecated)),
+                bool(o.report and (o.report.health.deprecated or o.report.deprecated)),
                 -(o.report.health.score if o.report else 0),
             )
         )

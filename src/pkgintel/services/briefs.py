@@ -28,7 +28,7 @@ def _vuln_line(report: PackageReport) -> str:
         return f"Vulnerabilities: NOT CHECKED ({vulns.reason or 'no data'})."
     counts = (
         ", ".join(f"{vulns.count(s)} {s}" for s in ("critical", "high", "medium", "low"))
-        + f", {vulns.count(None)} of unknown severity"
+        + f", {vulns.count(None)} unrated (treated as medium)"
     )
     notes = []
     if vulns.status == "partial":
@@ -97,8 +97,10 @@ def render_prompt(report: PackageReport) -> str:
     if report.typosquat.is_suspected:
         targets = ", ".join(t for t, _ in report.typosquat.targets[:3])
         lines.append(f"Possible typosquat of: {targets}. Check the name.")
-    if info.deprecated:
-        lines.append(f"Deprecated: {info.deprecated_message or 'yes'}.")
+    if report.deprecated:
+        source = report.deprecation_source or {}
+        said = f" (source: {source['url']})" if "url" in source else ""
+        lines.append(f"Deprecated: {report.deprecated_message or 'yes'}{said}.")
     last = (
         f"{hist.last_release_days_ago} days ago"
         if hist.last_release_days_ago is not None

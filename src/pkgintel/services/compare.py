@@ -69,10 +69,9 @@ def caveats_of(report: PackageReport) -> tuple[str, ...]:
     info = report.info
     if report.malicious.is_malicious:
         out.append("reported as malicious")
-    if report.health.deprecated or info.deprecated:
-        out.append(
-            "deprecated" + (f": {info.deprecated_message}" if info.deprecated_message else "")
-        )
+    if report.health.deprecated or report.deprecated:
+        message = report.deprecated_message
+        out.append("deprecated" + (f": {message}" if message else ""))
     vulns = report.vulnerabilities
     if vulns.status == "unavailable":
         out.append("vulnerability data unavailable")
@@ -127,7 +126,7 @@ class CompareService:
             for r in rows
             if r.report is not None
             and not r.report.malicious.is_malicious
-            and not (r.report.health.deprecated or r.report.info.deprecated)
+            and not (r.report.health.deprecated or r.report.deprecated)
             and r.report.recommendation.action not in _BAD_ACTIONS
         ]
 

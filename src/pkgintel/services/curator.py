@@ -204,7 +204,7 @@ class Curator:
                 return "rejected", f"suggested package {ecosystem.value}/{name} does not exist"
             return "left", f"suggested package could not be checked: {exc.message}"
         problems = []
-        if report.info.deprecated:
+        if report.deprecated:
             problems.append("it is deprecated too")
         if report.malicious.is_malicious:
             problems.append("it is reported malicious")

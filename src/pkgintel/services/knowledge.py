@@ -51,6 +51,7 @@ async def ingest_curated(
                 {
                     "package": alt.package,
                     "reason": alt.reason,
+                    "deprecated": alt.deprecated,
                     "alternatives": [
                         {"name": c.name, "why": c.why, "source": c.source} for c in alt.alternatives
                     ],

@@ -29,9 +29,15 @@ from pkgintel.scoring import (
     compute_health,
     compute_recommendation,
 )
-from pkgintel.scoring.verdicts import SEVERITY_RANK, UpgradePlan, effective_severity
+from pkgintel.scoring.verdicts import (
+    SEVERITY_RANK,
+    UpgradePlan,
+    effective_severity,
+    stated_severity,
+)
 from pkgintel.services.artifacts import ReportArtifacts
 from pkgintel.services.compromises import merge_answer
+from pkgintel.services.deprecations import DeprecationFacts, KnownDeprecation
 from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
@@ -93,10 +99,34 @@ class PackageReport:
     """Maintainers, GitHub stats, owner trust and quality (None when not wired in)."""
     artifacts: ReportArtifacts | None = None
     """Bundle, typescript and scorecard facts (None when no artifact service is wired in)."""
+    known_deprecation: KnownDeprecation | None = None
+    """A deprecation known beside the registry (curated knowledge), set only when the registry
+    does not mark the package deprecated itself."""
 
     @property
     def info(self) -> PackageInfo:
         return self.snapshot.info
+
+    @property
+    def deprecated(self) -> bool:
+        """The package is deprecated by the registry's word or the curated knowledge's."""
+        return self.info.deprecated or self.known_deprecation is not None
+
+    @property
+    def deprecated_message(self) -> str | None:
+        if self.info.deprecated or self.known_deprecation is None:
+            return self.info.deprecated_message
+        return self.known_deprecation.message
+
+    @property
+    def deprecation_source(self) -> dict[str, str] | None:
+        """Who says the package is deprecated: `{"origin": "registry"}` or `{"origin": "curated",
+        "url": ...}`; None when nobody does."""
+        if self.info.deprecated:
+            return {"origin": "registry"}
+        if self.known_deprecation is not None:
+            return {"origin": self.known_deprecation.origin, "url": self.known_deprecation.url}
+        return None
 
     @property
     def sources(self) -> tuple[SourceStatus, ...]:
@@ -108,6 +138,7 @@ class PackageReport:
             *self.malicious.sources,
             *(self.trust.sources if self.trust is not None else ()),
             *(self.artifacts.sources if self.artifacts is not None else ()),
+            *((self.known_deprecation.source,) if self.known_deprecation is not None else ()),
         ):
             seen.setdefault((src.name, src.kind), src)
         return tuple(seen.values())
@@ -159,11 +190,16 @@ def vulnerability_summary(
 ) -> VulnerabilitySummary:
     """The scoring view of a vulnerability report (and of the upgrade plan for its version)."""
     effective = dict.fromkeys(SEVERITY_RANK, 0)
+    raised = dict.fromkeys(SEVERITY_RANK, 0)
     for d in report.details:
-        effective[effective_severity(d)] += 1
+        severity = effective_severity(d)
+        effective[severity] += 1
+        if SEVERITY_RANK[severity] > SEVERITY_RANK[stated_severity(d)]:
+            raised[severity] += 1
     return VulnerabilitySummary(
         status=report.status,
         effective=tuple(effective.items()),
+        raised=tuple((s, n) for s, n in raised.items() if n),
         upgrade=plan,
         stale=report.stale,
         critical=report.count("critical"),
@@ -194,6 +230,7 @@ class ReportService:
         artifacts: ArtifactsLookup | None = None,
         artifacts_pending: ArtifactsPending | None = None,
         signal_wait_s: float | None = None,
+        deprecations: DeprecationFacts | None = None,
     ) -> None:
         self._packages = packages
         self._names = names
@@ -205,6 +242,7 @@ class ReportService:
         self._artifacts = artifacts
         self._artifacts_pending = artifacts_pending
         self._signal_wait_s = signal_wait_s
+        self._deprecations = deprecations
         # Second-round lookups a report stopped waiting for, kept until they finish (their results
         # land in the caches, for the next ask).
         self._completing: set[asyncio.Future[Any]] = set()
@@ -212,6 +250,16 @@ class ReportService:
     @property
     def packages(self) -> PackageService:
         return self._packages
+
+    async def known_deprecation(self, info: PackageInfo) -> KnownDeprecation | None:
+        """
+        The package's deprecation known beside the registry (curated knowledge), when the registry
+        does not mark it deprecated itself; None otherwise. Every door that says whether a package
+        is deprecated (report, health, briefs, `/api/latest`, `/api/versions`) asks this.
+        """
+        if self._deprecations is None or info.deprecated:
+            return None
+        return await self._deprecations.deprecation(info.ecosystem, info.name)
 
     async def get_report(
         self,
@@ -260,6 +308,13 @@ class ReportService:
             if self._known_issues is not None
             else None
         )
+        # Asked on every report, from a cached snapshot or a fresh one alike: the registry's (or a
+        # mirror's) silence about a deprecation never hides what the curated knowledge records.
+        deprecation_task = (
+            self.known_deprecation(info)
+            if self._deprecations is not None and not info.deprecated
+            else None
+        )
         # The score needs only the maintainer analysis (registry data); GitHub, deps.dev and the
         # download counts are asked for the full report alone, so score-only callers (health,
         # trees, history, compare) do not spend the code host's rate limit on every node. Those
@@ -298,11 +353,15 @@ class ReportService:
             ),
             *([scoped_task] if scoped_task is not None else []),
             *([bugs_task] if bugs_task is not None else []),
+            *([deprecation_task] if deprecation_task is not None else []),
         )
         trust: PackageTrust | None = None
         maintainers: MaintainerAnalysis | None = None
         if trust_task is not None:
             maintainers, results = results[0], results[1:]
+        known_deprecation: KnownDeprecation | None = None
+        if deprecation_task is not None:
+            known_deprecation, results = results[-1], results[:-1]
         known_issues: KnownIssues | None = results[-1] if bugs_task is not None else None
         latest_vulns: VulnerabilityReport = results[0]
         malicious: MaliciousAnswer = merge_answer(results[1], ecosystem, info.name, evaluated)
@@ -320,7 +379,9 @@ class ReportService:
             if trust is not None:
                 maintainers = trust.maintainers
         now = self._clock()
-        signals = self._signals(info, snapshot, evaluated, evaluated_vulns, malicious, plan)
+        signals = self._signals(
+            info, snapshot, evaluated, evaluated_vulns, malicious, plan, known_deprecation
+        )
         if maintainers is not None:
             signals = community_signals(signals, maintainers)
         health = compute_health(signals, now=now)
@@ -343,6 +404,7 @@ class ReportService:
             known_issues=known_issues,
             trust=trust,
             artifacts=report_artifacts,
+            known_deprecation=known_deprecation,
         )
 
     async def _second_round(
@@ -408,11 +470,15 @@ class ReportService:
         vulns: VulnerabilityReport,
         malicious: MaliciousAnswer,
         plan: UpgradePlan,
+        known_deprecation: KnownDeprecation | None = None,
     ) -> HealthSignals:
         dates = [r.published_at for r in info.releases if r.published_at is not None]
         release = info.release(evaluated)
         deprecated = info.deprecated
         message = info.deprecated_message
+        if not deprecated and known_deprecation is not None:
+            # The same effect a registry deprecation has (maintenance 0, find an alternative).
+            deprecated, message = True, known_deprecation.message
         if release is not None and not deprecated and (release.deprecated or release.yanked):
             deprecated = True
             message = release.deprecated or (

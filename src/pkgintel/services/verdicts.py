@@ -20,12 +20,14 @@ from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, sort_key
 from pkgintel.scoring.verdicts import (
+    NOTHING_BLOCKS,
     VERDICT_GATE,
     Candidate,
     MaliciousStatus,
     UpgradePlan,
     choose_upgrade,
     malicious_status,
+    unknown_plan,
 )
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.compromises import merge_status
@@ -115,6 +117,17 @@ def with_published_fixes(
     return dataclasses.replace(report, details=tuple(details_out))
 
 
+def _qualified(plan: UpgradePlan, current: VulnerabilityReport) -> UpgradePlan:
+    """`plan`, its "nothing blocks" reason qualified when some advisory source did not answer."""
+    if plan.reason == NOTHING_BLOCKS and current.status == "partial":
+        return dataclasses.replace(
+            plan,
+            reason="no known advisory at or above the gate affects it; some advisory sources did "
+            "not answer, so this may be incomplete",
+        )
+    return plan
+
+
 class VerdictService:
     """See the module contract. `lookup` is the advisory lookup every door uses."""
 
@@ -135,13 +148,17 @@ class VerdictService:
         The upgrade target for `version` of `info` given its `current` findings: each newer
         installable release is evaluated (advisories and malicious reports) in ascending order, a
         few at a time, until one clears the strictest gate possible (see `choose_upgrade`).
+        Without advisory data (`current.status` unavailable) the plan says so (`unknown_plan`) and
+        names nothing; with partial data, "nothing blocks" says the answer may be incomplete.
         """
-        if current.status == "unavailable" or not current.details:
-            return UpgradePlan(None, None, reason="no advisory at or above the gate affects it")
+        if current.status == "unavailable":
+            return unknown_plan(current.reason)
+        plan = choose_upgrade(current.details, [], gate=gate)
+        if plan.reason == NOTHING_BLOCKS:
+            return _qualified(plan, current)
         newer = newer_installable(ecosystem, info, version)
         limit = newer[: self._max]
         evaluated: list[Candidate] = []
-        plan = choose_upgrade(current.details, [], gate=gate)
         for start in range(0, len(limit), _BATCH):
             batch = limit[start : start + _BATCH]
             reports = await asyncio.gather(

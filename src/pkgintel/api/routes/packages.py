@@ -292,15 +292,18 @@ async def latest_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) ->
     snap = await _snapshot(runtime, ecosystem, name)
     info = snap.info
     rel = info.release(info.latest_version)
+    known = await runtime.reports.known_deprecation(info)
     body = {
         "ecosystem": ecosystem.value,
         "package": info.name,
         "latest_version": info.latest_version,
         "published_at": _iso(rel.published_at) if rel else None,
-        "deprecated": info.deprecated,
+        "deprecated": info.deprecated or known is not None,
         "_meta": {
             "endpoint": "/api/latest/{ecosystem}/{package}",
-            "sources": sources_wire(snap.sources),
+            "sources": sources_wire(
+                (*snap.sources, known.source) if known is not None else snap.sources
+            ),
         },
     }
     return Answer(body, _cache_control(snap.cache_status), {"_cache": snap.cache_status})
@@ -327,6 +330,7 @@ async def versions(
     name = validate_name(ecosystem, package)
     snap = await _snapshot(runtime, ecosystem, name)
     info = snap.info
+    known = await runtime.reports.known_deprecation(info)
     ordered = newest_first(ecosystem, [r.version for r in info.releases])
     by_version = {r.version: r for r in info.releases}
     body = {
@@ -335,7 +339,7 @@ async def versions(
         "latest": info.latest_version,
         "total_count": len(ordered),
         "recent": ordered[:10],
-        "deprecated": info.deprecated,
+        "deprecated": info.deprecated or known is not None,
         "versions": [
             {
                 "version": v,

@@ -50,7 +50,7 @@ async def typosquat_answer(runtime: Runtime, ecosystem: Ecosystem, package: str)
         "ecosystem": ecosystem.value,
         "normalized": found.normalized,
         "exists": found.exists,
-        **typosquat_wire(hint, nullable=True),
+        **typosquat_wire(hint),
         "_meta": {
             "endpoint": "/api/typosquat/{ecosystem}/{package}",
             "database_only": True,

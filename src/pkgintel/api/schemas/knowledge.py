@@ -29,8 +29,8 @@ def report_brief(report: PackageReport) -> dict[str, Any]:
         "risk": report.health.risk,
         "breakdown": dict(report.health.breakdown),
         "action": report.recommendation.action,
-        "deprecated": bool(report.health.deprecated or info.deprecated),
-        "deprecated_message": info.deprecated_message,
+        "deprecated": bool(report.health.deprecated or report.deprecated),
+        "deprecated_message": report.deprecated_message,
         "license": report.license.license,
         "license_risk": report.license.license_risk,
         "downloads_weekly": report.snapshot.weekly_downloads,
@@ -75,7 +75,7 @@ def alternatives_wire(ans: AlternativesAnswer) -> dict[str, Any]:
                 "action": o.report.recommendation.action if o.report else None,
                 "latest_version": o.report.info.latest_version if o.report else None,
                 "deprecated": bool(
-                    o.report and (o.report.health.deprecated or o.report.info.deprecated)
+                    o.report and (o.report.health.deprecated or o.report.deprecated)
                 ),
                 "license": o.report.license.license if o.report else None,
                 "downloads_weekly": o.report.snapshot.weekly_downloads if o.report else None,

@@ -49,7 +49,15 @@ class HealthOut(_Open):
     )
     breakdown: dict[str, int]
     deprecated: bool
-    max_score: int = 100
+    max_score: int = Field(
+        100, description="always 100, the top of the score's scale (score / max_score <= 1)"
+    )
+    points: int | None = Field(None, description="points earned: the sum of the breakdown")
+    points_possible: int = Field(
+        100,
+        description="points the scored components could earn (100 less the weights of the unscored "
+        "ones); score = round(100 * points / points_possible)",
+    )
     colour: str
     unscored: list[str]
     insufficient_data: bool
@@ -121,6 +129,26 @@ class FlagOut(_Open):
     available: bool
 
 
+class ReportTyposquatOut(_Open):
+    """The report's `typosquat` (the `/api/typosquat` body without its envelope)."""
+
+    is_suspected: bool | None = Field(
+        description="null when not checked (no popularity data loaded): unknown, not false"
+    )
+    checked: bool
+    status: str = Field(description="ok or unavailable")
+
+
+class ReportMaliciousOut(_Open):
+    """The report's `malicious` check."""
+
+    is_malicious: bool | None = Field(
+        description="null when no malicious-package data could be consulted: unknown, not false"
+    )
+    checked: bool
+    status: str
+
+
 class PackageReportOut(_Open):
     """The package report (`/api/check`)."""
 
@@ -146,9 +174,9 @@ class PackageReportOut(_Open):
     recommendation: RecommendationOut
     version_scoped: dict[str, Any] | None
     requested_version: str | None
-    typosquat: dict[str, Any]
+    typosquat: ReportTyposquatOut
     maintainer_trust: FlagOut
-    malicious: dict[str, Any]
+    malicious: ReportMaliciousOut
     scorecard: FlagOut
     quality: FlagOut
     version_history_summary: VersionHistoryOut

@@ -12,15 +12,26 @@ from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.services.names import TyposquatHint
 
 
-def typosquat_wire(hint: TyposquatHint, *, nullable: bool = False) -> dict[str, Any]:
+def suspected_or_unknown(hint: TyposquatHint) -> bool | None:
     """
-    The typosquat object. `is_suspected` is a boolean in the report (the specification's type);
-    with `nullable` (the `/api/typosquat` answer) it is null when `status` is `unavailable`.
+    `is_suspected` on the wire, the same in every door (report, `/api/typosquat`, MCP): `true` when
+    suspected (also from the slopsquat reports alone), `null` when not checked (no popularity data
+    is loaded for the ecosystem: unknown, never "not suspected"), else `false` (ADR 0003).
+    """
+    if hint.is_suspected:
+        return True
+    return None if hint.status == "unavailable" or not hint.checked else False
+
+
+def typosquat_wire(hint: TyposquatHint) -> dict[str, Any]:
+    """
+    The typosquat object (the report's `typosquat` field and the body of `/api/typosquat`).
+    `is_suspected` is `suspected_or_unknown`: `null` when the name could not be checked.
     `targets` lists every popular name the package imitates, suspected or not, with the evidence.
     """
     slop = hint.slopsquat
     return {
-        "is_suspected": None if nullable and hint.status == "unavailable" else hint.is_suspected,
+        "is_suspected": suspected_or_unknown(hint),
         "checked": hint.checked,
         "status": hint.status,
         "reason": hint.reason,

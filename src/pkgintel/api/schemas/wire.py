@@ -132,6 +132,7 @@ def health_wire(h: HealthScore) -> dict[str, Any]:
         "deprecated": h.deprecated,
         "max_score": h.max_score,
         "points": h.raw_score,
+        "points_possible": h.points_possible,
         "partial": h.partial,
         "colour": h.colour,
         "unscored": list(h.unscored),
@@ -275,8 +276,9 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
             "recent": versions[:RECENT_VERSIONS],
         },
         "metadata": {
-            "deprecated": info.deprecated,
-            "deprecated_message": info.deprecated_message,
+            "deprecated": report.deprecated,
+            "deprecated_message": report.deprecated_message,
+            "deprecation_source": report.deprecation_source,
             "maintainers_count": len(info.maintainers),
             "maintainers": [m.name for m in info.maintainers[:20]],
             "first_published": _iso(min(dates)) if dates else None,
@@ -321,7 +323,8 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
         "typosquat": typosquat_wire(report.typosquat),
         "maintainer_trust": people.report_maintainer_trust(report),
         "malicious": {
-            "is_malicious": bool(mal.is_malicious),
+            # null when no malicious-package data could be consulted: unknown, not "clean".
+            "is_malicious": mal.is_malicious,
             "checked": mal.is_malicious is not None,
             "status": mal.status,
             "advisories": list(mal.advisories),
