@@ -166,6 +166,7 @@ def vulnerability_summary(
         effective=tuple(effective.items()),
         upgrade=plan,
         stale=report.stale,
+        data_as_of=report.data_as_of,
         critical=report.count("critical"),
         high=report.count("high"),
         medium=report.count("medium"),
