@@ -19,8 +19,8 @@ Status per item, first match wins:
 
 Each item but `stdlib` says how far its malicious check reaches: `malicious_checked` and
 `malicious_data` (`complete`, `stale`, `partial`, `unavailable`: `domain/freshness.py`); the answer's
-`malicious_data`, `malicious_data_as_of` and `malicious_data_sources` (`malicious_data`) are the
-worst over the ecosystems asked, with the date of stale data.
+`malicious_data`, `malicious_data_as_of` and `malicious_data_sources` (`BulkCheckService.malicious_data`)
+are the worst over the ecosystems asked, with the date of stale data.
 """
 
 from __future__ import annotations
