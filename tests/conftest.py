@@ -6,7 +6,10 @@ API client — parametrized over SQLite + memory cache always, and PostgreSQL + 
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +31,10 @@ from tests.shared import SHARED_DATA
 # embedded worker and no first-start ingestion unless a test asks for them explicitly.
 os.environ.setdefault("PKGINTEL_WORKER_EMBEDDED", "false")
 os.environ.setdefault("PKGINTEL_INITIAL_INGEST", "false")
+# The default database lives in the user's data folder (platformdirs honours XDG_DATA_HOME): no
+# test, nor any process a test starts, may write into the real one.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="pkgintel-test-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 
 PG_URL = os.environ.get("PKGINTEL_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("PKGINTEL_TEST_REDIS_URL")

@@ -281,7 +281,9 @@ def assemble(
         ingestor=AdvisoryIngestor(advisory_store, clock=clock, bus=bus),
         feed=LiveFeed(advisory_store, bus, poll_s=settings.feed_poll_s),
         pins=PinSafeService(packages, advisories),
-        audit=AuditService(advisory_service, packages, VerdictService(advisory_service)),
+        audit=AuditService(
+            advisory_service, packages, VerdictService(advisory_service), clock=clock
+        ),
         bulk=bulk,
         verdicts=verdicts,
         malicious=MaliciousService(advisories, names, packages, verdicts),

@@ -1,9 +1,10 @@
 """
 Command line: `pkgintel serve | mcp | check | migrate | ingest names|osv|kev|epss|all|knowledge | worker |
-jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot`.
+jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot | scan` (`cli_scan.py`).
 
 A composition root like `app.py`: it reads `Settings` and builds what each command needs.
-Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input.
+Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input
+(`pkgintel scan` adds 3 for an unreadable lockfile and 4 for no answer to trust: see `cli_scan.py`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ import gzip
 import os
 import re
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import httpx
 import orjson
@@ -23,13 +23,13 @@ import typer
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
 from pkgintel.cli_knowledge import harvest_app
 from pkgintel.cli_ops import cron_app, jobs_app, worker
+from pkgintel.cli_scan import scan
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
@@ -41,6 +41,7 @@ app.add_typer(cron_app, name="cron")
 app.command()(worker)
 app.add_typer(harvest_app, name="harvest")
 app.command()(snapshot)
+app.command()(scan)
 err = Console(stderr=True)
 
 
@@ -224,162 +225,6 @@ def ingest_names(
         err.print(f"[red]error:[/red] {source}: {exc}")
         raise typer.Exit(2) from exc
     typer.echo(f"loaded {count:,} {ecosystem.value} names from {source}")
-
-
-FAIL_ON = ("low", "medium", "high", "critical", "malicious")
-
-
-@app.command()
-def scan(
-    path: Annotated[Path, typer.Argument(help="Lockfile or manifest to audit.")],
-    fmt: Annotated[str, typer.Option("--format", help="native, cyclonedx or spdx.")] = "native",
-    fail_on: Annotated[
-        str,
-        typer.Option(
-            help="Exit 1 on a finding at or above: low, medium, high, critical, malicious."
-        ),
-    ] = "high",
-    kind: Annotated[str | None, typer.Option(help="Lockfile kind (default: detected).")] = None,
-    server: Annotated[
-        str | None, typer.Option(help="Send the file to a running service instead (base URL).")
-    ] = None,
-    fail_on_stale: Annotated[
-        bool,
-        typer.Option(
-            "--fail-on-stale",
-            help="Exit 2 when the vulnerability data is not complete: stale (older than "
-            "PKGINTEL_ADVISORY_STALE_AFTER_S / PKGINTEL_ADVISORY_DATA_STALE_AFTER_S) or partial. "
-            "Without it such data is only a warning on stderr.",
-        ),
-    ] = False,
-) -> None:
-    """
-    Audit a lockfile against the local database (offline) or a service (--server).
-
-    Exit codes: 0 nothing at or above --fail-on; 1 findings; 2 the tool failed (bad file or
-    arguments, no vulnerability data for the ecosystem, service unreachable) or, with
-    --fail-on-stale, the vulnerability data is stale or partial. Stale or partial data is always
-    a warning on stderr naming the feeds and the date of their data. Advisories without a
-    severity count as high (not known to be lower).
-    """
-    from pkgintel.services.audit import SEVERITY_RANK, worst_rank
-
-    if fmt not in ("native", "cyclonedx", "spdx") or fail_on not in FAIL_ON:
-        err.print(
-            "[red]error:[/red] --format is native|cyclonedx|spdx; --fail-on is " + "|".join(FAIL_ON)
-        )
-        raise typer.Exit(2)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        err.print(f"[red]error:[/red] cannot read {path}: {exc}")
-        raise typer.Exit(2) from exc
-    body = {"lockfile": text, "lockfile_kind": kind, "filename": path.name, "format": "native"}
-    document: dict[str, Any] | None = None
-    if server:
-        native = _scan_remote(server, body)
-        if fmt != "native":
-            document = _scan_remote(server, {**body, "format": fmt})
-    else:
-        native, document = asyncio.run(_scan_local(text, kind, path.name, fmt))
-    summary = native["summary"]
-    typer.echo(
-        orjson.dumps(document if fmt != "native" else native, option=orjson.OPT_INDENT_2).decode()
-    )
-    counts = summary["vulnerabilities"]
-    err.print(
-        f"{native['kind']}: {summary['packages']} packages, {summary['unresolved']} unresolved; "
-        f"advisories: {counts}; malicious: {summary['malicious']}; data: {summary['vulnerability_data']}"
-    )
-    if summary["vulnerability_data"] == "unavailable" and summary["resolved"]:
-        err.print(
-            f"[red]error:[/red] no vulnerability data for {native['ecosystem']}: load it with pkgintel ingest"
-        )
-        raise typer.Exit(2)
-    warning = data_warning(summary)
-    if warning is not None:
-        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
-        if fail_on_stale:
-            err.print("[red]error:[/red] --fail-on-stale: the vulnerability data is not complete")
-            raise typer.Exit(2)
-    raise typer.Exit(1 if worst_rank(native["packages"]) >= SEVERITY_RANK[fail_on] else 0)
-
-
-def data_warning(summary: Mapping[str, Any]) -> str | None:
-    """The stderr warning for a scan summary whose `vulnerability_data` is `stale` or `partial`:
-    the feeds and the date of their data; None when it is `complete` (or `unavailable`, which is
-    an error of its own)."""
-    status = summary.get("vulnerability_data")
-    if status not in ("stale", "partial"):
-        return None
-    feeds = [
-        f"{s.get('name')} as of {str(s.get('as_of') or 'an unknown date')[:10]}"
-        + (f" (loaded {str(s['fetched_at'])[:10]})" if s.get("fetched_at") else "")
-        for s in summary.get("vulnerability_data_sources") or []
-        if isinstance(s, Mapping)
-    ]
-    what = (
-        "the vulnerability data is partial (an ingestion did not finish; advisories may be missing)"
-        if status == "partial"
-        else "the vulnerability data is stale: recent advisories may be missing"
-    )
-    return (
-        what
-        + (f"; {', '.join(feeds)}" if feeds else "")
-        + ". Refresh it with pkgintel ingest; --fail-on-stale makes this an error."
-    )
-
-
-def _scan_remote(server: str, body: Mapping[str, object]) -> dict[str, Any]:
-    try:
-        resp = httpx.post(f"{server.rstrip('/')}/api/scan", json=body, timeout=60)
-    except httpx.HTTPError as exc:
-        err.print(f"[red]error:[/red] {server} unreachable: {exc}")
-        raise typer.Exit(2) from exc
-    if resp.status_code != 200:
-        err.print(f"[red]error:[/red] {resp.status_code}: {resp.text[:500]}")
-        raise typer.Exit(2)
-    answer: dict[str, Any] = resp.json()
-    return answer
-
-
-async def _scan_local(
-    text: str, kind: str | None, filename: str, fmt: str
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    from datetime import UTC, datetime
-
-    from pkgintel import __version__
-    from pkgintel.bootstrap import build_runtime
-    from pkgintel.lockfiles import parse_lockfile
-    from pkgintel.services.audit import to_sbom
-
-    settings = Settings(osv_api_fallback=False)
-    try:
-        parsed = parse_lockfile(text, kind=kind, filename=filename)
-    except PkgIntelError as exc:
-        line = getattr(exc, "line", None)
-        err.print(f"[red]error:[/red] {exc.message}" + (f" (line {line})" if line else ""))
-        raise typer.Exit(2) from exc
-    async with build_runtime(settings) as runtime:
-        result = await runtime.audit.audit(parsed)
-    native = {
-        "kind": parsed.kind,
-        "ecosystem": parsed.ecosystem.value,
-        "summary": result.summary,
-        "packages": list(result.packages),
-        "warnings": list(result.warnings),
-    }
-    document = None
-    if fmt != "native":
-        document = to_sbom(
-            parsed,
-            result,
-            fmt,
-            name=filename,
-            created=datetime.now(UTC).replace(microsecond=0),
-            tool_version=__version__,
-        )
-    return native, document
 
 
 def _version(value: bool) -> None:

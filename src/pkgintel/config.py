@@ -8,9 +8,33 @@ Only `bootstrap.py`, `app.py` and `cli.py` read settings; everything else receiv
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+APP_NAME = "pkgintel"
+DEFAULT_DATABASE_SHOWN = "`sqlite+aiosqlite:///<user data dir>/pkgintel.db`"
+"""How the configuration table shows the default database (the path differs per user and OS)."""
+
+
+def user_data_dir() -> Path:
+    """The user's data folder for pkgintel (platformdirs: `$XDG_DATA_HOME/pkgintel`, by default
+    `~/.local/share/pkgintel` on Linux, `~/Library/Application Support/pkgintel` on macOS,
+    `%LOCALAPPDATA%\\pkgintel` on Windows). Not created here."""
+    from platformdirs import user_data_path
+
+    return user_data_path(APP_NAME, appauthor=False)
+
+
+def default_database_url() -> str:
+    """The default database: `pkgintel.db` in `user_data_dir()`, never the current folder, so
+    every command (serve, mcp, scan, ingest...) of one user finds the same data wherever it runs.
+    Creates the folder when it is missing (only for this default; an explicit
+    `PKGINTEL_DATABASE_URL` is used as given)."""
+    folder = user_data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'pkgintel.db'}"
 
 
 class Settings(BaseSettings):
@@ -19,8 +43,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PKGINTEL_", env_file=".env", extra="ignore")
 
     database_url: str = Field(
-        "sqlite+aiosqlite:///./pkgintel.db",
-        description="SQLAlchemy URL: `sqlite+aiosqlite:///path.db` or `postgresql+asyncpg://user:pw@host/db`.",
+        default_factory=default_database_url,
+        description="SQLAlchemy URL: `sqlite+aiosqlite:///path.db` or `postgresql+asyncpg://user:pw@host/db`. Default: `pkgintel.db` in the user's data folder (platformdirs: `$XDG_DATA_HOME/pkgintel`, `~/.local/share/pkgintel` on Linux), created when needed; never the current folder.",
     )
     redis_url: str | None = Field(
         None,
@@ -469,6 +493,11 @@ def settings_markdown() -> str:
     """The configuration table as Markdown (README section between the env markers)."""
     lines = ["| variable | default | meaning |", "| --- | --- | --- |"]
     for name, field in Settings.model_fields.items():
+        if name == "database_url":
+            lines.append(
+                f"| `PKGINTEL_DATABASE_URL` | {DEFAULT_DATABASE_SHOWN} | {field.description} |"
+            )
+            continue
         default = field.get_default(call_default_factory=True)
         shown = "unset" if default is None else f"`{default}`"
         lines.append(f"| `PKGINTEL_{name.upper()}` | {shown} | {field.description or ''} |")

@@ -322,6 +322,6 @@ async def test_cli_scan_exit_codes(
     assert (await run(str(vulnerable), "--fail-on", "high")).exit_code == 1
     assert (await run(str(vulnerable), "--fail-on", "critical")).exit_code == 0
     assert (await run(str(clean), "--fail-on", "high")).exit_code == 0
-    assert (await run(str(broken))).exit_code == 2
+    assert (await run(str(broken))).exit_code == 3  # an unparseable lockfile (was 2)
     out = await run(str(vulnerable), "--format", "cyclonedx", "--fail-on", "critical")
     assert out.exit_code == 0 and '"specVersion": "1.6"' in out.stdout

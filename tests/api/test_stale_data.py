@@ -219,15 +219,15 @@ async def test_cli_scan_warns_on_stale_data_and_fails_with_the_option(
         assert result.exception is None or isinstance(result.exception, SystemExit)
         return result
 
-    plain = await run()
+    plain = await run("--format", "json")
     assert plain.exit_code == 0  # a warning, not a failure, without the option
     assert '"vulnerability_data": "stale"' in plain.stdout
     warning = " ".join(plain.stderr.split())
     assert "warning: the vulnerability data is stale" in warning
     assert "osv:PyPI as of 2026-01-01" in warning and "--fail-on-stale" in warning
-    assert "data: stale" in warning
+    assert "vulnerability data │ stale" in warning  # the summary table, on stderr
     strict = await run("--fail-on-stale")
-    assert strict.exit_code == 2
+    assert strict.exit_code == 4  # no answer to trust (was 2, now kept for usage errors)
     assert "--fail-on-stale" in " ".join(strict.stderr.split())
     assert "error" in strict.stderr
 
@@ -235,4 +235,4 @@ async def test_cli_scan_warns_on_stale_data_and_fails_with_the_option(
 async def test_cli_scan_help_documents_the_option() -> None:
     result = await asyncio.to_thread(CliRunner().invoke, app, ["scan", "--help"])
     text = " ".join(result.output.split())
-    assert "--fail-on-stale" in text and "Exit 2" in text
+    assert "--fail-on-stale" in text and "Exit 4" in text

@@ -26,6 +26,7 @@ from pkgintel.api.routes.advisories import malicious_answer, pin_safe_answer, vu
 from pkgintel.api.routes.audit import (
     BulkBody,
     BulkItem,
+    IgnoreEntry,
     ScanBody,
     check_bulk_answer,
     scan_answer,
@@ -85,6 +86,7 @@ from pkgintel.domain.contact import (
 )
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
 from pkgintel.mcp import render
 from pkgintel.mcp.args import (
     ECOSYSTEM_IDS,
@@ -365,6 +367,14 @@ async def scan_project(
         Literal["native", "cyclonedx", "spdx"],
         Field(description="native (the audit), cyclonedx (1.6) or spdx (2.3) SBOM."),
     ] = "native",
+    ignore: Annotated[
+        list[IgnoreEntry] | None,
+        Field(
+            max_length=MAX_IGNORE_ENTRIES,
+            description="Suppressions: [{id, reason, until?}]; a finding whose advisory id or "
+            "alias is named is marked suppressed and does not count; past `until` it counts again.",
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     """
     Audit a whole project after a lockfile change, before a commit or in review: per package the
@@ -383,6 +393,7 @@ async def scan_project(
         lockfile_kind=lockfile_kind,
         filename=filename,
         format=format,
+        ignore=ignore,
     )
     return await scan_answer(rt, body)
 

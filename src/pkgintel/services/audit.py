@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pkgintel.domain.errors import InvalidInput
@@ -29,6 +30,7 @@ from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.purl import build_purl
+from pkgintel.domain.suppressions import Suppression, apply, expired_note
 from pkgintel.domain.versions import is_valid
 from pkgintel.lockfiles import version_problem
 from pkgintel.lockfiles.base import LockedPackage, ParsedLockfile
@@ -66,16 +68,21 @@ class AuditResult:
     """Advisory id → detail, for every advisory found (for SBOM output)."""
     affects: dict[str, list[str]] = field(default_factory=dict)
     """Advisory id → keys (`LockedPackage.key`) of the packages it affects."""
+    expired: tuple[Suppression, ...] = ()
+    """Suppressions given to the audit whose `until` has passed: they applied to nothing."""
 
 
 def worst_rank(packages: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> int:
-    """The highest `SEVERITY_RANK` among the findings of audited packages (0 when none)."""
+    """The highest `SEVERITY_RANK` among the findings of audited packages (0 when none).
+    Suppressed findings (`domain/suppressions.py`) do not count."""
     ranks = [0]
     for pkg in packages:
-        if pkg.get("malicious"):
+        if pkg.get("malicious") and not pkg.get("malicious_suppressed"):
             ranks.append(SEVERITY_RANK["malicious"])
         ranks.extend(
-            SEVERITY_RANK.get(v["severity"] or "unrated", 0) for v in pkg["vulnerabilities"]
+            SEVERITY_RANK.get(v["severity"] or "unrated", 0)
+            for v in pkg["vulnerabilities"]
+            if not v.get("suppressed")
         )
     return max(ranks)
 
@@ -130,12 +137,19 @@ class AuditService:
         advisories: AdvisoryService,
         packages: PackageService,
         verdicts: VerdictService | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self._advisories = advisories
         self._packages = packages
         self._verdicts = verdicts or VerdictService(advisories)
+        self._clock = clock or (lambda: datetime.now(UTC))
 
-    async def audit(self, parsed: ParsedLockfile) -> AuditResult:
+    async def audit(
+        self, parsed: ParsedLockfile, ignore: Sequence[Suppression] = ()
+    ) -> AuditResult:
+        """Audit `parsed`. Findings an active entry of `ignore` names are marked suppressed and
+        left out of the summary's counts (`domain/suppressions.py`); expired entries are returned
+        in `expired` and named in `warnings`."""
         eco = parsed.ecosystem
         resolved = [p for p in parsed.packages if p.resolved and p.version]
         names = sorted({p.name for p in parsed.packages})
@@ -199,11 +213,15 @@ class AuditService:
             items.append(self._item(pkg, info, pair, vulns, affects))
             if index % CHUNK == 0:
                 await asyncio.sleep(0)
+        applied = apply(items, ignore, self._clock().date())
+        items = list(applied.packages)
         summary = (
             await asyncio.to_thread(_summary, items, fresh)
             if len(items) > CHUNK
             else _summary(items, fresh)
         )
+        summary["suppressed"] = applied.suppressed
+        summary["suppressions_expired"] = [e.wire() for e in applied.expired]
         return AuditResult(
             ecosystem=eco,
             kind=parsed.kind,
@@ -211,9 +229,10 @@ class AuditService:
             summary=summary,
             data_status=data_status,
             data_as_of=fresh.as_of,
-            warnings=parsed.warnings,
+            warnings=(*parsed.warnings, *(expired_note(e) for e in applied.expired)),
             vulnerabilities=vulns,
             affects=affects,
+            expired=applied.expired,
         )
 
     async def _plan(
@@ -311,7 +330,8 @@ def _summary(items: list[dict[str, Any]], fresh: Freshness) -> dict[str, Any]:
     severities: Counter[str] = Counter()
     for item in items:
         for v in item["vulnerabilities"]:
-            severities[v["severity"] or "unrated"] += 1
+            if not v.get("suppressed"):
+                severities[v["severity"] or "unrated"] += 1
     statuses = Counter(i["status"] for i in items)
     licences = Counter(
         i["license_class"] or "unknown" for i in items if i["status"] != "unresolved"
@@ -321,7 +341,12 @@ def _summary(items: list[dict[str, Any]], fresh: Freshness) -> dict[str, Any]:
         "resolved": sum(1 for i in items if i["status"] != "unresolved"),
         "unresolved": statuses["unresolved"],
         "vulnerable_packages": statuses["vulnerable"]
-        + sum(1 for i in items if i["status"] == "malicious" and i["vulnerabilities"]),
+        + sum(
+            1
+            for i in items
+            if i["status"] == "malicious"
+            and any(not v.get("suppressed") for v in i["vulnerabilities"])
+        ),
         "vulnerabilities": {
             s: severities[s] for s in ("critical", "high", "medium", "low", "unrated")
         },

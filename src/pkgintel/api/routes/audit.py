@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -29,6 +29,8 @@ from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import Freshness, iso
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
+from pkgintel.domain.suppressions import Suppression
 from pkgintel.domain.versions import validate_version
 from pkgintel.lockfiles import ParsedLockfile, is_empty, parse_lockfile
 from pkgintel.lockfiles.includes import MAX_FILES as MAX_INCLUDE_FILES
@@ -82,6 +84,19 @@ class ScanFile(BaseModel):
     content: str
 
 
+class IgnoreEntry(BaseModel):
+    """A suppression (`domain/suppressions.py`): the advisory `id` (or an alias), the `reason`
+    (required) and an optional `until` date after which it no longer applies."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    id: str = Field(min_length=1, max_length=200, description="advisory id or alias")
+    reason: str = Field(min_length=1, max_length=2000, description="why it is accepted")
+    until: date | None = Field(None, description="last day it applies (YYYY-MM-DD)")
+
+    def suppression(self) -> Suppression:
+        return Suppression(self.id, self.reason, self.until, "request")
+
+
 class ScanBody(BaseModel):
     """The specification's scan body (plus `filename`, a hint for detecting the lockfile kind)."""
 
@@ -97,6 +112,8 @@ class ScanBody(BaseModel):
     include_transitive: bool = True
     files: list[ScanFile] | None = Field(None, max_length=MAX_INCLUDE_FILES)
     """Other requirements files of the project, so `-r`/`-c` in `lockfile` resolve (docs/api.md)."""
+    ignore: list[IgnoreEntry] | None = Field(None, max_length=MAX_IGNORE_ENTRIES)
+    """Suppressions: findings they name are marked `suppressed` and left out of the counts."""
 
 
 class _NamedItem(BaseModel):
@@ -249,13 +266,14 @@ async def scan_answer(
         parsed = packages_from_mapping(body.ecosystem, body.packages)
     else:
         raise InvalidInput("lockfile", "send either lockfile or packages")
+    ignore = [entry.suppression() for entry in body.ignore or ()]
     if large:
         # The audit of a big lockfile allocates in proportion to it; collections it would set
         # off mid-way walk the whole heap on the event loop (see `gc_pause`).
         with collector_paused():
-            result = await runtime.audit.audit(parsed)
+            result = await runtime.audit.audit(parsed, ignore)
     else:
-        result = await runtime.audit.audit(parsed)
+        result = await runtime.audit.audit(parsed, ignore)
     if body.format != "native":
         created = datetime.now(UTC).replace(microsecond=0)
         try:
