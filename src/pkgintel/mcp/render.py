@@ -203,6 +203,13 @@ def scan(data: dict[str, Any]) -> str:
             s.get("vulnerability_data_as_of"),
             s.get("vulnerability_data_sources"),
         ),
+        f"suppressed findings: {s['suppressed']} (listed with suppressed: true)"
+        if s.get("suppressed")
+        else None,
+        *(
+            f"suppression of {e.get('id')} expired on {e.get('until')}: it counts again"
+            for e in s.get("suppressions_expired") or []
+        ),
         *flagged[:20],
         f"... and {len(flagged) - 20} more" if len(flagged) > 20 else None,
     )
