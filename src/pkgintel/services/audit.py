@@ -27,7 +27,6 @@ from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
-from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.purl import build_purl
 from pkgintel.domain.versions import is_valid
 from pkgintel.lockfiles import version_problem
@@ -180,15 +179,11 @@ class AuditService:
             id(p): (r, m, plan)
             for p, r, m, plan in zip(resolved, reports, malicious, plans, strict=True)
         }
-        statuses = {r.status for r in reports}
-        if not reports and not parsed.packages:
-            statuses.add("unavailable")
-        used: dict[int, SourceStatus] = {}
-        for r in reports:
-            if r.stale:  # one shared source object per feed: a few distinct ones in all
-                for src in r.sources:
-                    used.setdefault(id(src), src)
-        fresh = freshness(statuses, used.values())
+        fresh = (
+            await asyncio.to_thread(_freshness, reports, bool(parsed.packages))
+            if len(reports) > CHUNK
+            else _freshness(reports, bool(parsed.packages))
+        )
         data_status = fresh.status
         vulns: dict[str, dict[str, Any]] = {}
         affects: dict[str, list[str]] = {}
@@ -305,6 +300,18 @@ class AuditService:
         elif report.status == "unavailable":
             item["status"] = "unchecked"
         return item
+
+
+def _freshness(reports: list[VulnerabilityReport], any_packages: bool) -> Freshness:
+    """The audit's vulnerability data: the worst status of its reports (`unavailable` for an
+    audit of nothing) and the stale feeds they used. Off the event loop for large audits: tens of
+    thousands of reports are walked."""
+    statuses = {r.status for r in reports}
+    if not reports and not any_packages:
+        statuses.add("unavailable")
+    # One shared source object per feed: a few distinct ones in all.
+    used = {id(src): src for r in reports if r.stale for src in r.sources}
+    return freshness(statuses, used.values())
 
 
 def _summary(items: list[dict[str, Any]], fresh: Freshness) -> dict[str, Any]:
