@@ -23,6 +23,7 @@ import typer
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pkgintel.cli_graph import snapshot
@@ -242,12 +243,23 @@ def scan(
     server: Annotated[
         str | None, typer.Option(help="Send the file to a running service instead (base URL).")
     ] = None,
+    fail_on_stale: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-stale",
+            help="Exit 2 when the vulnerability data is not complete: stale (older than "
+            "PKGINTEL_ADVISORY_STALE_AFTER_S / PKGINTEL_ADVISORY_DATA_STALE_AFTER_S) or partial. "
+            "Without it such data is only a warning on stderr.",
+        ),
+    ] = False,
 ) -> None:
     """
     Audit a lockfile against the local database (offline) or a service (--server).
 
     Exit codes: 0 nothing at or above --fail-on; 1 findings; 2 the tool failed (bad file or
-    arguments, no vulnerability data for the ecosystem, service unreachable). Advisories without a
+    arguments, no vulnerability data for the ecosystem, service unreachable) or, with
+    --fail-on-stale, the vulnerability data is stale or partial. Stale or partial data is always
+    a warning on stderr naming the feeds and the date of their data. Advisories without a
     severity count as high (not known to be lower).
     """
     from pkgintel.services.audit import SEVERITY_RANK, worst_rank
@@ -284,7 +296,38 @@ def scan(
             f"[red]error:[/red] no vulnerability data for {native['ecosystem']}: load it with pkgintel ingest"
         )
         raise typer.Exit(2)
+    warning = data_warning(summary)
+    if warning is not None:
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
+        if fail_on_stale:
+            err.print("[red]error:[/red] --fail-on-stale: the vulnerability data is not complete")
+            raise typer.Exit(2)
     raise typer.Exit(1 if worst_rank(native["packages"]) >= SEVERITY_RANK[fail_on] else 0)
+
+
+def data_warning(summary: Mapping[str, Any]) -> str | None:
+    """The stderr warning for a scan summary whose `vulnerability_data` is `stale` or `partial`:
+    the feeds and the date of their data; None when it is `complete` (or `unavailable`, which is
+    an error of its own)."""
+    status = summary.get("vulnerability_data")
+    if status not in ("stale", "partial"):
+        return None
+    feeds = [
+        f"{s.get('name')} as of {str(s.get('as_of') or 'an unknown date')[:10]}"
+        + (f" (loaded {str(s['fetched_at'])[:10]})" if s.get("fetched_at") else "")
+        for s in summary.get("vulnerability_data_sources") or []
+        if isinstance(s, Mapping)
+    ]
+    what = (
+        "the vulnerability data is partial (an ingestion did not finish; advisories may be missing)"
+        if status == "partial"
+        else "the vulnerability data is stale: recent advisories may be missing"
+    )
+    return (
+        what
+        + (f"; {', '.join(feeds)}" if feeds else "")
+        + ". Refresh it with pkgintel ingest; --fail-on-stale makes this an error."
+    )
 
 
 def _scan_remote(server: str, body: Mapping[str, object]) -> dict[str, Any]:

@@ -88,7 +88,7 @@ async def test_pinned_report_and_briefs_describe_the_pin(
     assert body["version_scoped"]["latest"]["vulnerabilities"]["count"] == 0
     brief = (await client.get("/api/prompt/pypi/demo-pkg", params={"version": "1.0.0"})).text
     assert "Vulnerabilities in 1.0.0: 1 known" in brief and "1 unrated (treated as medium)" in brief
-    assert "newest advisory record 2026-01-01" in brief
+    assert "vulnerability data stale, as of 2026-01-01 (osv:PyPI)" in brief
     health = (await client.get("/api/health/pypi/demo-pkg", params={"version": "1.0.0"})).json()
     assert health["health"]["score"] == body["health"]["score"]
 

@@ -494,6 +494,44 @@ async def test_prompt_tool_returns_the_brief_text(http: httpx.AsyncClient) -> No
         }
 
 
+async def test_tools_say_stale_with_the_date_in_json_and_text(http: httpx.AsyncClient) -> None:
+    """Issue 27: the fixture's records are of 2026-01-01, the clock says 2026-11-22. The tools
+    answer what HTTP answers (`stale`, with the date), and their text says it too."""
+    async with connect(http) as mcp_client:
+        scan = await mcp_client.call_tool(
+            "scan_project", {"lockfile": REQUIREMENTS, "filename": "requirements.txt"}
+        )
+        summary = (scan.structured_content or {})["summary"]
+        assert summary["vulnerability_data"] == "stale"
+        assert summary["vulnerability_data_as_of"] == "2026-01-01T00:00:00Z"
+        text = scan.content[0].text  # type: ignore[union-attr]
+        assert "vulnerability data: stale as of 2026-01-01 (osv:PyPI)" in text
+        pin = await mcp_client.call_tool("pin_safe", {"ecosystem": "pypi", "package": "demo-pkg"})
+        # No malicious reports for PyPI here: partial (worse than stale), the stale feed still named.
+        assert (pin.structured_content or {})["status"] == "partial"
+        assert (pin.structured_content or {})["data_as_of"] == "2026-01-01T00:00:00Z"
+        text = pin.content[0].text  # type: ignore[union-attr]
+        assert "data partial)" in text
+        assert "computed on vulnerability data stale, as of 2026-01-01 (osv:PyPI)" in text
+        bulk = await mcp_client.call_tool(
+            "check_bulk", {"items": [{"ecosystem": "npm", "package": "tiny-lib"}]}
+        )
+        assert (bulk.structured_content or {})["malicious_data"] == "stale"
+        text = bulk.content[0].text  # type: ignore[union-attr]
+        assert "malicious-package data: stale as of 2026-01-01 (osv-malicious:npm)" in text
+        vulns = await mcp_client.call_tool(
+            "get_vulnerabilities", {"ecosystem": "pypi", "package": "demo-pkg"}
+        )
+        assert (vulns.structured_content or {})["status"] == "stale"
+        text = vulns.content[0].text  # type: ignore[union-attr]
+        assert "vulnerabilities (stale)" in text and "data stale as of 2026-01-01" in text
+        prompt = await mcp_client.call_tool(
+            "get_package_prompt", {"ecosystem": "pypi", "package": "demo-pkg"}
+        )
+        text = prompt.content[0].text  # type: ignore[union-attr]
+        assert "vulnerability data stale, as of 2026-01-01 (osv:PyPI)" in text
+
+
 async def test_sbom_format_matches_http(http: httpx.AsyncClient) -> None:
     async with connect(http) as mcp_client:
         args = {"lockfile": REQUIREMENTS, "filename": "requirements.txt", "format": "cyclonedx"}

@@ -5,6 +5,7 @@ generated advisory sets and release lists.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -348,3 +349,16 @@ def test_property_malicious_is_never_downgraded_while_the_latest_is_affected(
     )
     if latest_affected or gone:
         assert verdict.status == "malicious"
+
+
+def test_rule_stale_status_is_never_safe_and_says_when() -> None:
+    """Issue 27: `stale` is a vulnerability status of its own; the caution names the data's date."""
+    summary = VulnerabilitySummary(
+        "stale", stale=True, data_as_of=datetime(2024, 10, 10, tzinfo=UTC)
+    )
+    assert summary.known
+    sig = signals(vulnerabilities=summary)
+    rec = compute_recommendation(sig, compute_health(sig, now=NOW))
+    assert rec.action == "use_with_caution"
+    assert "stale (as of 2024-10-10)" in rec.summary
+    assert any("stale (as of 2024-10-10)" in issue for issue in rec.issues)

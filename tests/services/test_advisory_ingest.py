@@ -53,7 +53,8 @@ async def test_versions_evaluated_per_ecosystem_rules(runtime: Runtime, tmp_path
     assert ids(await look(Ecosystem.PYPI, "demo-pkg", "2.0.0rc1")) == ["DEMO-3"]  # explicit list
     assert ids(await look(Ecosystem.PYPI, "demo-pkg", "2.0.0")) == []
     report = await look(Ecosystem.PYPI, "demo-pkg", "1.0")
-    assert report.status == "complete"
+    # Records of 2026-01-01 asked about on 2026-11-22: counted, and said to be old.
+    assert report.status == "stale" and report.stale
     by_id = {d["id"]: d for d in report.details}
     assert by_id["DEMO-1"]["severity"] == "high" and by_id["DEMO-1"]["fixed_in"] == ["1.2.0"]
     assert by_id["DEMO-2"]["severity"] is None and by_id["DEMO-2"]["fixed_in"] == []
@@ -131,7 +132,7 @@ async def test_aliases_deduplicate_across_feeds(runtime: Runtime, tmp_path: Path
     assert detail["severity"] == "critical"
 
 
-async def test_status_unavailable_partial_complete(runtime: Runtime, tmp_path: Path) -> None:
+async def test_status_unavailable_stale_partial_complete(runtime: Runtime, tmp_path: Path) -> None:
     # Nothing ingested for crates.io and the OSV API emulation knows nothing: complete but empty
     # only because the API answered; for an ecosystem OSV lacks, unavailable.
     none = await runtime.advisories.for_version(Ecosystem.CPAN, "Moose", "2.0")
@@ -143,13 +144,36 @@ async def test_status_unavailable_partial_complete(runtime: Runtime, tmp_path: P
         "crates.io",
         [
             record(
-                "RUSTSEC-1", "crates.io", "serde", events=[{"introduced": "0"}], range_type="SEMVER"
+                "RUSTSEC-1",
+                "crates.io",
+                "serde",
+                events=[{"introduced": "0"}],
+                range_type="SEMVER",
+                modified="2026-11-20T00:00:00Z",  # two days before the clock: fresh
             )
         ],
     )
     assert (
         await runtime.advisories.for_version(Ecosystem.CARGO, "serde", "1.0.0")
     ).status == "complete"
+    # Records older than the data window: stale, never complete (the counts are still given).
+    await ingest_records(
+        runtime,
+        tmp_path,
+        "osv",
+        "Go",
+        [
+            record(
+                "GO-OLD-1",
+                "Go",
+                "example.com/old",
+                events=[{"introduced": "0"}],
+                range_type="SEMVER",
+            )
+        ],
+    )
+    old = await runtime.advisories.for_version(Ecosystem.GO, "example.com/old", "v1.0.0")
+    assert old.status == "stale" and ids(old) == ["GO-OLD-1"]
     # An interrupted run (started, never finished) makes answers partial.
     from datetime import UTC, datetime
 

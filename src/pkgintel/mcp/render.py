@@ -26,6 +26,19 @@ def _lines(*lines: str | None) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _as_of(when: Any) -> str:
+    """` as of 2024-10-10` from an ISO time, or nothing."""
+    return f" as of {when[:10]}" if isinstance(when, str) and when else ""
+
+
+def _data_line(what: str, status: Any, as_of: Any, sources: Any) -> str | None:
+    """`<what>: stale as of 2024-10-10 (osv:PyPI)` when the data is not complete, else None."""
+    if status in (None, "complete"):
+        return None
+    names = ", ".join(str(s.get("name")) for s in sources or [] if isinstance(s, dict))
+    return f"{what}: {status}{_as_of(as_of)}" + (f" ({names})" if names else "")
+
+
 def _vuln_line(v: dict[str, Any]) -> str:
     if v.get("status") == "unavailable":
         return f"vulnerabilities: not checked ({v.get('reason') or 'no vulnerability data'})"
@@ -33,8 +46,11 @@ def _vuln_line(v: dict[str, Any]) -> str:
         f"{v.get(k, 0)} {k}" for k in ("critical", "high", "medium", "low") if v.get(k)
     )
     unrated = f", {v['unrated']} unrated" if v.get("unrated") else ""
-    return f"vulnerabilities ({v.get('status')}): {v.get('count', 0)}" + (
-        f" ({counts}{unrated})" if counts or unrated else ""
+    stale = f"; data stale{_as_of(v.get('data_as_of'))}" if v.get("stale") else ""
+    return (
+        f"vulnerabilities ({v.get('status')}): {v.get('count', 0)}"
+        + (f" ({counts}{unrated})" if counts or unrated else "")
+        + stale
     )
 
 
@@ -91,7 +107,16 @@ def bulk(data: dict[str, Any]) -> str:
         for r in data.get("results") or []
     ]
     summary = ", ".join(f"{k} {v}" for k, v in (data.get("summary") or {}).items())
-    return _lines(f"{data.get('count')} checked: {summary}", *lines)
+    return _lines(
+        f"{data.get('count')} checked: {summary}",
+        _data_line(
+            "malicious-package data",
+            data.get("malicious_data"),
+            data.get("malicious_data_as_of"),
+            data.get("malicious_data_sources"),
+        ),
+        *lines,
+    )
 
 
 def install(data: dict[str, Any]) -> str:
@@ -108,7 +133,9 @@ def pin(data: dict[str, Any]) -> str:
     return _lines(
         f"{data.get('ecosystem')}/{data.get('package')}: safe version "
         f"{data.get('safe_version') or 'none'} (latest {data.get('latest_version')}, "
-        f"below {data.get('min_severity')}; data {data.get('status')})",
+        f"below {data.get('min_severity')}; data {data.get('status')}"
+        f"{_as_of(data.get('data_as_of')) if data.get('status') == 'stale' else ''})",
+        data.get("warning"),
         data.get("reason"),
         *(
             f"rejected {r.get('version')}: "
@@ -170,6 +197,12 @@ def scan(data: dict[str, Any]) -> str:
     counts = ", ".join(f"{k} {v}" for k, v in (s.get("by_status") or {}).items())
     return _lines(
         f"{data.get('kind')} ({data.get('ecosystem')}): {s.get('packages')} packages; {counts}",
+        _data_line(
+            "vulnerability data",
+            s.get("vulnerability_data"),
+            s.get("vulnerability_data_as_of"),
+            s.get("vulnerability_data_sources"),
+        ),
         *flagged[:20],
         f"... and {len(flagged) - 20} more" if len(flagged) > 20 else None,
     )

@@ -255,6 +255,9 @@ def _security(signals: HealthSignals) -> _Part:
     why += "."
     if vulns.status == "partial":
         why += " Some advisory sources did not answer, so this may be incomplete."
+    elif vulns.status == "stale" or vulns.stale:
+        when = f" as of {vulns.data_as_of:%Y-%m-%d}" if vulns.data_as_of else ""
+        why += f" The advisory data is stale{when}, so recent advisories may be missing."
     return "security", security_points(vulns, signals.malicious), why
 
 

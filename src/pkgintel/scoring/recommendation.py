@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Final
 
 from pkgintel.scoring.health import HealthScore, maintenance_points
@@ -79,8 +80,8 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
     4. deprecated → `find_alternative`;
     5. health has insufficient data → `insufficient_data`;
     6. no release for more than two years, vulnerability data known → `legacy_but_working`;
-    7. score ≥ 70, vulnerability data complete and fresh, checked and not flagged malicious, nothing
-       blocking → `safe_to_use`;
+    7. score ≥ 70, vulnerability data `complete` (not `stale`, `partial` or `unavailable`), checked
+       and not flagged malicious, nothing blocking → `safe_to_use`;
     8. otherwise `use_with_caution`.
 
     Never raises for a valid `HealthSignals` and `HealthScore`.
@@ -140,12 +141,14 @@ def compute_recommendation(signals: HealthSignals, health: HealthScore) -> Recom
         health.score < GO_THRESHOLD and not health.partial
     ):  # partial: "security not verified" says why
         cautions.append(f"health score {health.score} is below {GO_THRESHOLD}")
-    if vulns.status != "complete":
+    if not known:
+        cautions.append("security not verified")
+    elif vulns.status == "partial":
+        cautions.append("vulnerability data is incomplete")
+    elif vulns.status == "stale" or vulns.stale:
         cautions.append(
-            "security not verified" if not known else "vulnerability data is incomplete"
+            f"the advisory data is stale{_as_of(vulns.data_as_of)}, so recent advisories may be missing"
         )
-    elif vulns.stale:
-        cautions.append("the advisory data is stale, so recent advisories may be missing")
     if signals.malicious is None:
         cautions.append("not checked for malicious-package reports")
     if not cautions:
@@ -242,8 +245,10 @@ def _issues(signals: HealthSignals, health: HealthScore) -> tuple[str, ...]:
                 issues.append(f"{n} {_affect(count)} {version}.")
         if vulns.status == "partial":
             issues.append("Vulnerability data is partial: some advisory sources did not answer.")
-        elif vulns.stale:
-            issues.append("Advisory data is stale: recent advisories may be missing.")
+        elif vulns.status == "stale" or vulns.stale:
+            issues.append(
+                f"Advisory data is stale{_as_of(vulns.data_as_of)}: recent advisories may be missing."
+            )
     elif signals.malicious is not True:
         issues.append("Vulnerability data unavailable: security not verified.")
     if signals.malicious is None:
@@ -257,6 +262,11 @@ def _issues(signals: HealthSignals, health: HealthScore) -> tuple[str, ...]:
     if not health.insufficient_data and not health.partial and health.score < GO_THRESHOLD:
         issues.append(f"Health score {health.score} is below {GO_THRESHOLD}.")
     return tuple(issues)
+
+
+def _as_of(when: datetime | None) -> str:
+    """` (as of 2024-10-10)`, or nothing when the date of the data is not known."""
+    return f" (as of {when:%Y-%m-%d})" if when is not None else ""
 
 
 def _plural(n: int, one: str, many: str) -> str:

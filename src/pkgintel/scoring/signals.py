@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
+from pkgintel.domain.freshness import DATA_STATUSES
 from pkgintel.scoring.verdicts import UpgradePlan
 
-VULNERABILITY_STATUSES: Final = ("complete", "partial", "unavailable")
-"""`complete`: every advisory source answered. `partial`: some did. `unavailable`: we do not know."""
+VULNERABILITY_STATUSES: Final = DATA_STATUSES
+"""`complete`: every advisory source answered with recent data. `stale`: they answered, but from old
+data. `partial`: some did. `unavailable`: we do not know (`domain/freshness.py`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,8 @@ class VulnerabilitySummary:
     """The upgrade plan for the evaluated version, when one was computed."""
     stale: bool = False
     """The advisory data is older than its staleness window: it may miss recent advisories."""
+    data_as_of: datetime | None = None
+    """The newest advisory record among the feeds used (None when unknown): the date stale data is of."""
 
     def effective_count(self, severity: str) -> int:
         """Advisories whose effective severity is `severity` (stated counts when `effective` is
@@ -95,7 +99,7 @@ class VulnerabilitySummary:
 
     @property
     def known(self) -> bool:
-        """True when the counts are real (status `complete` or `partial`)."""
+        """True when the counts are real (status `complete`, `stale` or `partial`)."""
         return self.status != "unavailable"
 
 

@@ -2,10 +2,14 @@
 `AdvisoryService`: the `AdvisoryLookup` backed by ingested OSV data, enriched with KEV and EPSS,
 with the OSV API as the fallback for ecosystems nothing was ingested for.
 
-Status contract (`VulnerabilityReport.status`, per ecosystem):
+Status contract (`VulnerabilityReport.status`, per ecosystem; precedence in `domain/freshness.py`):
 
 - `complete`: at least one advisory feed for the ecosystem finished its last ingestion run (or the
-  OSV API answered, for an ecosystem with no ingested feed) and no feed's run is unfinished.
+  OSV API answered, for an ecosystem with no ingested feed), no feed's run is unfinished and none is
+  stale.
+- `stale`: as `complete`, but a feed used was loaded longer ago than `stale_after_s` or its newest
+  record is older than `data_stale_after_s`: recent advisories may be missing (`data_as_of` and the
+  feed's source say how old). Malicious-package answers follow the same rule.
 - `partial`: data is there but some feed's last run did not finish (under way or killed), so
   records may be missing.
 - `unavailable`: no feed holds advisories for the ecosystem and the OSV API is off, unreachable,
@@ -535,14 +539,15 @@ class AdvisoryService:
         max_epss = max((d["epss"]["score"] for d in details if d["epss"]), default=None)
         feed_sources = [s for s in sources if s.kind == "vulnerabilities"]
         data_as_of = max((s.data_as_of for s in feed_sources if s.data_as_of), default=None)
+        stale = any(s.status is SourceState.STALE for s in feed_sources)
         return VulnerabilityReport(
-            status=status,
+            status=_with_staleness(status, stale),
             version=version,
             details=tuple(details),
             sources=tuple(sources),
             reason=reason,
             data_as_of=data_as_of,
-            stale=any(s.status is SourceState.STALE for s in feed_sources),
+            stale=stale,
             kev_count=sum(1 for d in details if d["kev"] and d["kev"]["in_catalog"]),
             max_epss=max_epss,
             fixed_version=fixed_version,
@@ -578,8 +583,9 @@ class AdvisoryService:
             self._detail(representative(g), g, ecosystem, name, "", cov, kev, epss) for g in groups
         ]
         feed_sources = [s for s in sources if s.kind == "vulnerabilities"]
+        stale = any(x.status is SourceState.STALE for x in feed_sources)
         return VulnerabilityReport(
-            status=status,
+            status=_with_staleness(status, stale),
             version=None,
             details=tuple(details),
             sources=tuple(sources),
@@ -588,7 +594,7 @@ class AdvisoryService:
             kev_count=sum(1 for d in details if d["kev"] and d["kev"]["in_catalog"]),
             max_epss=max((d["epss"]["score"] for d in details if d["epss"]), default=None),
             data_as_of=max((x.data_as_of for x in feed_sources if x.data_as_of), default=None),
-            stale=any(x.status is SourceState.STALE for x in feed_sources),
+            stale=stale,
         )
 
     def _detail(
@@ -686,8 +692,11 @@ class AdvisoryService:
                 item["affects_version"] = affects(rep, ecosystem, version, name)
                 hit = hit or item["affects_version"]
             items.append(item)
+        sources = tuple(self._source(r, "malicious") for r in runs)
         return MaliciousAnswer(
-            status="partial" if unfinished else "complete",
+            status="partial"
+            if unfinished
+            else _with_staleness("complete", any(s.status is SourceState.STALE for s in sources)),
             is_malicious=hit if version is not None else bool(items),
             extra={
                 "version": version,
@@ -697,9 +706,23 @@ class AdvisoryService:
                 ),
             },
             advisories=tuple(items),
-            sources=tuple(self._source(r, "malicious") for r in runs),
+            sources=sources,
             reason=("an ingestion of malicious reports did not finish" if unfinished else None),
         )
+
+    async def malicious_data(self, ecosystem: Ecosystem) -> tuple[str, tuple[SourceStatus, ...]]:
+        """The status (`complete`, `stale`, `partial` or `unavailable`, as `malicious` answers it)
+        and the sources of the malicious-package reports loaded for an ecosystem, without asking
+        about a package (for answers about many packages at once)."""
+        runs = (await self.coverage()).malicious_runs.get(ecosystem, ())
+        if not runs:
+            return "unavailable", ()
+        sources = tuple(self._source(r, "malicious") for r in runs)
+        if any(not r.completed for r in runs):
+            return "partial", sources
+        return _with_staleness(
+            "complete", any(s.status is SourceState.STALE for s in sources)
+        ), sources
 
     async def malicious_names(self, ecosystem: Ecosystem, names: Sequence[str]) -> set[str] | None:
         """Which normalised `names` have a malicious report; None when none are loaded."""
@@ -707,6 +730,12 @@ class AdvisoryService:
         if not cov.malicious_runs.get(ecosystem):
             return None
         return await self._store.malicious_names(ecosystem, names)
+
+
+def _with_staleness(status: str, stale: bool) -> str:
+    """`stale` for a `complete` answer whose feeds include a stale one (`domain/freshness.py`:
+    old data is never complete); `partial` and `unavailable` are kept."""
+    return "stale" if stale and status == "complete" else status
 
 
 def _parse_records(records: Sequence[StoredRecord]) -> list[Advisory]:

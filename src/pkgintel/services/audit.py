@@ -10,6 +10,9 @@ registry and nothing a lockfile names (URLs, git sources, paths) is followed.
 
 Package `status`, most severe first: `malicious`, `vulnerable`, `deprecated`, `unresolved` (no exact
 version: the reason says why), `unchecked` (vulnerability data unavailable for the ecosystem), `ok`.
+Each package's `vulnerability_status` and the summary's `vulnerability_data` say how far to trust an
+`ok`: `stale` (with `vulnerability_data_as_of` and the stale feeds in `vulnerability_data_sources`)
+when the advisory data is old, `partial`, or `unavailable` — never `complete` on old data.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.purl import build_purl
@@ -52,7 +56,10 @@ class AuditResult:
     packages: tuple[dict[str, Any], ...]
     summary: dict[str, Any]
     data_status: str
-    """`complete`, `partial` or `unavailable`: the vulnerability data the audit used."""
+    """`complete`, `stale`, `partial` or `unavailable` (`domain/freshness.py`): the vulnerability
+    data the audit used, the worst of its packages'."""
+    data_as_of: datetime | None = None
+    """With stale data: the date of the oldest stale feed's data (`Freshness.as_of`)."""
     warnings: tuple[str, ...] = ()
     vulnerabilities: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Advisory id → detail, for every advisory found (for SBOM output)."""
@@ -172,14 +179,12 @@ class AuditService:
             id(p): (r, m, plan)
             for p, r, m, plan in zip(resolved, reports, malicious, plans, strict=True)
         }
-        statuses = {r.status for r in reports}
-        data_status = (
-            "unavailable"
-            if "unavailable" in statuses or (not reports and not parsed.packages)
-            else "partial"
-            if "partial" in statuses
-            else "complete"
+        fresh = (
+            await asyncio.to_thread(_freshness, reports, bool(parsed.packages))
+            if len(reports) > CHUNK
+            else _freshness(reports, bool(parsed.packages))
         )
+        data_status = fresh.status
         vulns: dict[str, dict[str, Any]] = {}
         affects: dict[str, list[str]] = {}
         items: list[dict[str, Any]] = []
@@ -190,9 +195,9 @@ class AuditService:
             if index % CHUNK == 0:
                 await asyncio.sleep(0)
         summary = (
-            await asyncio.to_thread(_summary, items, data_status)
+            await asyncio.to_thread(_summary, items, fresh)
             if len(items) > CHUNK
-            else _summary(items, data_status)
+            else _summary(items, fresh)
         )
         return AuditResult(
             ecosystem=eco,
@@ -200,6 +205,7 @@ class AuditService:
             packages=tuple(items),
             summary=summary,
             data_status=data_status,
+            data_as_of=fresh.as_of,
             warnings=parsed.warnings,
             vulnerabilities=vulns,
             affects=affects,
@@ -296,7 +302,19 @@ class AuditService:
         return item
 
 
-def _summary(items: list[dict[str, Any]], data_status: str) -> dict[str, Any]:
+def _freshness(reports: list[VulnerabilityReport], any_packages: bool) -> Freshness:
+    """The audit's vulnerability data: the worst status of its reports (`unavailable` for an
+    audit of nothing) and the stale feeds they used. Off the event loop for large audits: tens of
+    thousands of reports are walked."""
+    statuses = {r.status for r in reports}
+    if not reports and not any_packages:
+        statuses.add("unavailable")
+    # One shared source object per feed: a few distinct ones in all.
+    used = {id(src): src for r in reports if r.stale for src in r.sources}
+    return freshness(statuses, used.values())
+
+
+def _summary(items: list[dict[str, Any]], fresh: Freshness) -> dict[str, Any]:
     severities: Counter[str] = Counter()
     for item in items:
         for v in item["vulnerabilities"]:
@@ -319,7 +337,9 @@ def _summary(items: list[dict[str, Any]], data_status: str) -> dict[str, Any]:
         "unchecked": statuses["unchecked"],
         "licenses": dict(sorted(licences.items())),
         "by_status": {s: statuses[s] for s in STATUS_ORDER if statuses[s]},
-        "vulnerability_data": data_status,
+        "vulnerability_data": fresh.status,
+        "vulnerability_data_as_of": iso(fresh.as_of),
+        "vulnerability_data_sources": fresh.sources_wire(),
     }
 
 

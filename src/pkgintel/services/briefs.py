@@ -8,6 +8,7 @@ agent can tell "no known vulnerabilities" from "not checked".
 
 from __future__ import annotations
 
+from pkgintel.domain.freshness import freshness
 from pkgintel.services.reports import PackageReport
 
 _VERDICT = {
@@ -22,7 +23,8 @@ _VERDICT = {
 
 
 def _vuln_line(report: PackageReport) -> str:
-    """Counts for the evaluated version, unrated included, and the age of the newest record."""
+    """Counts for the evaluated version, unrated included, and the age of the newest record; on
+    stale data `vulnerability data stale, as of <date> (<feeds>)` instead."""
     vulns = report.vulnerabilities
     if vulns.status == "unavailable":
         return f"Vulnerabilities: NOT CHECKED ({vulns.reason or 'no data'})."
@@ -33,10 +35,11 @@ def _vuln_line(report: PackageReport) -> str:
     notes = []
     if vulns.status == "partial":
         notes.append("partial data")
-    if vulns.data_as_of is not None:
+    stale = freshness([vulns.status], vulns.sources).note() if vulns.stale else None
+    if stale is not None:
+        notes.append(f"{stale}: recent advisories may be missing")
+    elif vulns.data_as_of is not None:
         notes.append(f"newest advisory record {vulns.data_as_of:%Y-%m-%d}")
-    if vulns.stale:
-        notes.append("STALE: recent advisories may be missing")
     tail = f" ({'; '.join(notes)})" if notes else ""
     return f"Vulnerabilities in {vulns.version}: {len(vulns.details)} known ({counts}){tail}."
 

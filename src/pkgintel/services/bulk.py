@@ -16,6 +16,11 @@ Status per item, first match wins:
    `malicious` (2.), a package they name is otherwise `historical_incident`; they never downgrade.
 5. `exists`: in the name index (or seen by a live report).
 6. `unknown`: none of the above is known — not "absent": the caller may fall back to `/api/check`.
+
+Each item but `stdlib` says how far its malicious check reaches: `malicious_checked` and
+`malicious_data` (`complete`, `stale`, `partial`, `unavailable`: `domain/freshness.py`); the answer's
+`malicious_data`, `malicious_data_as_of` and `malicious_data_sources` (`BulkCheckService.malicious_data`)
+are the worst over the ecosystems asked, with the date of stale data.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import asyncio
 from collections import defaultdict
 from typing import Any
 
+from pkgintel.domain.freshness import Freshness, freshness
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.stdlib import backport_on_registry, is_stdlib
@@ -48,12 +54,32 @@ class BulkCheckService:
         self._advisories = advisories
         self._verdicts = verdicts or VerdictService(advisories)
 
+    async def malicious_data(self, ecosystems: list[Ecosystem]) -> Freshness:
+        """The malicious-package data the statuses of `ecosystems` rest on: the worst status
+        (`domain/freshness.py`; `unavailable` when an ecosystem has none) with, when stale, the date
+        and the stale feeds."""
+        found = await asyncio.gather(
+            *(self._advisories.malicious_data(eco) for eco in dict.fromkeys(ecosystems))
+        )
+        return freshness(
+            [status for status, _ in found],
+            [src for _, sources in found for src in sources],
+            kinds=("malicious",),
+        )
+
     async def check(self, items: list[tuple[Ecosystem, str, str | None]]) -> list[dict[str, Any]]:
         """One answer per item, in order. Never calls a registry."""
         by_eco: dict[Ecosystem, list[str]] = defaultdict(list)
         for eco, name, _ in items:
             by_eco[eco].append(name)
         ecosystems = list(by_eco)
+        data = dict(
+            zip(
+                ecosystems,
+                await asyncio.gather(*(self._advisories.malicious_data(e) for e in ecosystems)),
+                strict=True,
+            )
+        )
         looked_up = await asyncio.gather(
             *(self._names.known_many(eco, by_eco[eco]) for eco in ecosystems),
             *(
@@ -85,7 +111,7 @@ class BulkCheckService:
         )
         out = []
         for eco, name, version in items:
-            out.append(await self._one(eco, name, version, known[eco], flagged[eco]))
+            out.append(await self._one(eco, name, version, known[eco], flagged[eco], data[eco][0]))
         return out
 
     async def _one(
@@ -95,9 +121,11 @@ class BulkCheckService:
         version: str | None,
         known: tuple[dict[str, Any], Any],
         flagged: set[str] | None,
+        malicious_data: str,
     ) -> dict[str, Any]:
         """`flagged`: the normalised names with a malicious report (None: no reports loaded); only
-        those are looked at further, the others have nothing a report could say."""
+        those are looked at further, the others have nothing a report could say. `malicious_data`:
+        the status of the ecosystem's malicious-package data (`AdvisoryService.malicious_data`)."""
         entries, state = known
         key = normalise_name(eco, name)
         entry = entries.get(key)
@@ -111,6 +139,7 @@ class BulkCheckService:
             return {**base, "status": "stdlib", "reason": note}
         historical: dict[str, Any] | None = None
         base["malicious_checked"] = flagged is not None
+        base["malicious_data"] = malicious_data
         if flagged and key in flagged:
             mal = await self._advisories.malicious(eco, name, version)
             if mal.advisories:

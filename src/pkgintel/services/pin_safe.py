@@ -12,6 +12,9 @@ Rules (the specification's pin-safe rules, made exact):
    at or above `min_severity` — or whose severity is unknown: an advisory we cannot rate is not
    known to be below the threshold, so it is not waved through.
 4. When the vulnerability data for the ecosystem is `unavailable`, no version is called safe.
+5. `status` is the worst data status met (`domain/freshness.py`: `unavailable` > `partial` > `stale`
+   > `complete`). On `stale` data the pin is still given, with `data_as_of`, the stale feeds and a
+   `warning` saying it was computed on data as of that date.
 
 Every rejected version is listed with the advisories that rejected it.
 """
@@ -19,9 +22,11 @@ Every rejected version is listed with the advisories that rejected it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.freshness import freshness
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.pins import Constraint, parse_constraint
 from pkgintel.domain.provenance import SourceStatus
@@ -43,7 +48,8 @@ class PinSafeAnswer:
     safe_version: str | None
     latest_version: str
     status: str
-    """`complete`, `partial` or `unavailable` (of the vulnerability data used)."""
+    """`complete`, `stale`, `partial` or `unavailable`: the worst of the vulnerability and
+    malicious-report data used for the versions checked (`domain/freshness.py`)."""
     min_severity: str
     constraint: str | None
     include_prerelease: bool
@@ -54,6 +60,12 @@ class PinSafeAnswer:
     sources: tuple[SourceStatus, ...] = ()
     reason: str | None = None
     skipped: dict[str, int] = field(default_factory=dict)
+    data_as_of: datetime | None = None
+    """With stale data: the date of the oldest stale feed's data."""
+    stale_sources: tuple[SourceStatus, ...] = ()
+    """The stale feeds the versions were checked against."""
+    warning: str | None = None
+    """With stale data: that the pin was computed on data as of `data_as_of` (it is still given)."""
 
 
 def blocking(detail: dict[str, Any], min_severity: str) -> bool:
@@ -110,8 +122,9 @@ class PinSafeService:
 
         rejected: list[dict[str, Any]] = []
         chosen: str | None = None
-        status = "complete"
+        statuses: list[str] = []
         sources: tuple[SourceStatus, ...] = ()
+        used: dict[int, SourceStatus] = {}
         reason: str | None = None
         checked = 0
         for version in candidates[:limit_checked]:
@@ -119,11 +132,18 @@ class PinSafeService:
             vulns = await self._advisories.for_version(ecosystem, info.name, version)
             malicious = await self._advisories.malicious(ecosystem, info.name, version)
             sources = vulns.sources + malicious.sources
+            for src in sources:
+                used.setdefault(id(src), src)
             if vulns.status == "unavailable":
-                status, reason = "unavailable", vulns.reason
+                statuses.append("unavailable")
+                reason = vulns.reason
                 break
-            if vulns.status == "partial" or malicious.status != "complete":
-                status = "partial"
+            # Malicious reports not loaded (or not finished) leave the pin partly unchecked.
+            mal_status = (
+                malicious.status if malicious.status in ("complete", "stale") else "partial"
+            )
+            statuses += [vulns.status, mal_status]
+            if "partial" in (vulns.status, mal_status):
                 reason = vulns.reason or malicious.reason
             blockers = [
                 {
@@ -150,6 +170,15 @@ class PinSafeService:
                 chosen = version
                 break
             rejected.append({"version": version, "advisories": blockers})
+        fresh = freshness(statuses, used.values(), kinds=("vulnerabilities", "malicious"))
+        warning = None
+        if fresh.stale and fresh.status != "unavailable":
+            what = (
+                f"the pin {chosen} was computed"
+                if chosen is not None
+                else "the versions were checked"
+            )
+            warning = f"{what} on {fresh.note()}: recent advisories may be missing"
         if chosen is None and reason is None:
             if not candidates:
                 reason = "no release matches the constraint and filters"
@@ -163,7 +192,7 @@ class PinSafeService:
             package=info.name,
             safe_version=chosen,
             latest_version=info.latest_version,
-            status=status,
+            status=fresh.status,
             min_severity=min_severity,
             constraint=constraint,
             include_prerelease=include_prerelease,
@@ -174,4 +203,7 @@ class PinSafeService:
             sources=(*snapshot.sources, *sources),
             reason=reason,
             skipped=skipped,
+            data_as_of=fresh.as_of,
+            stale_sources=fresh.stale_sources,
+            warning=warning,
         )

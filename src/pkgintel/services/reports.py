@@ -202,6 +202,7 @@ def vulnerability_summary(
         raised=tuple((s, n) for s, n in raised.items() if n),
         upgrade=plan,
         stale=report.stale,
+        data_as_of=report.data_as_of,
         critical=report.count("critical"),
         high=report.count("high"),
         medium=report.count("medium"),

@@ -15,6 +15,9 @@ verdict is reached"):
   (`VerdictService.upgrade_plan`) when the release list is stored, naming what it clears; otherwise
   no target is invented.
 - `ok` only when the malicious check ran, vulnerability data covered the version and nothing blocks.
+  Each judged package's `vulnerabilities` carry the data's `status` (`stale` on old data, with
+  `data_as_of`), and `vulnerability_data` sums them up (`domain/freshness.py`): an `ok` on stale data
+  says so.
 - Compatibility (`CompatService`, registry metadata, cached): declared and curated conflicts among the
   versioned packages become `upgrade` items (to the resolver's suggestion) or `review` items; metadata
   that is unavailable is a `review`, never "compatible".
@@ -28,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pkgintel.domain.errors import InvalidInput, PkgIntelError
+from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.versions import is_valid, sort_key
@@ -38,7 +42,7 @@ from pkgintel.services.compat import CompatService, Suggestion
 from pkgintel.services.packages import PackageService
 from pkgintel.services.reports import resolve_version
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
-from pkgintel.services.vulnerabilities import AdvisoryLookup
+from pkgintel.services.vulnerabilities import AdvisoryLookup, VulnerabilityReport
 
 ACTION_RANK = {
     "replace": 0,
@@ -59,6 +63,9 @@ class StackAudit:
     action_items: tuple[dict[str, Any], ...]
     compatibility: list[dict[str, Any]] = field(default_factory=list)
     """Per ecosystem checked: `compatible` (true/false/null), the conflict count, what was unavailable."""
+    vulnerability_data: Freshness | None = None
+    """The advisory data the verdicts rest on (worst status, date of stale data); None when no
+    package was judged on advisories (all malicious, typos, stdlib or without a known version)."""
 
 
 def _forward_fix(
@@ -125,6 +132,7 @@ class StackService:
         )
         stored = dict(zip(by_eco, stored_maps, strict=True))
         verdicts: list[dict[str, Any]] = []
+        reports: list[VulnerabilityReport] = []
         actions: dict[tuple[str, str, str], dict[str, Any]] = {}
         seen: dict[tuple[str, str], str] = {}
 
@@ -151,10 +159,15 @@ class StackService:
                 continue
             seen[ident] = name
             info = stored[eco].get(normalise_name(eco, name))
-            verdicts.append(await self._one(eco, name, version, status, info, act))
+            verdicts.append(await self._one(eco, name, version, status, info, act, reports))
         compat = await self._compatibility(items, act)
         ordered = sorted(actions.values(), key=lambda a: ACTION_RANK[a["action"]])
-        return StackAudit(tuple(verdicts), tuple(ordered), compat)
+        data = (
+            freshness([r.status for r in reports], [s for r in reports for s in r.sources])
+            if reports
+            else None
+        )
+        return StackAudit(tuple(verdicts), tuple(ordered), compat, data)
 
     async def _compatibility(
         self, items: list[tuple[Ecosystem, str, str | None]], act: Any
@@ -231,7 +244,9 @@ class StackService:
         status: dict[str, Any],
         info: PackageInfo | None,
         act: Any,
+        reports: list[VulnerabilityReport],
     ) -> dict[str, Any]:
+        """The verdict of one package; the vulnerability report it was judged on goes to `reports`."""
         st = status["status"]
         verdict: dict[str, Any] = {
             "ecosystem": eco.value,
@@ -285,6 +300,7 @@ class StackService:
 
         report = await self._advisories.for_version(eco, name, judged)
         report = with_published_fixes(report, eco, info.releases if info else None)
+        reports.append(report)
         blocking = [d for d in report.details if at_or_above(d, VERDICT_GATE)]
         verdict["vulnerabilities"] = {
             "status": report.status,
@@ -292,6 +308,7 @@ class StackService:
             "blocking": len(blocking),
             "ids": [d["id"] for d in report.details],
             "stale": report.stale,
+            "data_as_of": iso(report.data_as_of),
         }
         if report.status == "unavailable":
             verdict["verdict"] = "unknown"

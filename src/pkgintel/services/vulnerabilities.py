@@ -22,7 +22,7 @@ class VulnerabilityReport:
     """Advisories affecting one version. `details` are wire-ready dicts (see docs/api.md)."""
 
     status: str
-    """`complete`, `partial` or `unavailable`."""
+    """`complete`, `stale`, `partial` or `unavailable` (`domain/freshness.py`)."""
     version: str | None
     details: tuple[dict[str, Any], ...] = ()
     sources: tuple[SourceStatus, ...] = ()
@@ -49,7 +49,8 @@ class MaliciousAnswer:
     """Whether a package (or some of its versions) is reported malicious."""
 
     status: str
-    """`complete` when malicious-package data is loaded for the ecosystem, else `unavailable`."""
+    """`complete` when malicious-package data is loaded for the ecosystem (`stale` when it is old,
+    `partial` when a run did not finish), else `unavailable`."""
     is_malicious: bool | None
     """None when we do not know."""
     advisories: tuple[dict[str, Any], ...] = ()

@@ -21,6 +21,7 @@ from pkgintel.api.schemas.wire import (
     vulnerabilities_wire,
 )
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.freshness import feeds_wire, iso
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import validate_version
@@ -156,6 +157,9 @@ async def pin_safe_answer(
         "is_latest": answer.safe_version == answer.latest_version,
         "status": answer.status,
         "reason": answer.reason,
+        "data_as_of": iso(answer.data_as_of),
+        "data_sources": feeds_wire(answer.stale_sources),
+        "warning": answer.warning,
         "min_severity": answer.min_severity,
         "constraint": answer.constraint,
         "include_prerelease": answer.include_prerelease,

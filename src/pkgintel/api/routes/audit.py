@@ -26,6 +26,7 @@ from pkgintel.api.errors import problem, validation_error
 from pkgintel.api.gc_pause import collector_paused
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.freshness import Freshness, iso
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import validate_version
@@ -287,6 +288,16 @@ async def scan_answer(
     }
 
 
+def _data_fields(data: Freshness | None) -> dict[str, Any]:
+    """`vulnerability_data` (null when no package was judged on advisories), its `_as_of` date
+    and `_sources` (the stale feeds), as the scan's summary has them."""
+    return {
+        "vulnerability_data": data.status if data else None,
+        "vulnerability_data_as_of": iso(data.as_of) if data else None,
+        "vulnerability_data_sources": data.sources_wire() if data else [],
+    }
+
+
 def _not_looked_up() -> dict[str, Any]:
     """`not_looked_up`: packages this request could not ask upstream about (fan-out bound)."""
     budget = fan_out.get()
@@ -309,6 +320,7 @@ async def check_bulk_answer(runtime: Runtime, body: BulkBody) -> dict[str, Any]:
     started = time.perf_counter()
     items = [(i.ecosystem, validate_name(i.ecosystem, i.package), i.version) for i in body.items]
     results = await runtime.bulk.check(items)
+    data = await runtime.bulk.malicious_data([eco for eco, _, _ in items])
     counts: dict[str, int] = {}
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
@@ -316,6 +328,9 @@ async def check_bulk_answer(runtime: Runtime, body: BulkBody) -> dict[str, Any]:
         "count": len(results),
         "results": results,
         "summary": counts,
+        "malicious_data": data.status,
+        "malicious_data_as_of": iso(data.as_of),
+        "malicious_data_sources": data.sources_wire(),
         "_meta": {"endpoint": "/api/check_bulk", "database_only": True},
         "_response_ms": round((time.perf_counter() - started) * 1000),
     }
@@ -332,7 +347,11 @@ async def ai_stack(body: StackBody, runtime: RuntimeDep) -> Response:
             "packages": list(audit.packages),
             "action_items": list(audit.action_items),
             "compatibility": audit.compatibility,
-            "summary": {"packages": len(audit.packages), "action_items": len(audit.action_items)},
+            "summary": {
+                "packages": len(audit.packages),
+                "action_items": len(audit.action_items),
+                **_data_fields(audit.vulnerability_data),
+            },
             "_meta": {
                 "endpoint": "/api/ai/stack",
                 "database_only": not audit.compatibility,

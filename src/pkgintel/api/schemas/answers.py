@@ -30,7 +30,9 @@ class VulnsOut(_Open):
     ecosystem: str
     version: str | None = Field(description="the latest release judged (null: none known)")
     version_source: str = Field(description="registry, name_index or none")
-    status: str = Field(description="complete, partial or unavailable (counts are then not known)")
+    status: str = Field(
+        description="complete, stale (old data: see data_as_of), partial or unavailable (counts are then not known)"
+    )
     count: int
     critical: int
     high: int
@@ -56,7 +58,9 @@ class PinSafeOut(_Open):
     safe_version: str | None
     latest_version: str | None
     is_latest: bool
-    status: str
+    status: str = Field(
+        description="complete, stale (a pin is still given: see warning), partial or unavailable"
+    )
     reason: str | None
     min_severity: str
     constraint: str | None
@@ -66,6 +70,15 @@ class PinSafeOut(_Open):
     candidates: int
     skipped: dict[str, int]
     rejected: list[dict[str, Any]]
+    data_as_of: str | None = Field(
+        None, description="with stale data: the date of the oldest stale feed's data"
+    )
+    data_sources: list[dict[str, Any]] = Field(
+        default_factory=list, description="the stale feeds the versions were checked against"
+    )
+    warning: str | None = Field(
+        None, description="with stale data: that the pin was computed on data as of data_as_of"
+    )
     meta: SourcesMetaOut = Field(alias="_meta")
     response_ms: int = Field(alias="_response_ms")
 
@@ -105,6 +118,11 @@ class BulkResultOut(_Open):
         description="stdlib, malicious, typosquat_suspect, historical_incident, exists or unknown"
     )
     reason: str
+    malicious_data: str | None = Field(
+        None,
+        description="complete, stale, partial or unavailable: the malicious-package data of the "
+        "item's ecosystem (absent for stdlib)",
+    )
 
 
 class BulkOut(_Open):
@@ -113,6 +131,13 @@ class BulkOut(_Open):
     count: int
     results: list[BulkResultOut]
     summary: dict[str, int]
+    malicious_data: str = Field(
+        description="complete, stale, partial or unavailable: the worst over the ecosystems asked"
+    )
+    malicious_data_as_of: str | None = Field(
+        description="with stale data: the date of the oldest stale feed's data"
+    )
+    malicious_data_sources: list[dict[str, Any]] = Field(description="the stale feeds")
     meta: dict[str, Any] = Field(alias="_meta")
     response_ms: int = Field(alias="_response_ms")
 
@@ -125,7 +150,11 @@ class ScanOut(_Open):
 
     kind: str | None = None
     ecosystem: str | None = None
-    summary: dict[str, Any] | None = None
+    summary: dict[str, Any] | None = Field(
+        None,
+        description="counts, and vulnerability_data (complete, stale, partial or unavailable) "
+        "with vulnerability_data_as_of and vulnerability_data_sources (the stale feeds)",
+    )
     packages: list[dict[str, Any]] | None = None
     warnings: list[Any] | None = None
     include_transitive: bool | None = None

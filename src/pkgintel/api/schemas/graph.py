@@ -15,7 +15,7 @@ class _Open(BaseModel):
 
 class TreeVulnsOut(_Open):
     count: int | None = Field(description="Advisories affecting this version; null when not known.")
-    status: str = Field(description="complete, partial or unavailable")
+    status: str = Field(description="complete, stale, partial or unavailable")
 
 
 class TreeNodeOut(_Open):

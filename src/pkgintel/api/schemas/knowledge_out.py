@@ -36,7 +36,7 @@ class ReportBriefOut(_Open):
     last_release: str | None
     maintainers_count: int
     vulnerabilities: dict[str, Any] = Field(
-        description="status (complete, partial, unavailable), version, count and counts by severity"
+        description="status (complete, stale, partial, unavailable), version, count and counts by severity"
     )
     check: str = Field(description="path of the full report")
 

@@ -65,7 +65,9 @@ class HealthOut(_Open):
 
 
 class VulnerabilitiesOut(_Open):
-    status: str = Field(description="complete, partial or unavailable (counts are then not known)")
+    status: str = Field(
+        description="complete, stale (old data: see data_as_of), partial or unavailable (counts are then not known)"
+    )
     version: str | None
     count: int
     critical: int
