@@ -236,7 +236,7 @@ def database_target(settings: Settings, engine: AsyncEngine, health: StoreHealth
     async def current() -> str | None:
         return await current_revision(engine)
 
-    return DatabaseTarget(shown, health, current, head_revision(), file_exists=exists)
+    return DatabaseTarget(shown, health, current, head_revision, file_exists=exists)
 
 
 def build_doctor(

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from pkgintel.bootstrap import open_doctor
 from pkgintel.config import Settings
@@ -22,7 +23,7 @@ from pkgintel.domain.ops import JobStatus
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.doctor import UpstreamTarget, partial_failures, upstream_finding
 from pkgintel.storage.advisories import SqlAdvisoryStore
-from pkgintel.storage.migrate import upgrade
+from pkgintel.storage.migrate import head_revision, upgrade
 from pkgintel.storage.ops import SqlOpsStore
 from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -310,3 +311,21 @@ def test_partial_failures_of_ingestion_results() -> None:
         "names: down"
     ]
     assert partial_failures(None) == []
+
+
+async def test_a_database_behind_the_head_revision_fails_with_migrate_as_the_fix(
+    tmp_path: Path,
+) -> None:
+    settings = doctor_settings(tmp_path)
+    await migrate(settings)
+    engine = create_engine(settings.database_url)
+    async with engine.begin() as conn:
+        await conn.execute(text("UPDATE alembic_version SET version_num = 'older'"))
+    await engine.dispose()
+
+    report, _ = await run(settings, lambda request: httpx.Response(200))
+
+    migrations = by_check(report)["migrations"]
+    assert migrations.status is Status.FAIL
+    assert migrations.detail == f"at revision older; this version needs {head_revision()}"
+    assert "pkgintel migrate" in (migrations.fix or "")

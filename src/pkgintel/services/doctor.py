@@ -96,7 +96,8 @@ class DatabaseTarget:
     shown: str
     health: StoreHealth
     current_revision: Callable[[], Awaitable[str | None]]
-    head_revision: str | None
+    head_revision: Callable[[], str | None]
+    """The newest revision this version ships (read when the check runs: it parses the scripts)."""
     file_exists: Callable[[], bool] | None = None
     """For a SQLite file: whether it exists (asked before connecting, which would create it)."""
 
@@ -188,6 +189,20 @@ class Doctor:
     # -- database and cache -----------------------------------------------------------------
     async def _database(self) -> tuple[list[Finding], str]:
         """Findings and the database's state: `ready`, `empty` (no schema) or `unusable`."""
+        try:
+            return await self._database_checks()
+        except Exception as exc:  # a check that cannot run is itself a finding
+            return [
+                Finding(
+                    "database",
+                    "PKGINTEL_DATABASE_URL",
+                    Status.FAIL,
+                    f"{self._db.shown}: cannot be checked: {_error(exc)}",
+                    "fix PKGINTEL_DATABASE_URL",
+                )
+            ], "unusable"
+
+    async def _database_checks(self) -> tuple[list[Finding], str]:
         db = self._db
         migrate = "run `pkgintel migrate` (`pkgintel serve` migrates at start)"
         if db.file_exists is not None and not await asyncio.to_thread(db.file_exists):
@@ -238,13 +253,14 @@ class Doctor:
         if current is None:
             found.append(Finding("database", "migrations", Status.FAIL, "no schema", migrate))
             return found, "empty"
-        if current != db.head_revision:
+        head = await asyncio.to_thread(db.head_revision)
+        if current != head:
             found.append(
                 Finding(
                     "database",
                     "migrations",
                     Status.FAIL,
-                    f"at revision {current}; this version needs {db.head_revision}",
+                    f"at revision {current}; this version needs {head}",
                     f"back up the database, then {migrate}",
                 )
             )
@@ -296,7 +312,14 @@ class Doctor:
     # -- upstreams --------------------------------------------------------------------------
     async def _upstream_checks(self) -> list[Finding]:
         asked = [t for t in self._upstreams if t.location is not None and not t.unused_because]
-        probes = await asyncio.gather(*(self._probe(t.location or "") for t in asked))
+        # `return_exceptions`: every probe is awaited even if one broke its never-raise contract.
+        results = await asyncio.gather(
+            *(self._probe(t.location or "") for t in asked), return_exceptions=True
+        )
+        probes = [
+            r if isinstance(r, Probe) else Probe(0.0, error=f"probe failed: {_error(r)}")
+            for r in results
+        ]
         by_setting = dict(zip((t.setting for t in asked), probes, strict=True))
         out = []
         for target in self._upstreams:
