@@ -327,6 +327,7 @@ def assemble(
             names=store,
             jobs=ops.store,
             clock=clock,
+            feed_outcomes=ops.ingestion.feeds if ops.ingestion else None,
         ),
     )
 
@@ -558,7 +559,9 @@ async def open_doctor(
     The doctor of `pkgintel doctor`, on its own engine, cache and client. Unlike `build_runtime` it
     never migrates (the doctor reports the revision) and never creates a SQLite file.
     """
+    from pkgintel.services.ingest_status import IngestionTracker
     from pkgintel.storage.ops import SqlOpsStore
+    from pkgintel.tasks import configured_feeds
 
     engine = create_engine(settings.database_url)
     cache = RedisCache.from_url(settings.redis_url) if settings.redis_url else None
@@ -576,6 +579,11 @@ async def open_doctor(
             jobs=SqlOpsStore(engine),
             clock=_utcnow,
             timeout_s=timeout_s,
+            feed_outcomes=IngestionTracker(
+                SqlOpsStore(engine),
+                configured=configured_feeds(settings.osv_ecosystems, settings.name_lists),
+                clock=_utcnow,
+            ).feeds,
         )
     finally:
         await client.aclose()

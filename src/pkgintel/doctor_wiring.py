@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -251,6 +251,7 @@ def build_doctor(
     jobs: JobLog | None,
     clock: Callable[[], datetime],
     timeout_s: float | None = None,
+    feed_outcomes: Callable[[], Awaitable[Mapping[str, Mapping[str, Any]]]] | None = None,
 ) -> Doctor:
     """The doctor on open resources; `cache` is None when Redis is not configured."""
     timeout = timeout_s or min(settings.upstream_timeout_s, DEFAULT_PROBE_TIMEOUT_S)
@@ -277,4 +278,5 @@ def build_doctor(
         jobs=jobs,
         ingestion_kinds=INGESTION_KINDS,
         clock=clock,
+        feed_outcomes=feed_outcomes,
     )

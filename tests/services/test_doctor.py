@@ -18,14 +18,17 @@ from pkgintel.bootstrap import open_doctor
 from pkgintel.config import Settings
 from pkgintel.doctor_wiring import OPTIONAL_UPSTREAMS, upstream_targets
 from pkgintel.domain.doctor import DoctorReport, Finding, Probe, Status
+from pkgintel.domain.ingestion import IngestReport
 from pkgintel.domain.names import NameIndexState
 from pkgintel.domain.ops import JobStatus
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.doctor import UpstreamTarget, partial_failures, upstream_finding
+from pkgintel.services.ingest_status import IngestionTracker
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import head_revision, upgrade
 from pkgintel.storage.ops import SqlOpsStore
 from pkgintel.storage.sql import SqlStore, create_engine
+from pkgintel.tasks import configured_feeds
 
 NAME_LIST = "https://mirror.test/simple/"
 
@@ -202,6 +205,22 @@ async def test_stale_data_stuck_and_failed_jobs_are_named(tmp_path: Path) -> Non
     await jobs.finish(
         "ingest-1", "w", status=JobStatus.FAILED, now=now, error="no OSV export could be read"
     )
+    await jobs.enqueue(job_id="kev-1", kind="ingest-kev-epss", payload={}, max_attempts=1, now=now)
+    assert await jobs.claim(
+        worker_id="w", kinds=["ingest-kev-epss"], now=now, lease_until=now + timedelta(hours=1)
+    )
+    report = IngestReport()
+    report.loaded("kev", "https://kev.test", records=10)
+    report.failed("epss", "https://epss.test/x.csv.gz", "HTTP 404")
+    await jobs.finish("kev-1", "w", status=JobStatus.PARTIAL, now=now, result=report.wire())
+    tracker = IngestionTracker(
+        jobs,
+        configured=configured_feeds(settings.osv_ecosystems, settings.name_lists),
+        clock=lambda: now,
+    )
+    kev_job = await jobs.get_job("kev-1")
+    assert kev_job is not None
+    await tracker.record(kev_job, report)
     await jobs.enqueue(
         job_id="waiting-1",
         kind="harvest-bugs",
@@ -226,7 +245,14 @@ async def test_stale_data_stuck_and_failed_jobs_are_named(tmp_path: Path) -> Non
     assert "no OSV export could be read" in found["ingest-advisories"].detail
     assert "pkgintel jobs run ingest-advisories --here" in (found["ingest-advisories"].fix or "")
     assert found["ingest-names"].status is Status.INFO  # never ran as a job: nothing to do
+    assert found["ingest-kev-epss"].status is Status.WARN
+    assert "epss: HTTP 404" in found["ingest-kev-epss"].detail
+    failing = found["feed epss"]
+    assert failing.status is Status.FAIL and "HTTP 404" in failing.detail
+    assert "https://epss.test/x.csv.gz" in (failing.fix or "")
+    assert "feed kev" not in found  # loaded: its age is a data check
     assert "running 1" in found["queue"].detail and "failed 1" in found["queue"].detail
+    assert "partial 1" in found["queue"].detail
 
 
 async def test_missing_sqlite_file_is_reported_and_not_created(tmp_path: Path) -> None:
@@ -311,6 +337,9 @@ def test_partial_failures_of_ingestion_results() -> None:
         "names: down"
     ]
     assert partial_failures(None) == []
+    assert partial_failures(
+        {"outcome": "partial", "failed_feeds": [{"feed": "osv:Go", "reason": "HTTP 503"}]}
+    ) == ["osv:Go: HTTP 503"]
 
 
 async def test_a_database_behind_the_head_revision_fails_with_migrate_as_the_fix(

@@ -153,6 +153,7 @@ class Doctor:
         jobs: JobLog | None,
         ingestion_kinds: Sequence[str],
         clock: Callable[[], datetime],
+        feed_outcomes: Callable[[], Awaitable[Mapping[str, Mapping[str, Any]]]] | None = None,
     ) -> None:
         self._configuration = tuple(configuration)
         self._db = database
@@ -166,6 +167,7 @@ class Doctor:
         self._jobs = jobs
         self._ingestion_kinds = tuple(ingestion_kinds)
         self._clock = clock
+        self._feed_outcomes = feed_outcomes
 
     async def run(self) -> DoctorReport:
         """Every check (see the module docstring); never raises."""
@@ -366,14 +368,18 @@ class Doctor:
             queued = await self._jobs.list_jobs(status="queued", limit=500)
             failed = await self._jobs.list_jobs(status="failed", limit=200)
             last = {k: await self._jobs.list_jobs(kind=k, limit=1) for k in self._ingestion_kinds}
+            outcomes = await self._feed_outcomes() if self._feed_outcomes else {}
         except Exception as exc:  # an old schema or a failing database
             return [
                 Finding("jobs", "queue", Status.FAIL, f"cannot read the jobs: {_error(exc)}", None)
             ]
         now = self._clock()
-        return job_findings(
-            counts, running, queued, failed, last, now, ingestion_kinds=self._ingestion_kinds
-        )
+        return [
+            *job_findings(
+                counts, running, queued, failed, last, now, ingestion_kinds=self._ingestion_kinds
+            ),
+            *failing_feed_findings(outcomes, now),
+        ]
 
 
 def upstream_finding(target: UpstreamTarget, probe: Probe) -> Finding:
@@ -665,6 +671,15 @@ def _last_ingestion(kind: str, job: Job | None, now: datetime) -> Finding:
             f"last run failed {ago}: {job.error or 'no error text'}",
             rerun,
         )
+    if status == "partial":
+        return Finding(
+            "jobs",
+            kind,
+            Status.WARN,
+            f"last run {ago} loaded some feeds; failed: "
+            + ("; ".join(partial_failures(job.result)) or "see its log")[:300],
+            rerun,
+        )
     if status == "killed":
         return Finding("jobs", kind, Status.WARN, f"last run was killed {ago}", rerun)
     if status != "succeeded":
@@ -683,13 +698,20 @@ def _last_ingestion(kind: str, job: Job | None, now: datetime) -> Finding:
 
 
 def partial_failures(result: Mapping[str, Any] | None) -> list[str]:
-    """What an ingestion job's result names as failed: `{"failed": {eco: why}}`, `{"kev_error":
-    why}` and, for the first-start ingestion, steps holding `{"error": why}` (nested)."""
+    """What an ingestion job's result names as failed: `{"failed_feeds": [{feed, reason}]}`, and
+    the older shapes `{"failed": {eco: why}}`, `{"kev_error": why}` and steps holding
+    `{"error": why}` (nested)."""
     if not result:
         return []
     out: list[str] = []
     for key, value in result.items():
-        if key == "failed" and isinstance(value, Mapping):
+        if key == "failed_feeds" and isinstance(value, list):
+            out.extend(
+                f"{item.get('feed')}: {item.get('reason')}"
+                for item in value
+                if isinstance(item, Mapping)
+            )
+        elif key == "failed" and isinstance(value, Mapping):
             out.extend(f"{k}: {v}" for k, v in value.items())
         elif key.endswith("_error"):
             out.append(f"{key.removesuffix('_error')}: {value}")
@@ -697,4 +719,30 @@ def partial_failures(result: Mapping[str, Any] | None) -> list[str]:
             out.append(str(value))
         elif isinstance(value, Mapping):
             out.extend(f"{key}: {line}" for line in partial_failures(value))
+    return out
+
+
+def failing_feed_findings(
+    outcomes: Mapping[str, Mapping[str, Any]], now: datetime
+) -> list[Finding]:
+    """A `fail` per configured feed whose latest ingestion outcome is `failed` (the ingestion
+    tracker's state, shared by every process): why, since when, and when it last loaded."""
+    out = []
+    for feed, state in outcomes.items():
+        if state.get("status") != "failed":
+            continue
+        runs = int(state.get("failures") or 1)
+        since = state.get("failing_since") or state.get("at")
+        out.append(
+            Finding(
+                "jobs",
+                f"feed {feed}",
+                Status.FAIL,
+                f"latest ingestion failed: {state.get('reason') or 'no reason given'} "
+                f"({runs} run{'s' if runs != 1 else ''} in a row since {since}; last loaded "
+                f"{state.get('last_loaded_at') or 'never'})",
+                f"check {state.get('location') or 'its location'} is readable from here; "
+                "failed feeds are retried by `ingest-retry` jobs while a worker runs",
+            )
+        )
     return out
