@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from pkgintel import __version__
 from pkgintel.api.admin_audit import AdminAuditMiddleware
+from pkgintel.api.docs import install_docs
 from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.fast_paths import FastExists
@@ -85,6 +86,9 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         version=__version__,
         description=DESCRIPTION,
         lifespan=mcp_lifespan if runtime is not None else lifespan,
+        # FastAPI's pages load their assets from CDNs; `install_docs` serves them from the app.
+        docs_url=None,
+        redoc_url=None,
     )
     if runtime is not None:
         app.state.runtime = runtime
@@ -114,12 +118,18 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.include_router(trust_routes.router)
     app.include_router(typosquat_routes.router)
     app.include_router(artifacts.router)
+    install_docs(app)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)
     install_openapi(app)
-    # Event streams must not pass through a compressor: it would buffer them.
+    # Event streams must not pass through a compressor: it would buffer them. Nor the docs' assets:
+    # compressing the 1.5 MB Swagger UI bundle takes the event loop for most of a second per
+    # request; they are sent as files with an ETag and cached by the browser instead.
     app.add_middleware(
-        BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
+        BrotliMiddleware,
+        minimum_size=500,
+        gzip_fallback=True,
+        excluded_handlers=[r"^/api/live/", r"^/docs/static/"],
     )
     app.add_middleware(AdminAuditMiddleware)
     app.add_middleware(FastExists)

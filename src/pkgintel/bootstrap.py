@@ -20,6 +20,7 @@ from pkgintel.cache.base import Cache
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.cache.redis_cache import RedisCache
 from pkgintel.config import Settings
+from pkgintel.doctor_wiring import build_doctor
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems import ADAPTERS
 from pkgintel.ecosystems.base import RegistryAdapter
@@ -39,6 +40,7 @@ from pkgintel.services.compat import CompatService, NpmConstraintSource
 from pkgintel.services.contact import ContactService
 from pkgintel.services.deprecations import CuratedDeprecations
 from pkgintel.services.discovery import DiscoveryService
+from pkgintel.services.doctor import Doctor
 from pkgintel.services.errors import ErrorService
 from pkgintel.services.graph import Graph
 from pkgintel.services.harvest import HarvestService
@@ -272,6 +274,22 @@ def assemble(
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     contact = build_contact_service(settings, store, clock)
     graph = build_graph(settings, store, cache, reports, knowledge_store, clock)
+    ops = build_ops(
+        settings,
+        store,
+        client,
+        packages,
+        names,
+        reports,
+        _utcnow,
+        advisory_store,
+        bus,
+        invalidate=advisory_service.invalidate,
+        usage=knowledge.usage if settings.usage_log_enabled else None,
+        knowledge=knowledge,
+        contact=contact,
+        history=graph.history,
+    )
     return Runtime(
         packages=packages,
         reports=reports,
@@ -297,25 +315,22 @@ def assemble(
         compat=compat,
         knowledge=knowledge,
         trust=trust,
-        ops=build_ops(
-            settings,
-            store,
-            client,
-            packages,
-            names,
-            reports,
-            _utcnow,
-            advisory_store,
-            bus,
-            invalidate=advisory_service.invalidate,
-            usage=knowledge.usage if settings.usage_log_enabled else None,
-            knowledge=knowledge,
-            contact=contact,
-            history=graph.history,
-        ),
+        ops=ops,
         graph=graph,
         scorecard=scorecard,
         provenance=provenance,
+        doctor=build_doctor(
+            settings,
+            engine=store.engine,
+            health=store,
+            cache=cache if settings.redis_url else None,
+            client=client,
+            feeds=advisory_store,
+            names=store,
+            jobs=ops.store,
+            clock=clock,
+            feed_outcomes=ops.ingestion.feeds if ops.ingestion else None,
+        ),
     )
 
 
@@ -531,6 +546,50 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):
+            await cache.close()
+        await engine.dispose()
+
+
+@asynccontextmanager
+async def open_doctor(
+    settings: Settings,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    timeout_s: float | None = None,
+) -> AsyncIterator[Doctor]:
+    """
+    The doctor of `pkgintel doctor`, on its own engine, cache and client. Unlike `build_runtime` it
+    never migrates (the doctor reports the revision) and never creates a SQLite file.
+    """
+    from pkgintel.services.ingest_status import IngestionTracker
+    from pkgintel.storage.ops import SqlOpsStore
+    from pkgintel.tasks import configured_feeds
+
+    engine = create_engine(settings.database_url)
+    cache = RedisCache.from_url(settings.redis_url) if settings.redis_url else None
+    client = build_http_client(settings, transport)
+    store = SqlStore(engine)
+    try:
+        yield build_doctor(
+            settings,
+            engine=engine,
+            health=store,
+            cache=cache,
+            client=client,
+            feeds=SqlAdvisoryStore(engine),
+            names=store,
+            jobs=SqlOpsStore(engine),
+            clock=_utcnow,
+            timeout_s=timeout_s,
+            feed_outcomes=IngestionTracker(
+                SqlOpsStore(engine),
+                configured=configured_feeds(settings.osv_ecosystems, settings.name_lists),
+                clock=_utcnow,
+            ).feeds,
+        )
+    finally:
+        await client.aclose()
+        if cache is not None:
             await cache.close()
         await engine.dispose()
 

@@ -1,6 +1,6 @@
 """
 Command line: `pkgintel serve | mcp | check | migrate | ingest names|osv|kev|epss|all|knowledge | worker |
-jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot`.
+jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot | doctor`.
 
 A composition root like `app.py`: it reads `Settings` and builds what each command needs.
 Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input.
@@ -26,6 +26,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pkgintel.cli_doctor import doctor
 from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
 from pkgintel.cli_knowledge import harvest_app
@@ -41,6 +42,7 @@ app.add_typer(cron_app, name="cron")
 app.command()(worker)
 app.add_typer(harvest_app, name="harvest")
 app.command()(snapshot)
+app.command()(doctor)
 err = Console(stderr=True)
 
 

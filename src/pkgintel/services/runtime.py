@@ -10,6 +10,7 @@ from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import CompatService
 from pkgintel.services.contact import ContactService
+from pkgintel.services.doctor import Doctor
 from pkgintel.services.errors import ErrorService
 from pkgintel.services.graph import Graph
 from pkgintel.services.knowledge import Knowledge
@@ -68,3 +69,5 @@ class Runtime:
     """OpenSSF Scorecard of a package's repository (set by `bootstrap.assemble`)."""
     provenance: ProvenanceService | None = None
     """Release attestations and the lost-provenance flag (set by `bootstrap.assemble`)."""
+    doctor: Doctor | None = None
+    """Installation checks for `GET /api/admin/doctor` (set by `bootstrap.assemble`)."""

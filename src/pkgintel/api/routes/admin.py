@@ -1,6 +1,6 @@
 """
 Admin API (`/api/admin/*`): missions, proposals, curator, cron, jobs, agents-by-range, contact
-requests, audit.
+requests, audit, doctor.
 
 Closed by default: without `PKGINTEL_ADMIN_TOKEN` every path answers 404 exactly like a path that
 does not exist. With it, requests need `Authorization: Bearer <token>` (401 without, 403 wrong;
@@ -421,6 +421,24 @@ async def contact_requests(
             ]
         }
     )
+
+
+@router.get(
+    "/doctor",
+    summary="Installation check: configuration, database, cache, upstreams, data ages, jobs",
+    responses={503: {"description": "No doctor in this installation", **_PROBLEM}},
+)
+async def doctor(ops: OpsDep, request: Request) -> Response:
+    """
+    What `pkgintel doctor --format json` prints, for this server's settings: each check's `status`
+    (`ok`, `info`, `warn`, `fail`), `detail`, `fix` and, for requests, `elapsed_ms`; `healthy` is
+    false when any check fails. Always 200 when it ran (the body says how healthy); it takes up to
+    the upstream probe timeout (5 s at most by default).
+    """
+    runtime: Runtime = request.app.state.runtime
+    if runtime.doctor is None:
+        return problem(503, "Doctor unavailable", "no doctor is wired", kind="no-doctor")
+    return _json((await runtime.doctor.run()).wire())
 
 
 @router.get("/audit", summary="Admin audit log, newest first")
