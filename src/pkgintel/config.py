@@ -315,6 +315,10 @@ class Settings(BaseSettings):
         True,
         description="On first start with an empty database, load names, advisories, KEV and EPSS in the background (off for air-gapped installs).",
     )
+    shipped_popularity: bool = Field(
+        True,
+        description="At start, load the npm and PyPI popularity snapshot shipped in the package into a name index that is still empty (typosquat checks from the first start, no network; replaced by the `ingest-names` lists).",
+    )
     name_lists: dict[str, str] = Field(
         default_factory=lambda: {"pypi": "https://pypi.org/simple/"},
         description="Name list per ecosystem loaded by the `ingest-names` job: a URL or a file (JSON object).",

@@ -22,6 +22,7 @@ from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.provenance import ProvenanceService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.scorecard import ScorecardService
+from pkgintel.services.shipped import ShippedKnowledge
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.trust_signals import TrustSignals
@@ -68,3 +69,6 @@ class Runtime:
     """OpenSSF Scorecard of a package's repository (set by `bootstrap.assemble`)."""
     provenance: ProvenanceService | None = None
     """Release attestations and the lost-provenance flag (set by `bootstrap.assemble`)."""
+    shipped: ShippedKnowledge | None = None
+    """Loads the curated knowledge and popularity snapshot shipped in the package (set by
+    `bootstrap.assemble`; run at start by `app.py` and by the CLI commands that answer)."""
