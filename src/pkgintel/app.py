@@ -68,13 +68,19 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
             # (answers meanwhile say the knowledge is being loaded); one query when current.
             # Then the name pools, which take up to a second per ecosystem to load and index:
             # warmed so the first check_bulk or typosquat hint does not wait for it.
-            warming = asyncio.create_task(_start(built))
+            shipping = asyncio.create_task(_load_shipped(built))
+            warming = asyncio.create_task(_warm_after(shipping, built))
             # Names ingested by the CLI (another process) are seen within a second.
             following = asyncio.create_task(built.names.follow_ingestions())
             try:
                 async with embedded_worker(settings, built):
                     yield
             finally:
+                # The load ends at its next step or batch, never inside a transaction (a
+                # cancelled write could hold its connection past the engine's close).
+                if built.shipped is not None:
+                    built.shipped.stop()
+                await asyncio.gather(shipping, return_exceptions=True)
                 warming.cancel()
                 following.cancel()
 
@@ -132,11 +138,15 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     return app
 
 
-async def _start(runtime: Runtime) -> None:
+async def _load_shipped(runtime: Runtime) -> None:
     try:
         await load_shipped(runtime)
     except Exception:  # the answers say what is missing; the next start tries again
         log.warning("loading the knowledge shipped with pkgintel failed", exc_info=True)
+
+
+async def _warm_after(shipping: asyncio.Task[None], runtime: Runtime) -> None:
+    await asyncio.shield(shipping)
     await _warm(runtime)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -69,8 +69,9 @@ class PopularitySource:
 
 @dataclass(slots=True)
 class ShippedLoad:
-    """What one `ensure` did. `curated`: `current` (nothing to do), `loaded` or `failed`;
-    `popularity`: per ecosystem `loaded`, `kept <source>` or `failed: <why>`."""
+    """What one `ensure` did. `curated`: `current` (nothing to do), `loaded`, `failed` or
+    `stopped` (shutdown first); `popularity`: per ecosystem `loaded`, `kept <source>`,
+    `failed: <why>` or `stopped ...`."""
 
     curated: str = "current"
     counts: dict[str, int] = field(default_factory=dict)
@@ -108,6 +109,13 @@ class ShippedKnowledge:
         self.state = state
         self._clock = clock
         self._guard = asyncio.Lock()
+        self._stopping = False
+
+    def stop(self) -> None:
+        """Ask a running `ensure` to end at the next step or batch boundary (shutdown). A load is
+        never cut inside a transaction; an index load stopped half-way is not marked loaded, so
+        the next start loads it again (the writes are idempotent)."""
+        self._stopping = True
 
     async def stored_revision(self) -> str | None:
         stored = await self._settings.get_setting(REVISION_KEY)
@@ -130,6 +138,9 @@ class ShippedKnowledge:
         started = time.perf_counter()
         async with self._guard:
             out = ShippedLoad()
+            if self._stopping:
+                out.curated = "stopped"
+                return out
             await self._ensure_curated(out, force=force)
             if popularity and self._popularity is not None:
                 await self._ensure_popularity(out, ecosystems)
@@ -196,6 +207,8 @@ class ShippedKnowledge:
             logger.warning("the shipped popularity snapshot could not be read: %s", why)
             return
         for eco in source.ecosystems:
+            if self._stopping:
+                return
             if only is not None and eco not in only:
                 continue
             if not self._wants_snapshot(states.get(eco), source.label):
@@ -211,8 +224,14 @@ class ShippedKnowledge:
                     # Parsing ~200,000 lines is CPU work: off the event loop.
                     entries = await asyncio.to_thread(_listed, source, eco)
                     count = await self._names.ingest(
-                        eco, entries, source=source.label, over_partial_only=True
+                        eco,
+                        self._until_stopped(entries),
+                        source=source.label,
+                        over_partial_only=True,
                     )
+            except _Stopped:
+                out.popularity[eco.value] = "stopped (shutdown); loaded at the next start"
+                return
             except (PkgIntelError, ValueError, OSError) as exc:
                 why = getattr(exc, "message", None) or str(exc)
                 out.popularity[eco.value] = f"failed: {why}"
@@ -222,6 +241,18 @@ class ShippedKnowledge:
                 continue
             out.popularity[eco.value] = "loaded"
             logger.info("%s name index: %d names from the %s", eco.value, count, source.label)
+
+    def _until_stopped(self, entries: Iterable[NameEntry]) -> Iterator[NameEntry]:
+        """`entries`, raising `_Stopped` when asked to stop: `NameService.ingest` draws the next
+        entry between two batch writes, never inside one."""
+        for entry in entries:
+            if self._stopping:
+                raise _Stopped
+            yield entry
+
+
+class _Stopped(Exception):
+    """`ShippedKnowledge.stop` was called during an index load."""
 
 
 def _listed(source: PopularitySource, ecosystem: Ecosystem) -> list[NameEntry]:
