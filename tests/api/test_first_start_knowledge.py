@@ -96,6 +96,11 @@ async def test_first_start_without_network_answers_from_the_shipped_knowledge(
         assert exists["exists"] is None, exists
         assert (await c.get("/api/exists/pypi/requests")).json()["exists"] is True
 
+        # The status says where each index came from (the `ingest-names` job replaces it).
+        status = (await c.get("/api/status")).json()
+        sources = {i["ecosystem"]: i["source"] for i in status["stats"]["name_indexes"]}
+        assert sources == {"npm": "shipped snapshot 2026-11", "pypi": "shipped snapshot 2026-11"}
+
     # A restart with the same shipped revision finds everything current: nothing is reloaded.
     again = create_app(offline)
     async with again.router.lifespan_context(again):
