@@ -28,6 +28,9 @@ from tests.shared import SHARED_DATA
 # embedded worker and no first-start ingestion unless a test asks for them explicitly.
 os.environ.setdefault("PKGINTEL_WORKER_EMBEDDED", "false")
 os.environ.setdefault("PKGINTEL_INITIAL_INGEST", "false")
+# Nor load the shipped popularity snapshot (~200,000 names, seconds of CPU) at each server start:
+# the tests of that load turn it on.
+os.environ.setdefault("PKGINTEL_SHIPPED_POPULARITY", "false")
 
 PG_URL = os.environ.get("PKGINTEL_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("PKGINTEL_TEST_REDIS_URL")

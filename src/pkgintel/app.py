@@ -44,7 +44,7 @@ from pkgintel.config import Settings
 from pkgintel.mcp.http import mount_mcp
 from pkgintel.services import compromises
 from pkgintel.services.runtime import Runtime
-from pkgintel.worker_host import embedded_worker
+from pkgintel.worker_host import embedded_worker, load_shipped
 
 log = logging.getLogger(__name__)
 
@@ -64,15 +64,24 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with build_runtime(settings) as built, mcp_http.running():
             app.state.runtime = built
-            # Name pools take up to a second per ecosystem to load and index: warm them in the
-            # background so the first check_bulk or typosquat hint does not wait for it.
-            warming = asyncio.create_task(_warm(built))
+            # The curated knowledge and popularity snapshot shipped in the package, on a first
+            # start or after an upgrade: seconds of work on a first start, so in the background
+            # (answers meanwhile say the knowledge is being loaded); one query when current.
+            # Then the name pools, which take up to a second per ecosystem to load and index:
+            # warmed so the first check_bulk or typosquat hint does not wait for it.
+            shipping = asyncio.create_task(_load_shipped(built))
+            warming = asyncio.create_task(_warm_after(shipping, built))
             # Names ingested by the CLI (another process) are seen within a second.
             following = asyncio.create_task(built.names.follow_ingestions())
             try:
                 async with embedded_worker(settings, built):
                     yield
             finally:
+                # The load ends at its next step or batch, never inside a transaction (a
+                # cancelled write could hold its connection past the engine's close).
+                if built.shipped is not None:
+                    built.shipped.stop()
+                await asyncio.gather(shipping, return_exceptions=True)
                 warming.cancel()
                 following.cancel()
 
@@ -137,6 +146,18 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.add_middleware(RejectControlPaths)
     app.add_middleware(AccessLog, identity=identity)
     return app
+
+
+async def _load_shipped(runtime: Runtime) -> None:
+    try:
+        await load_shipped(runtime)
+    except Exception:  # the answers say what is missing; the next start tries again
+        log.warning("loading the knowledge shipped with pkgintel failed", exc_info=True)
+
+
+async def _warm_after(shipping: asyncio.Task[None], runtime: Runtime) -> None:
+    await asyncio.shield(shipping)
+    await _warm(runtime)
 
 
 async def _warm(runtime: Runtime) -> None:

@@ -46,6 +46,7 @@ from pkgintel.services.graph import Graph
 from pkgintel.services.harvest import HarvestService
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
+from pkgintel.services.load_state import LoadState
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
 from pkgintel.services.ops import Ops
@@ -55,6 +56,7 @@ from pkgintel.services.provenance import ProvenanceService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.scorecard import ScorecardService
+from pkgintel.services.shipped import PopularitySource, ShippedKnowledge
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.usage import UsageLog
@@ -273,6 +275,8 @@ def assemble(
     seen_hooks.append(knowledge.discovery.record_seen)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     contact = build_contact_service(settings, store, clock)
+    curated_state = LoadState()
+    errors = build_error_service(settings, store, clock, curated_state)
     graph = build_graph(settings, store, cache, reports, knowledge_store, clock)
     ops = build_ops(
         settings,
@@ -310,7 +314,7 @@ def assemble(
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
-        errors=build_error_service(settings, store, clock),
+        errors=errors,
         contact=contact,
         compat=compat,
         knowledge=knowledge,
@@ -330,6 +334,9 @@ def assemble(
             jobs=ops.store,
             clock=clock,
             feed_outcomes=ops.ingestion.feeds if ops.ingestion else None,
+        ),
+        shipped=build_shipped(
+            settings, store, errors, knowledge_store, names, curated_state, clock
         ),
     )
 
@@ -447,7 +454,9 @@ def build_artifact_services(
     return scorecard, provenance, artifacts
 
 
-def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:
+def build_error_service(
+    settings: Settings, store: SqlStore, clock: Any, curated_state: LoadState | None = None
+) -> ErrorService:
     """The error-to-fix database on the service's engine, votes limited per client."""
     from pkgintel.cache.rate_gate import LimitsGate
     from pkgintel.knowledge.error_fixes import load_error_knowledge
@@ -460,6 +469,45 @@ def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> Erro
         ),
         clock=clock,
         min_confidence=settings.error_min_confidence,
+        curated_state=curated_state,
+    )
+
+
+def build_shipped(
+    settings: Settings,
+    store: SqlStore,
+    errors: ErrorService,
+    knowledge_store: SqlKnowledgeStore,
+    names: NameService,
+    state: LoadState,
+    clock: Any,
+) -> ShippedKnowledge:
+    """The loader of the curated knowledge and popularity snapshot shipped in the package."""
+    from functools import partial
+
+    from pkgintel.knowledge.curated import load_curated
+    from pkgintel.knowledge.popularity import load_snapshot, snapshot_entries
+    from pkgintel.knowledge.revision import curated_revision
+    from pkgintel.storage.locks import load_lock
+    from pkgintel.storage.ops import SqlOpsStore
+
+    def popularity() -> PopularitySource:
+        snapshot = load_snapshot()
+        return PopularitySource(
+            snapshot.label(), snapshot.ecosystems, partial(snapshot_entries, snapshot=snapshot)
+        )
+
+    return ShippedKnowledge(
+        errors=errors,
+        knowledge_store=knowledge_store,
+        settings=SqlOpsStore(store.engine),
+        names=names,
+        curated=load_curated,
+        revision=curated_revision,
+        popularity=popularity if settings.shipped_popularity else None,
+        lock=partial(load_lock, store.engine),
+        state=state,
+        clock=clock,
     )
 
 

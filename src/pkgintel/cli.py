@@ -84,12 +84,16 @@ def mcp_stdio() -> None:
 
     from pkgintel.bootstrap import build_runtime
     from pkgintel.mcp.server import build_server
+    from pkgintel.worker_host import load_shipped
 
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), stream=sys.stderr)
 
     async def _run() -> None:
         async with build_runtime(settings) as runtime:
+            # The shipped knowledge on a first start (one query when current): `resolve_error`
+            # and the typosquat checks answer from it.
+            await load_shipped(runtime)
             server = build_server(lambda: runtime, public_url=settings.public_url.rstrip("/"))
             await server.run_stdio_async()
 
@@ -128,12 +132,15 @@ def check(
     from pkgintel.bootstrap import build_runtime
     from pkgintel.domain.names import validate_name
     from pkgintel.services.briefs import render_prompt
+    from pkgintel.worker_host import load_shipped
 
     settings = Settings()
 
     async def _run() -> str:
         async with build_runtime(settings) as runtime:
             name = validate_name(ecosystem, package)
+            # The report's typosquat hint and curated facts read the shipped knowledge.
+            await load_shipped(runtime, ecosystems=(ecosystem,))
             report = await runtime.reports.get_report(ecosystem, name, version, artifacts=as_json)
             if as_json:
                 body = report_wire(report, public_url=runtime.public_url)

@@ -332,6 +332,10 @@ class Settings(BaseSettings):
         ge=0,
         description="Retries of failed feeds after one ingestion before the next scheduled run takes over (0 = no retries).",
     )
+    shipped_popularity: bool = Field(
+        True,
+        description="At start, load the npm and PyPI popularity snapshot shipped in the package into a name index that is still empty (typosquat checks from the first start, no network; replaced by the `ingest-names` lists).",
+    )
     name_lists: dict[str, str] = Field(
         default_factory=lambda: {"pypi": "https://pypi.org/simple/"},
         description="Name list per ecosystem loaded by the `ingest-names` job: a URL or a file (JSON object).",

@@ -23,6 +23,7 @@ from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.provenance import ProvenanceService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.scorecard import ScorecardService
+from pkgintel.services.shipped import ShippedKnowledge
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.trust_signals import TrustSignals
@@ -71,3 +72,6 @@ class Runtime:
     """Release attestations and the lost-provenance flag (set by `bootstrap.assemble`)."""
     doctor: Doctor | None = None
     """Installation checks for `GET /api/admin/doctor` (set by `bootstrap.assemble`)."""
+    shipped: ShippedKnowledge | None = None
+    """Loads the curated knowledge and popularity snapshot shipped in the package (set by
+    `bootstrap.assemble`; run at start by `app.py` and by the CLI commands that answer)."""
