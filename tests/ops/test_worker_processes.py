@@ -184,7 +184,10 @@ async def test_kill_9_mid_job_leaves_it_retried_and_visible(db_url: str, tmp_pat
             await _wait(done, 120)
         job = await ops.queue.get(job_id)
         assert (job.attempts, job.worker_id) == (2, "rescuer")
-        assert job.result == {"loaded": {"npm": 150_000}, "failed": {}}
+        result = job.result or {}
+        assert result["outcome"] == "succeeded" and result["failed_feeds"] == []
+        [feed] = result["feeds"]
+        assert (feed["feed"], feed["status"], feed["records"]) == ("names:npm", "loaded", 150_000)
 
 
 async def test_lease_expiry_on_the_last_attempt_fails_the_job(db_url: str, tmp_path: Path) -> None:
