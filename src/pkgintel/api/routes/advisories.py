@@ -23,6 +23,7 @@ from pkgintel.api.schemas.wire import (
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import validate_version
 from pkgintel.knowledge.compromises import compromises_for
 from pkgintel.services.runtime import Runtime
@@ -58,6 +59,7 @@ async def vulns_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> 
     body: dict[str, Any] = {
         "package": shown,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, shown, latest.version),
         **vulnerabilities_wire(report),
         "version": latest.version,
         "version_source": latest.version_source,
@@ -151,6 +153,7 @@ async def pin_safe_answer(
     body = {
         "package": answer.package,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, answer.package),
         "safe_version": answer.safe_version,
         "latest_version": answer.latest_version,
         "is_latest": answer.safe_version == answer.latest_version,
@@ -209,6 +212,7 @@ async def malicious_answer(
     body = {
         "package": name,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, name, verdict.judged_version),
         "version": version,
         "judged_version": verdict.judged_version,
         "is_malicious": is_malicious,
