@@ -25,6 +25,7 @@ from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pkgintel.cli_args import ECOSYSTEM_HELP, parse_ecosystem
 from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
 from pkgintel.cli_knowledge import harvest_app
@@ -113,7 +114,10 @@ def migrate() -> None:
 
 @app.command()
 def check(
-    ecosystem: Annotated[Ecosystem, typer.Argument(help="Ecosystem id, e.g. npm or pypi.")],
+    ecosystem: Annotated[
+        Ecosystem,
+        typer.Argument(parser=parse_ecosystem, metavar="ECOSYSTEM", help=ECOSYSTEM_HELP),
+    ],
     package: Annotated[str, typer.Argument(help="Package name.")],
     version: Annotated[
         str | None, typer.Option("--version", help="Render for this version.")
@@ -171,7 +175,14 @@ def _read_source(source: str, timeout: float) -> bytes:
 
 @ingest_app.command("names")
 def ingest_names(
-    ecosystem: Annotated[Ecosystem, typer.Option(help="Ecosystem the names belong to.")],
+    ecosystem: Annotated[
+        Ecosystem,
+        typer.Option(
+            parser=parse_ecosystem,
+            metavar="ECOSYSTEM",
+            help="Ecosystem the names belong to: " + ECOSYSTEM_HELP,
+        ),
+    ],
     source: Annotated[
         str, typer.Option("--from", help="Path or URL: TSV(.gz), PyPI simple JSON, npm name list.")
     ],

@@ -127,6 +127,8 @@ async def test_answers_about_a_package_carry_its_purl(client: httpx.AsyncClient)
     assert pin["purl"] == "pkg:npm/lodash"
     mal = (await client.get("/api/malicious/npm/lodash", params={"version": "4.17.15"})).json()
     assert mal["purl"] == "pkg:npm/lodash@4.17.15"
+    typo = (await client.get("/api/typosquat/npm/lodash")).json()
+    assert typo["purl"] == "pkg:npm/lodash"
     report = (await client.get("/api/check/pypi/requests")).json()
     assert report["purl"] == f"pkg:pypi/requests@{report['latest_version']}"
 
