@@ -20,6 +20,7 @@ from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.fast_paths import FastExists
 from pkgintel.api.http import ClientIdentity
 from pkgintel.api.openapi import install_openapi
+from pkgintel.api.purl_routes import purl_twin_router
 from pkgintel.api.routes import (
     admin,
     advisories,
@@ -111,22 +112,28 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     )
     identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
     app.state.identity = identity
-    app.include_router(service.router)
-    app.include_router(packages.router)
-    app.include_router(advisories.router)
-    app.include_router(audit.router)
-    app.include_router(error_routes.router)
-    app.include_router(contact_routes.router)
-    app.include_router(compat_routes.router)
-    app.include_router(badges.router)
-    app.include_router(discovery.router)
-    app.include_router(admin.router)
-    app.include_router(knowledge.router)
-    app.include_router(graph_routes.router)
-    app.include_router(people_routes.router)
-    app.include_router(trust_routes.router)
-    app.include_router(typosquat_routes.router)
-    app.include_router(artifacts.router)
+    routers = (
+        service.router,
+        packages.router,
+        advisories.router,
+        audit.router,
+        error_routes.router,
+        contact_routes.router,
+        compat_routes.router,
+        badges.router,
+        discovery.router,
+        admin.router,
+        knowledge.router,
+        graph_routes.router,
+        people_routes.router,
+        trust_routes.router,
+        typosquat_routes.router,
+        artifacts.router,
+    )
+    for router in routers:
+        app.include_router(router)
+    # `GET /api/<thing>?purl=` beside every `GET /api/<thing>/{ecosystem}/{package}`.
+    app.include_router(purl_twin_router(routers))
     install_docs(app)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)

@@ -26,6 +26,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pkgintel.cli_args import ECOSYSTEM_HELP, parse_ecosystem
 from pkgintel.cli_doctor import doctor
 from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
@@ -120,7 +121,10 @@ def migrate() -> None:
 
 @app.command()
 def check(
-    ecosystem: Annotated[Ecosystem, typer.Argument(help="Ecosystem id, e.g. npm or pypi.")],
+    ecosystem: Annotated[
+        Ecosystem,
+        typer.Argument(parser=parse_ecosystem, metavar="ECOSYSTEM", help=ECOSYSTEM_HELP),
+    ],
     package: Annotated[str, typer.Argument(help="Package name.")],
     version: Annotated[
         str | None, typer.Option("--version", help="Render for this version.")
@@ -181,7 +185,14 @@ def _read_source(source: str, timeout: float) -> bytes:
 
 @ingest_app.command("names")
 def ingest_names(
-    ecosystem: Annotated[Ecosystem, typer.Option(help="Ecosystem the names belong to.")],
+    ecosystem: Annotated[
+        Ecosystem,
+        typer.Option(
+            parser=parse_ecosystem,
+            metavar="ECOSYSTEM",
+            help="Ecosystem the names belong to: " + ECOSYSTEM_HELP,
+        ),
+    ],
     source: Annotated[
         str, typer.Option("--from", help="Path or URL: TSV(.gz), PyPI simple JSON, npm name list.")
     ],

@@ -32,6 +32,7 @@ from typing import Any
 from pkgintel.domain.freshness import Freshness, freshness
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.knowledge.stdlib import backport_on_registry, is_stdlib
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.compromises import bulk_status
@@ -129,7 +130,12 @@ class BulkCheckService:
         entries, state = known
         key = normalise_name(eco, name)
         entry = entries.get(key)
-        base: dict[str, Any] = {"ecosystem": eco.value, "package": name, "version": version}
+        base: dict[str, Any] = {
+            "ecosystem": eco.value,
+            "package": name,
+            "version": version,
+            "purl": purl_of(eco, name, version),
+        }
         if is_stdlib(eco, name):
             note = (
                 "part of the standard library; a same-named backport also exists on the registry"

@@ -34,6 +34,7 @@ from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import is_valid, sort_key
 from pkgintel.scoring.verdicts import VERDICT_GATE, at_or_above
 from pkgintel.services.bulk import BulkCheckService
@@ -252,6 +253,7 @@ class StackService:
             "ecosystem": eco.value,
             "package": name,
             "version": version,
+            "purl": purl_of(eco, name, version),
             "status": st,
             "reason": status["reason"],
         }
