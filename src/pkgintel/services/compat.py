@@ -58,6 +58,7 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.versions import is_valid
 from pkgintel.ecosystems.pypi_metadata import same_version
+from pkgintel.upstream_memo import one_answer
 
 SUPPORTED: Final = (Ecosystem.NPM, Ecosystem.PYPI)
 PYPI_CANDIDATES: Final = 8
@@ -283,8 +284,20 @@ class CompatService:
         """
         The compatibility of `packages` ({name: exact version}; `node`/`python` entries are
         runtimes). Raises `InvalidInput` (bad/empty/oversized stack, undetectable ecosystem) and
-        `EcosystemNotSupported` (no constraint data for that ecosystem yet).
+        `EcosystemNotSupported` (no constraint data for that ecosystem yet). Every registry
+        document is asked for once per check (`upstream_memo.one_answer`), however many of
+        detection, loading and the suggestions' candidates read it.
         """
+        with one_answer():
+            return await self._check(packages, ecosystem=ecosystem, suggest=suggest)
+
+    async def _check(
+        self,
+        packages: Mapping[str, str],
+        *,
+        ecosystem: Ecosystem | None,
+        suggest: bool,
+    ) -> CompatReport:
         items: dict[str, str] = {}
         runtimes: dict[str, str] = {}
         for raw_name, raw_version in packages.items():

@@ -68,6 +68,7 @@ from pkgintel.domain.ranges import requirement_met
 from pkgintel.scoring.license_compat import copyleft_family
 from pkgintel.services.reports import PackageReport, ReportService
 from pkgintel.upstream_guard import FanOut, fan_out
+from pkgintel.upstream_memo import one_answer
 
 logger = logging.getLogger(__name__)
 
@@ -239,9 +240,10 @@ class TreeService:
 
             resolution = ResolutionA
         try:
-            result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
-                name, version
-            )
+            with one_answer():
+                result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
+                    name, version
+                )
         finally:
             fan_out.reset(token)
         if result.complete:
