@@ -11,6 +11,7 @@ per-version documents PyPI serves (`/pypi/<name>/<version>/json`); the npm ones 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -22,16 +23,22 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.mcp.tools import check_compatibility
 from pkgintel.services.runtime import Runtime
 from tests.fake_registry import ReplayRegistry
+from tests.osv_records import record
 
 PYPI = "https://pypi.org/pypi"
 NPM = "https://registry.npmjs.org"
 
 
 @pytest.fixture
-def settings(settings: Settings) -> Settings:
-    # No OSV API fallback: the counts are the registries' alone (and every upstream shares the replay
-    # registry's host, whose circuit the fallback's failures would open).
-    return settings.model_copy(update={"osv_api_fallback": False})
+def osv_fallback() -> bool:
+    """Off unless a test parametrizes it: the counts are then the registries' alone (and every
+    upstream shares the replay registry's host, whose circuit the fallback's failures would open)."""
+    return False
+
+
+@pytest.fixture
+def settings(settings: Settings, osv_fallback: bool) -> Settings:
+    return settings.model_copy(update={"osv_api_fallback": osv_fallback})
 
 
 def pypi_project(registry: ReplayRegistry, name: str, versions: dict[str, list[str]]) -> None:
@@ -276,7 +283,8 @@ async def test_compare_asks_each_document_once(
 async def test_scan_and_check_bulk_ask_no_registry(
     client: httpx.AsyncClient, registry: ReplayRegistry
 ) -> None:
-    """Both answer from the database only: no registry request at all."""
+    """With advisories loaded or the OSV API fallback off, both answer from the database only:
+    no upstream request at all."""
     registry.hits.clear()
     scan = await client.post("/api/scan", json={"ecosystem": "pypi", "packages": PYPI_CONFLICT})
     assert scan.status_code == 200, scan.text
@@ -290,3 +298,53 @@ async def test_scan_and_check_bulk_ask_no_registry(
     )
     assert bulk.status_code == 200, bulk.text
     assert asked(registry) == Counter()
+
+
+@pytest.mark.parametrize("osv_fallback", [True])
+async def test_scan_asks_the_osv_api_once_per_package(
+    client: httpx.AsyncClient, registry: ReplayRegistry, osv_fallback: bool
+) -> None:
+    """No npm advisories are loaded, so the scan asks the OSV API on demand: once for left-pad,
+    although the lockfile holds two versions of it. On main: two batch queries for left-pad and
+    each of its advisories fetched twice."""
+    registry.osv_fail_with = None
+    registry.osv_records += [
+        record("GHSA-aaaa", "npm", "left-pad", events=[{"introduced": "0"}, {"fixed": "2.0.0"}]),
+        record("GHSA-bbbb", "npm", "left-pad", events=[{"introduced": "0"}, {"fixed": "2.0.0"}]),
+        record("GHSA-cccc", "npm", "wrap", events=[{"introduced": "0"}, {"fixed": "2.0.0"}]),
+    ]
+    lock = {
+        "name": "app",
+        "version": "1.0.0",
+        "lockfileVersion": 3,
+        "packages": {
+            "": {
+                "name": "app",
+                "version": "1.0.0",
+                "dependencies": {"left-pad": "^1", "wrap": "1"},
+            },
+            "node_modules/left-pad": {"version": "1.0.0"},
+            "node_modules/wrap": {"version": "1.0.0"},
+            "node_modules/wrap/node_modules/left-pad": {"version": "1.1.0"},
+        },
+    }
+    registry.hits.clear()
+    resp = await client.post(
+        "/api/scan", json={"lockfile": json.dumps(lock), "filename": "package-lock.json"}
+    )
+    assert resp.status_code == 200, resp.text
+    found = {
+        (p["name"], p["version"]): [v["id"] for v in p["vulnerabilities"]]
+        for p in resp.json()["packages"]
+    }
+    assert (
+        found[("left-pad", "1.0.0")] == found[("left-pad", "1.1.0")] == ["GHSA-aaaa", "GHSA-bbbb"]
+    )
+    assert asked(registry) == Counter(
+        {
+            "/osv-api/v1/querybatch": 2,  # left-pad, wrap: one query each
+            "/osv-api/v1/vulns/GHSA-aaaa": 1,
+            "/osv-api/v1/vulns/GHSA-bbbb": 1,
+            "/osv-api/v1/vulns/GHSA-cccc": 1,
+        }
+    )
