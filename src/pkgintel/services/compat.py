@@ -8,7 +8,10 @@
 2. Each package's declarations come from its registry, concurrently: npm from one packument per
    package (every version's peer/runtime dependencies and `engines.node`, kept in memory for
    `ttl_s`); PyPI from `PackageService` snapshots of the asked versions (`requires_dist` with
-   markers, `requires_python`).
+   markers, `requires_python`). Within one check each registry document (a packument, a project
+   document, a version's document or core metadata file, a downloads count) is asked for once,
+   however many of detection, loading and the suggestions' candidates read it
+   (`upstream_memo.one_answer`).
 3. `domain.compat.check_stack` finds declared conflicts; curated breakages (data with sources) are
    applied on top and marked `curated`.
 4. With conflicts, `domain.compat.suggest_versions` (resolvelib) finds the nearest published
