@@ -18,11 +18,13 @@ lapsed still holds its group until the reaper settles it (every worker reaps bef
 
 **The database's clock.** Every time that decides a lease — the claim's `started_at` and
 `lease_until`, heartbeats, `finished_at`, the reaper's "lease ran out", `scheduled_for` being due,
-the pruning cutoff — is read from the database (`clock_timestamp()` on PostgreSQL,
-`strftime('%Y-%m-%d %H:%M:%f', 'now')` on SQLite, where every process shares the host's clock),
-never from the calling process, so a process with a skewed clock neither reaps a live lease nor
-grants a short one. `clock_offset` is added to it: zero in production, moved by tests to make
-time pass. Enqueue times and event times stay the caller's (they are records, not deadlines).
+the pruning cutoff — is the database's, computed inside the statement that uses it
+(`clock_timestamp()` on PostgreSQL, `strftime('%Y-%m-%d %H:%M:%f', 'now')` on SQLite, where every
+process shares the host's clock), never the calling process's: a process with a skewed clock
+neither reaps a live lease nor grants a short one, and a claim that waited for a lock never
+records a start before the previous run's end. `clock_offset` is added to it: zero in
+production, moved by tests to make time pass. Enqueue times and event times stay the caller's
+(they are records, not deadlines).
 
 **Fencing.** A run is identified by its worker and its attempt number (`attempts` grows on every
 claim, so it is a fencing token). Every write of a running job — heartbeat, `finish`, `release`,
@@ -47,6 +49,7 @@ from typing import Any
 import orjson
 from sqlalchemy import (
     DateTime,
+    Interval,
     String,
     and_,
     case,
@@ -58,11 +61,10 @@ from sqlalchemy import (
     null,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.domain.ops import (
     TERMINAL_JOB,
@@ -171,20 +173,22 @@ class SqlOpsStore:
         """Added to the database's clock (see the module docstring): tests move time with it."""
 
     # -- the database's clock --------------------------------------------------------------
-    async def _now(self, conn: AsyncConnection) -> datetime:
+    def _clock(self, plus: timedelta = timedelta(0)) -> Any:
+        """SQL for the database's time now (+ `clock_offset` + `plus`), evaluated when the
+        statement runs — after it got its locks, so a claim that waited for another process's
+        commit never records a time before that commit. SQLite gets SQLAlchemy's storage format
+        (`YYYY-MM-DD HH:MM:SS.ffffff`, UTC), so stored times compare as before."""
+        shift = self.clock_offset + plus
         if self._dialect == "postgresql":
-            value = (await conn.execute(text("SELECT clock_timestamp()"))).scalar_one()
-        else:
-            raw = (
-                await conn.execute(text("SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')"))
-            ).scalar_one()
-            value = datetime.fromisoformat(raw)
-        return _aware(value) + self.clock_offset
+            return func.clock_timestamp(type_=DateTime(timezone=True)) + literal(shift, Interval())
+        modifier = f"{shift.total_seconds():+.6f} seconds"
+        return func.strftime("%Y-%m-%d %H:%M:%f", "now", modifier).concat("000")
 
     async def db_now(self) -> datetime:
         """The database's current time (plus `clock_offset`), timezone-aware UTC."""
         async with self._engine.connect() as conn:
-            return await self._now(conn)
+            value = (await conn.execute(select(self._clock()))).scalar_one()
+        return _aware(value if isinstance(value, datetime) else datetime.fromisoformat(value))
 
     @staticmethod
     def _held(job_id: str, owner: Owner) -> Any:
@@ -258,40 +262,40 @@ class SqlOpsStore:
     ) -> Job | None:
         groups = {k: g for k, g in groups.items() if k in kinds}
         cand, busy = job.alias("cand"), job.alias("busy")
+        now = self._clock()
+        pick = select(cand.c.id).where(
+            cand.c.status == JobStatus.QUEUED.value,
+            cand.c.kind.in_(list(kinds)),
+            or_(cand.c.scheduled_for.is_(None), cand.c.scheduled_for <= now),
+        )
+        group_of: Any = null()
+        if groups:
+            pick = pick.where(
+                ~exists().where(
+                    busy.c.status == JobStatus.RUNNING.value,
+                    busy.c.exclusive_group == case(groups, value=cand.c.kind, else_=null()),
+                )
+            )
+            group_of = case(groups, value=job.c.kind, else_=null())
+        pick = pick.order_by(cand.c.created_at, cand.c.id).limit(1)
+        if self._dialect == "postgresql":
+            pick = pick.with_for_update(skip_locked=True, of=cand)
+        stmt = (
+            update(job)
+            .where(job.c.id == pick.scalar_subquery(), job.c.status == JobStatus.QUEUED.value)
+            .values(
+                status=JobStatus.RUNNING.value,
+                worker_id=worker_id,
+                attempts=job.c.attempts + 1,
+                started_at=now,
+                heartbeat_at=now,
+                lease_until=self._clock(timedelta(seconds=lease_s)),
+                finished_at=None,
+                exclusive_group=group_of,
+            )
+            .returning(*job.c)
+        )
         async with self._engine.begin() as conn:
-            now = await self._now(conn)
-            pick = select(cand.c.id).where(
-                cand.c.status == JobStatus.QUEUED.value,
-                cand.c.kind.in_(list(kinds)),
-                or_(cand.c.scheduled_for.is_(None), cand.c.scheduled_for <= now),
-            )
-            group_of: Any = null()
-            if groups:
-                pick = pick.where(
-                    ~exists().where(
-                        busy.c.status == JobStatus.RUNNING.value,
-                        busy.c.exclusive_group == case(groups, value=cand.c.kind, else_=null()),
-                    )
-                )
-                group_of = case(groups, value=job.c.kind, else_=null())
-            pick = pick.order_by(cand.c.created_at, cand.c.id).limit(1)
-            if self._dialect == "postgresql":
-                pick = pick.with_for_update(skip_locked=True, of=cand)
-            stmt = (
-                update(job)
-                .where(job.c.id == pick.scalar_subquery(), job.c.status == JobStatus.QUEUED.value)
-                .values(
-                    status=JobStatus.RUNNING.value,
-                    worker_id=worker_id,
-                    attempts=job.c.attempts + 1,
-                    started_at=now,
-                    heartbeat_at=now,
-                    lease_until=now + timedelta(seconds=lease_s),
-                    finished_at=None,
-                    exclusive_group=group_of,
-                )
-                .returning(*job.c)
-            )
             row = (await conn.execute(stmt)).first()
         return _job(row) if row else None
 
@@ -300,14 +304,13 @@ class SqlOpsStore:
     ) -> tuple[bool, bool]:
         """Extend the lease of run (`worker_id`, `attempt`) to `lease_s` seconds from the
         database's now; returns (still ours, kill requested)."""
+        stmt = (
+            update(job)
+            .where(self._held(job_id, (worker_id, attempt)))
+            .values(heartbeat_at=self._clock(), lease_until=self._clock(timedelta(seconds=lease_s)))
+            .returning(job.c.kill_requested)
+        )
         async with self._engine.begin() as conn:
-            now = await self._now(conn)
-            stmt = (
-                update(job)
-                .where(self._held(job_id, (worker_id, attempt)))
-                .values(heartbeat_at=now, lease_until=now + timedelta(seconds=lease_s))
-                .returning(job.c.kill_requested)
-            )
             row = (await conn.execute(stmt)).first()
         if row is None:
             return False, False
@@ -331,19 +334,18 @@ class SqlOpsStore:
     ) -> bool:
         """Settle run (`worker_id`, `attempt`); False (nothing written) when it no longer holds
         the job."""
-        async with self._engine.begin() as conn:
-            now = await self._now(conn)
-            stmt = (
-                update(job)
-                .where(self._held(job_id, (worker_id, attempt)))
-                .values(
-                    status=status.value,
-                    finished_at=now,
-                    lease_until=None,
-                    result=_dumps(result) if result is not None else None,
-                    error=error,
-                )
+        stmt = (
+            update(job)
+            .where(self._held(job_id, (worker_id, attempt)))
+            .values(
+                status=status.value,
+                finished_at=self._clock(),
+                lease_until=None,
+                result=_dumps(result) if result is not None else None,
+                error=error,
             )
+        )
+        async with self._engine.begin() as conn:
             return bool((await conn.execute(stmt)).rowcount)
 
     async def release(self, job_id: str, worker_id: str, attempt: int) -> bool:
@@ -371,11 +373,10 @@ class SqlOpsStore:
     async def request_kill(self, job_id: str) -> Job | None:
         """A queued job is killed at once; a running one is flagged for its worker."""
         async with self._engine.begin() as conn:
-            now = await self._now(conn)
             await conn.execute(
                 update(job)
                 .where(job.c.id == job_id, job.c.status == JobStatus.QUEUED.value)
-                .values(status=JobStatus.KILLED.value, finished_at=now, error="killed")
+                .values(status=JobStatus.KILLED.value, finished_at=self._clock(), error="killed")
             )
             await conn.execute(
                 update(job)
@@ -392,8 +393,8 @@ class SqlOpsStore:
         remain, else failed. Returns each (with the worker that lost it) and its new status.
         """
         out: list[tuple[Job, JobStatus]] = []
+        now = self._clock()
         async with self._engine.begin() as conn:
-            now = await self._now(conn)
             expired = and_(job.c.status == JobStatus.RUNNING.value, job.c.lease_until < now)
             if alive:  # jobs the calling worker is running itself: late heartbeats, not dead
                 expired = and_(expired, job.c.id.notin_(list(alive)))
@@ -446,10 +447,9 @@ class SqlOpsStore:
         )
         removed_jobs = removed_events = 0
         async with self._engine.begin() as conn:
-            cutoff = await self._now(conn) - older_than
             stmt = select(job.c.id).where(
                 job.c.status.in_(_TERMINAL),
-                func.coalesce(job.c.finished_at, job.c.created_at) < cutoff,
+                func.coalesce(job.c.finished_at, job.c.created_at) < self._clock(-older_than),
                 job.c.id.notin_(select(mission.c.id)),
                 has_newer,  # the newest finished job of each kind is kept
             )
