@@ -681,6 +681,7 @@ def build_ops(
         TaskDeps,
         bind,
         configured_feeds,
+        exclusive_group,
         ingest_retry,
         initial_ingestion,
     )
@@ -715,10 +716,21 @@ def build_ops(
         contact=contact,
         history=history,
         ingestion=ingestion,
+        jobs=ops_store,
+        job_retention_days=settings.job_retention_days,
     )
-    kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
-    kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)
-    kinds[INGEST_RETRY] = JobKind(run=bind(ingest_retry, deps), max_attempts=1)
+    kinds: dict[str, JobKind] = {
+        slug: JobKind(run=bind(fn, deps), exclusive=exclusive_group(slug))
+        for slug, fn in TASKS.items()
+    }
+    kinds[INITIAL_INGESTION] = JobKind(
+        run=bind(initial_ingestion, deps),
+        max_attempts=1,
+        exclusive=exclusive_group(INITIAL_INGESTION),
+    )
+    kinds[INGEST_RETRY] = JobKind(
+        run=bind(ingest_retry, deps), max_attempts=1, exclusive=exclusive_group(INGEST_RETRY)
+    )
     queue = JobQueue(ops_store, kinds, clock=clock, max_attempts=settings.job_max_attempts)
     cron = CronService(
         queue,

@@ -301,6 +301,12 @@ class Settings(BaseSettings):
     job_max_attempts: int = Field(
         3, ge=1, le=20, description="Attempts of a job whose worker dies."
     )
+    job_retention_days: int = Field(
+        30,
+        ge=1,
+        description="Days finished jobs and their output are kept before the `job-retention` "
+        "cron job removes them (never a queued or running job).",
+    )
     cron_schedules: dict[str, str] = Field(
         default_factory=lambda: {
             "ingest-advisories": "17 3 * * *",
@@ -312,6 +318,7 @@ class Settings(BaseSettings):
             "usage-retention": "53 1 * * *",
             "contact-retention": "13 1 * * *",
             "health-snapshots": "41 0 * * *",
+            "job-retention": "29 2 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
     )

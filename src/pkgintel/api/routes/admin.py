@@ -322,10 +322,29 @@ async def cron_log(
     return _json(await ops.cron.log(slug, lines))
 
 
-@router.post("/cron/run/{slug}", summary="Run a cron job now", status_code=202, responses=ACCEPTED)
+@router.post(
+    "/cron/run/{slug}",
+    summary="Run a cron job now",
+    status_code=202,
+    responses={
+        **ACCEPTED,
+        409: {"description": "That job is already running, or queued to run next", **_PROBLEM},
+    },
+)
 async def cron_run(ops: OpsDep, slug: Slug) -> Response:
+    """Queue a run of `slug`. 409 (naming the job) when it is already running or queued and due;
+    when another job of its exclusivity group is running it waits behind it (`waiting_for`)."""
     job = await ops.cron.run(slug)
-    return _json({"job_id": job.id, "slug": slug, "status": job.status.value}, 202)
+    blocker = await ops.queue.blocker(job)
+    return _json(
+        {
+            "job_id": job.id,
+            "slug": slug,
+            "status": job.status.value,
+            "waiting_for": {"job_id": blocker.id, "kind": blocker.kind} if blocker else None,
+        },
+        202,
+    )
 
 
 @router.get("/jobs", summary="Jobs, newest first")
