@@ -35,6 +35,9 @@ os.environ.setdefault("PKGINTEL_INITIAL_INGEST", "false")
 # test, nor any process a test starts, may write into the real one.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="pkgintel-test-data-")
 atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
+# Nor load the shipped popularity snapshot (~200,000 names, seconds of CPU) at each server start:
+# the tests of that load turn it on.
+os.environ.setdefault("PKGINTEL_SHIPPED_POPULARITY", "false")
 
 PG_URL = os.environ.get("PKGINTEL_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("PKGINTEL_TEST_REDIS_URL")

@@ -14,11 +14,13 @@ from fastapi import FastAPI
 
 from pkgintel import __version__
 from pkgintel.api.admin_audit import AdminAuditMiddleware
+from pkgintel.api.docs import install_docs
 from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.fast_paths import FastExists
 from pkgintel.api.http import ClientIdentity
 from pkgintel.api.openapi import install_openapi
+from pkgintel.api.purl_routes import purl_twin_router
 from pkgintel.api.routes import (
     admin,
     advisories,
@@ -43,7 +45,7 @@ from pkgintel.config import Settings
 from pkgintel.mcp.http import mount_mcp
 from pkgintel.services import compromises
 from pkgintel.services.runtime import Runtime
-from pkgintel.worker_host import embedded_worker
+from pkgintel.worker_host import embedded_worker, load_shipped
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +65,24 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with build_runtime(settings) as built, mcp_http.running():
             app.state.runtime = built
-            # Name pools take up to a second per ecosystem to load and index: warm them in the
-            # background so the first check_bulk or typosquat hint does not wait for it.
-            warming = asyncio.create_task(_warm(built))
+            # The curated knowledge and popularity snapshot shipped in the package, on a first
+            # start or after an upgrade: seconds of work on a first start, so in the background
+            # (answers meanwhile say the knowledge is being loaded); one query when current.
+            # Then the name pools, which take up to a second per ecosystem to load and index:
+            # warmed so the first check_bulk or typosquat hint does not wait for it.
+            shipping = asyncio.create_task(_load_shipped(built))
+            warming = asyncio.create_task(_warm_after(shipping, built))
             # Names ingested by the CLI (another process) are seen within a second.
             following = asyncio.create_task(built.names.follow_ingestions())
             try:
                 async with embedded_worker(settings, built):
                     yield
             finally:
+                # The load ends at its next step or batch, never inside a transaction (a
+                # cancelled write could hold its connection past the engine's close).
+                if built.shipped is not None:
+                    built.shipped.stop()
+                await asyncio.gather(shipping, return_exceptions=True)
                 warming.cancel()
                 following.cancel()
 
@@ -85,6 +96,9 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         version=__version__,
         description=DESCRIPTION,
         lifespan=mcp_lifespan if runtime is not None else lifespan,
+        # FastAPI's pages load their assets from CDNs; `install_docs` serves them from the app.
+        docs_url=None,
+        redoc_url=None,
     )
     if runtime is not None:
         app.state.runtime = runtime
@@ -98,28 +112,40 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     )
     identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
     app.state.identity = identity
-    app.include_router(service.router)
-    app.include_router(packages.router)
-    app.include_router(advisories.router)
-    app.include_router(audit.router)
-    app.include_router(error_routes.router)
-    app.include_router(contact_routes.router)
-    app.include_router(compat_routes.router)
-    app.include_router(badges.router)
-    app.include_router(discovery.router)
-    app.include_router(admin.router)
-    app.include_router(knowledge.router)
-    app.include_router(graph_routes.router)
-    app.include_router(people_routes.router)
-    app.include_router(trust_routes.router)
-    app.include_router(typosquat_routes.router)
-    app.include_router(artifacts.router)
+    routers = (
+        service.router,
+        packages.router,
+        advisories.router,
+        audit.router,
+        error_routes.router,
+        contact_routes.router,
+        compat_routes.router,
+        badges.router,
+        discovery.router,
+        admin.router,
+        knowledge.router,
+        graph_routes.router,
+        people_routes.router,
+        trust_routes.router,
+        typosquat_routes.router,
+        artifacts.router,
+    )
+    for router in routers:
+        app.include_router(router)
+    # `GET /api/<thing>?purl=` beside every `GET /api/<thing>/{ecosystem}/{package}`.
+    app.include_router(purl_twin_router(routers))
+    install_docs(app)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)
     install_openapi(app)
-    # Event streams must not pass through a compressor: it would buffer them.
+    # Event streams must not pass through a compressor: it would buffer them. Nor the docs' assets:
+    # compressing the 1.5 MB Swagger UI bundle takes the event loop for most of a second per
+    # request; they are sent as files with an ETag and cached by the browser instead.
     app.add_middleware(
-        BrotliMiddleware, minimum_size=500, gzip_fallback=True, excluded_handlers=[r"^/api/live/"]
+        BrotliMiddleware,
+        minimum_size=500,
+        gzip_fallback=True,
+        excluded_handlers=[r"^/api/live/", r"^/docs/static/"],
     )
     app.add_middleware(AdminAuditMiddleware)
     app.add_middleware(FastExists)
@@ -127,6 +153,18 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.add_middleware(RejectControlPaths)
     app.add_middleware(AccessLog, identity=identity)
     return app
+
+
+async def _load_shipped(runtime: Runtime) -> None:
+    try:
+        await load_shipped(runtime)
+    except Exception:  # the answers say what is missing; the next start tries again
+        log.warning("loading the knowledge shipped with pkgintel failed", exc_info=True)
+
+
+async def _warm_after(shipping: asyncio.Task[None], runtime: Runtime) -> None:
+    await asyncio.shield(shipping)
+    await _warm(runtime)
 
 
 async def _warm(runtime: Runtime) -> None:

@@ -20,6 +20,7 @@ from pkgintel.cache.base import Cache
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.cache.redis_cache import RedisCache
 from pkgintel.config import Settings
+from pkgintel.doctor_wiring import build_doctor
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems import ADAPTERS
 from pkgintel.ecosystems.base import RegistryAdapter
@@ -39,11 +40,13 @@ from pkgintel.services.compat import CompatService, NpmConstraintSource
 from pkgintel.services.contact import ContactService
 from pkgintel.services.deprecations import CuratedDeprecations
 from pkgintel.services.discovery import DiscoveryService
+from pkgintel.services.doctor import Doctor
 from pkgintel.services.errors import ErrorService
 from pkgintel.services.graph import Graph
 from pkgintel.services.harvest import HarvestService
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.live_feed import LiveFeed
+from pkgintel.services.load_state import LoadState
 from pkgintel.services.malicious import MaliciousService
 from pkgintel.services.names import NameService
 from pkgintel.services.ops import Ops
@@ -53,6 +56,7 @@ from pkgintel.services.provenance import ProvenanceService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.scorecard import ScorecardService
+from pkgintel.services.shipped import PopularitySource, ShippedKnowledge
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.usage import UsageLog
@@ -271,7 +275,25 @@ def assemble(
     seen_hooks.append(knowledge.discovery.record_seen)
     status = StatusService(store, cache, store, supported=tuple(e.value for e in adapters))
     contact = build_contact_service(settings, store, clock)
+    curated_state = LoadState()
+    errors = build_error_service(settings, store, clock, curated_state)
     graph = build_graph(settings, store, cache, reports, knowledge_store, clock)
+    ops = build_ops(
+        settings,
+        store,
+        client,
+        packages,
+        names,
+        reports,
+        _utcnow,
+        advisory_store,
+        bus,
+        invalidate=advisory_service.invalidate,
+        usage=knowledge.usage if settings.usage_log_enabled else None,
+        knowledge=knowledge,
+        contact=contact,
+        history=graph.history,
+    )
     return Runtime(
         packages=packages,
         reports=reports,
@@ -294,30 +316,30 @@ def assemble(
         max_lockfile_bytes=settings.max_lockfile_bytes,
         bulk_hint_threshold=settings.bulk_hint_threshold,
         public_url=settings.public_url.rstrip("/"),
-        errors=build_error_service(settings, store, clock),
+        errors=errors,
         contact=contact,
         compat=compat,
         knowledge=knowledge,
         trust=trust,
-        ops=build_ops(
-            settings,
-            store,
-            client,
-            packages,
-            names,
-            reports,
-            _utcnow,
-            advisory_store,
-            bus,
-            invalidate=advisory_service.invalidate,
-            usage=knowledge.usage if settings.usage_log_enabled else None,
-            knowledge=knowledge,
-            contact=contact,
-            history=graph.history,
-        ),
+        ops=ops,
         graph=graph,
         scorecard=scorecard,
         provenance=provenance,
+        doctor=build_doctor(
+            settings,
+            engine=store.engine,
+            health=store,
+            cache=cache if settings.redis_url else None,
+            client=client,
+            feeds=advisory_store,
+            names=store,
+            jobs=ops.store,
+            clock=clock,
+            feed_outcomes=ops.ingestion.feeds if ops.ingestion else None,
+        ),
+        shipped=build_shipped(
+            settings, store, errors, knowledge_store, names, curated_state, clock
+        ),
     )
 
 
@@ -434,7 +456,9 @@ def build_artifact_services(
     return scorecard, provenance, artifacts
 
 
-def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> ErrorService:
+def build_error_service(
+    settings: Settings, store: SqlStore, clock: Any, curated_state: LoadState | None = None
+) -> ErrorService:
     """The error-to-fix database on the service's engine, votes limited per client."""
     from pkgintel.cache.rate_gate import LimitsGate
     from pkgintel.knowledge.error_fixes import load_error_knowledge
@@ -447,6 +471,45 @@ def build_error_service(settings: Settings, store: SqlStore, clock: Any) -> Erro
         ),
         clock=clock,
         min_confidence=settings.error_min_confidence,
+        curated_state=curated_state,
+    )
+
+
+def build_shipped(
+    settings: Settings,
+    store: SqlStore,
+    errors: ErrorService,
+    knowledge_store: SqlKnowledgeStore,
+    names: NameService,
+    state: LoadState,
+    clock: Any,
+) -> ShippedKnowledge:
+    """The loader of the curated knowledge and popularity snapshot shipped in the package."""
+    from functools import partial
+
+    from pkgintel.knowledge.curated import load_curated
+    from pkgintel.knowledge.popularity import load_snapshot, snapshot_entries
+    from pkgintel.knowledge.revision import curated_revision
+    from pkgintel.storage.locks import load_lock
+    from pkgintel.storage.ops import SqlOpsStore
+
+    def popularity() -> PopularitySource:
+        snapshot = load_snapshot()
+        return PopularitySource(
+            snapshot.label(), snapshot.ecosystems, partial(snapshot_entries, snapshot=snapshot)
+        )
+
+    return ShippedKnowledge(
+        errors=errors,
+        knowledge_store=knowledge_store,
+        settings=SqlOpsStore(store.engine),
+        names=names,
+        curated=load_curated,
+        revision=curated_revision,
+        popularity=popularity if settings.shipped_popularity else None,
+        lock=partial(load_lock, store.engine),
+        state=state,
+        clock=clock,
     )
 
 
@@ -537,6 +600,50 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
         await engine.dispose()
 
 
+@asynccontextmanager
+async def open_doctor(
+    settings: Settings,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    timeout_s: float | None = None,
+) -> AsyncIterator[Doctor]:
+    """
+    The doctor of `pkgintel doctor`, on its own engine, cache and client. Unlike `build_runtime` it
+    never migrates (the doctor reports the revision) and never creates a SQLite file.
+    """
+    from pkgintel.services.ingest_status import IngestionTracker
+    from pkgintel.storage.ops import SqlOpsStore
+    from pkgintel.tasks import configured_feeds
+
+    engine = create_engine(settings.database_url)
+    cache = RedisCache.from_url(settings.redis_url) if settings.redis_url else None
+    client = build_http_client(settings, transport)
+    store = SqlStore(engine)
+    try:
+        yield build_doctor(
+            settings,
+            engine=engine,
+            health=store,
+            cache=cache,
+            client=client,
+            feeds=SqlAdvisoryStore(engine),
+            names=store,
+            jobs=SqlOpsStore(engine),
+            clock=_utcnow,
+            timeout_s=timeout_s,
+            feed_outcomes=IngestionTracker(
+                SqlOpsStore(engine),
+                configured=configured_feeds(settings.osv_ecosystems, settings.name_lists),
+                clock=_utcnow,
+            ).feeds,
+        )
+    finally:
+        await client.aclose()
+        if cache is not None:
+            await cache.close()
+        await engine.dispose()
+
+
 def build_ops(
     settings: Settings,
     store: SqlStore,
@@ -576,6 +683,7 @@ def build_ops(
         TaskDeps,
         bind,
         configured_feeds,
+        exclusive_group,
         ingest_retry,
         initial_ingestion,
     )
@@ -610,10 +718,21 @@ def build_ops(
         contact=contact,
         history=history,
         ingestion=ingestion,
+        jobs=ops_store,
+        job_retention_days=settings.job_retention_days,
     )
-    kinds: dict[str, JobKind] = {slug: JobKind(run=bind(fn, deps)) for slug, fn in TASKS.items()}
-    kinds[INITIAL_INGESTION] = JobKind(run=bind(initial_ingestion, deps), max_attempts=1)
-    kinds[INGEST_RETRY] = JobKind(run=bind(ingest_retry, deps), max_attempts=1)
+    kinds: dict[str, JobKind] = {
+        slug: JobKind(run=bind(fn, deps), exclusive=exclusive_group(slug))
+        for slug, fn in TASKS.items()
+    }
+    kinds[INITIAL_INGESTION] = JobKind(
+        run=bind(initial_ingestion, deps),
+        max_attempts=1,
+        exclusive=exclusive_group(INITIAL_INGESTION),
+    )
+    kinds[INGEST_RETRY] = JobKind(
+        run=bind(ingest_retry, deps), max_attempts=1, exclusive=exclusive_group(INGEST_RETRY)
+    )
     queue = JobQueue(ops_store, kinds, clock=clock, max_attempts=settings.job_max_attempts)
     cron = CronService(
         queue,

@@ -1,6 +1,6 @@
 """
 Command line: `pkgintel serve | mcp | check | migrate | ingest names|osv|kev|epss|all|knowledge | worker |
-jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot | scan` (`cli_scan.py`).
+jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot | doctor | scan` (`cli_scan.py`).
 
 A composition root like `app.py`: it reads `Settings` and builds what each command needs.
 Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input
@@ -25,6 +25,8 @@ from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pkgintel.cli_args import ECOSYSTEM_HELP, parse_ecosystem
+from pkgintel.cli_doctor import doctor
 from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
 from pkgintel.cli_knowledge import harvest_app
@@ -42,6 +44,7 @@ app.command()(worker)
 app.add_typer(harvest_app, name="harvest")
 app.command()(snapshot)
 app.command()(scan)
+app.command()(doctor)
 err = Console(stderr=True)
 
 
@@ -83,12 +86,16 @@ def mcp_stdio() -> None:
 
     from pkgintel.bootstrap import build_runtime
     from pkgintel.mcp.server import build_server
+    from pkgintel.worker_host import load_shipped
 
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), stream=sys.stderr)
 
     async def _run() -> None:
         async with build_runtime(settings) as runtime:
+            # The shipped knowledge on a first start (one query when current): `resolve_error`
+            # and the typosquat checks answer from it.
+            await load_shipped(runtime)
             server = build_server(lambda: runtime, public_url=settings.public_url.rstrip("/"))
             await server.run_stdio_async()
 
@@ -115,7 +122,10 @@ def migrate() -> None:
 
 @app.command()
 def check(
-    ecosystem: Annotated[Ecosystem, typer.Argument(help="Ecosystem id, e.g. npm or pypi.")],
+    ecosystem: Annotated[
+        Ecosystem,
+        typer.Argument(parser=parse_ecosystem, metavar="ECOSYSTEM", help=ECOSYSTEM_HELP),
+    ],
     package: Annotated[str, typer.Argument(help="Package name.")],
     version: Annotated[
         str | None, typer.Option("--version", help="Render for this version.")
@@ -127,12 +137,15 @@ def check(
     from pkgintel.bootstrap import build_runtime
     from pkgintel.domain.names import validate_name
     from pkgintel.services.briefs import render_prompt
+    from pkgintel.worker_host import load_shipped
 
     settings = Settings()
 
     async def _run() -> str:
         async with build_runtime(settings) as runtime:
             name = validate_name(ecosystem, package)
+            # The report's typosquat hint and curated facts read the shipped knowledge.
+            await load_shipped(runtime, ecosystems=(ecosystem,))
             report = await runtime.reports.get_report(ecosystem, name, version, artifacts=as_json)
             if as_json:
                 body = report_wire(report, public_url=runtime.public_url)
@@ -173,7 +186,14 @@ def _read_source(source: str, timeout: float) -> bytes:
 
 @ingest_app.command("names")
 def ingest_names(
-    ecosystem: Annotated[Ecosystem, typer.Option(help="Ecosystem the names belong to.")],
+    ecosystem: Annotated[
+        Ecosystem,
+        typer.Option(
+            parser=parse_ecosystem,
+            metavar="ECOSYSTEM",
+            help="Ecosystem the names belong to: " + ECOSYSTEM_HELP,
+        ),
+    ],
     source: Annotated[
         str, typer.Option("--from", help="Path or URL: TSV(.gz), PyPI simple JSON, npm name list.")
     ],

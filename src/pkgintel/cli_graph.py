@@ -14,7 +14,7 @@ import typer
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names import validate_name
-from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.packages import Ecosystem, resolve_ecosystem
 
 
 def _parse(items: list[str]) -> list[tuple[Ecosystem, str]]:
@@ -22,9 +22,9 @@ def _parse(items: list[str]) -> list[tuple[Ecosystem, str]]:
     for item in items:
         eco, sep, name = item.partition("/")
         try:
-            ecosystem = Ecosystem(eco.strip().lower())
-        except ValueError:
-            raise typer.BadParameter(f"{item!r}: unknown ecosystem {eco!r}") from None
+            ecosystem = resolve_ecosystem(eco)
+        except PkgIntelError as exc:
+            raise typer.BadParameter(f"{item!r}: {exc.message}") from None
         if not sep or not name:
             raise typer.BadParameter(f"{item!r}: expected ecosystem/name, e.g. npm/express")
         try:

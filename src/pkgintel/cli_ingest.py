@@ -233,24 +233,16 @@ def ingest_knowledge() -> None:
     settings = Settings()
 
     async def _run() -> tuple[list[str], list[str]]:
-        from pkgintel.bootstrap import build_error_service, prepare_database
+        from pkgintel.bootstrap import build_runtime
         from pkgintel.knowledge.compromises import load_incidents
-        from pkgintel.knowledge.curated import load_curated
-        from pkgintel.services.knowledge import ingest_curated
-        from pkgintel.storage.knowledge import SqlKnowledgeStore
 
-        engine, store = await prepare_database(settings)
-        try:
-            service = build_error_service(settings, store, lambda: datetime.now(UTC))
-            try:
-                summary = await service.load_knowledge()
-            finally:
-                await service.close()
-            counts = await ingest_curated(
-                SqlKnowledgeStore(engine), load_curated(), datetime.now(UTC)
-            )
-        finally:
-            await engine.dispose()
+        async with build_runtime(settings) as runtime:
+            assert runtime.shipped is not None
+            load = await runtime.shipped.ensure(popularity=False, force=True)
+        if load.curated != "loaded" or load.errors is None:
+            return [], [f"knowledge: {runtime.shipped.state.detail or load.curated}"]
+        summary, counts = load.errors, dict(load.counts)
+        counts.pop("errors", None)
         tools = ", ".join(f"{tool} {n}" for tool, n in sorted(summary.by_tool.items()))
         # Past compromises are read from the package at query time; loading them here validates them.
         incidents = load_incidents()

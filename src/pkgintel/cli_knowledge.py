@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from pkgintel.cli_args import ECOSYSTEM_HELP, parse_ecosystem
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
@@ -49,7 +50,9 @@ def _harvest(
         raise typer.Exit(1)
 
 
-EcoArg = Annotated[Ecosystem, typer.Argument(help="Ecosystem id, e.g. npm or pypi.")]
+EcoArg = Annotated[
+    Ecosystem, typer.Argument(parser=parse_ecosystem, metavar="ECOSYSTEM", help=ECOSYSTEM_HELP)
+]
 PkgArg = Annotated[str, typer.Argument(help="Package name.")]
 RepoOpt = Annotated[
     str | None,

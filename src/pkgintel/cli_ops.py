@@ -1,8 +1,10 @@
 """
-`pkgintel worker`, `pkgintel jobs list|run|kill`, `pkgintel cron list`: the job system from the shell.
+`pkgintel worker`, `pkgintel jobs list|run|kill`, `pkgintel cron list|run`: the job system from the
+shell.
 
-A composition root like `cli.py`. Exit codes: 0 success, 1 a job failed, ended partial or was not
-found, 2 bad usage.
+A composition root like `cli.py`. Exit codes: 0 success, 1 a job failed, ended partial, was not
+found, is already running (`cron run`) or could not start here (`jobs run --here`: another job of
+its exclusivity group is running), 2 bad usage.
 """
 
 from __future__ import annotations
@@ -144,11 +146,19 @@ def jobs_run(
                 return 0
             w = build_worker(settings, ops)
             w.kinds = [kind]
+            await ops.queue.reap()
             while True:
                 done = await w.run_one()
                 if done is None or done.id == job.id:
                     break
             final = await ops.queue.get(job.id)
+            blocker = await ops.queue.blocker(final) if final.status.value == "queued" else None
+            if blocker is not None:
+                err.print(
+                    f"not started here: job {blocker.id} ({blocker.kind}) of the same exclusivity "
+                    f"group is running; {job.id} waits in the queue for a worker"
+                )
+                return 1
             for event in await ops.queue.log_tail(job.id, 1000):
                 typer.echo(event.data.get("line", ""))
             return 0 if final.status.value == "succeeded" else 1
@@ -175,6 +185,25 @@ def jobs_kill(job_id: Annotated[str, typer.Argument(help="Job id.")]) -> None:
         err.print(f"[red]error:[/red] {exc.message}")
         raise typer.Exit(1) from exc
     typer.echo(f"{job_id}: {status}" + (" (kill requested)" if status == "running" else ""))
+
+
+@cron_app.command("run")
+def cron_run(slug: Annotated[str, typer.Argument(help="A registered cron slug.")]) -> None:
+    """Queue a cron job now (a worker runs it); refused while it is already running."""
+
+    async def _run() -> tuple[str, str | None]:
+        async with _ops(Settings()) as (_, ops):
+            await ops.queue.reap()
+            job = await ops.cron.run(slug)
+            blocker = await ops.queue.blocker(job)
+            return job.id, f"job {blocker.id} ({blocker.kind})" if blocker else None
+
+    try:
+        job_id, behind = asyncio.run(_run())
+    except PkgIntelError as exc:
+        err.print(f"[red]error:[/red] {exc.message}")
+        raise typer.Exit(1) from exc
+    typer.echo(job_id + (f" (queued behind {behind})" if behind else ""))
 
 
 @cron_app.command("list")

@@ -325,6 +325,12 @@ class Settings(BaseSettings):
     job_max_attempts: int = Field(
         3, ge=1, le=20, description="Attempts of a job whose worker dies."
     )
+    job_retention_days: int = Field(
+        30,
+        ge=1,
+        description="Days finished jobs and their output are kept before the `job-retention` "
+        "cron job removes them (never a queued or running job).",
+    )
     cron_schedules: dict[str, str] = Field(
         default_factory=lambda: {
             "ingest-advisories": "17 3 * * *",
@@ -336,6 +342,7 @@ class Settings(BaseSettings):
             "usage-retention": "53 1 * * *",
             "contact-retention": "13 1 * * *",
             "health-snapshots": "41 0 * * *",
+            "job-retention": "29 2 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
     )
@@ -355,6 +362,10 @@ class Settings(BaseSettings):
         48,
         ge=0,
         description="Retries of failed feeds after one ingestion before the next scheduled run takes over (0 = no retries).",
+    )
+    shipped_popularity: bool = Field(
+        True,
+        description="At start, load the npm and PyPI popularity snapshot shipped in the package into a name index that is still empty (typosquat checks from the first start, no network; replaced by the `ingest-names` lists).",
     )
     name_lists: dict[str, str] = Field(
         default_factory=lambda: {"pypi": "https://pypi.org/simple/"},

@@ -10,6 +10,18 @@ outcome (`domain.ingestion`: loaded, failed with why, skipped with why), say eac
 WARNING, end `partial` or `failed` when feeds failed, and queue a retry of the failed feeds on a
 backoff (`services.ingest_status`).
 
+**Exclusivity** (`exclusive_group`): every kind here runs at most once at a time across every
+process. The ingestion kinds (the `ingest-*` slugs, `initial-ingestion`, `ingest-retry`) share
+one group, `ingestion`: the first start and the retry write every ingestion table (name index,
+advisories, KEV/EPSS) and all of them read-modify-write the per-feed outcome state, so any two of
+them would race; splitting names from advisories would save little at a few runs a day. Every
+other slug is its own group (a manual run never overlaps the scheduled one). A run checks it
+still holds its job (`JobContext.ensure_owner`; every log and progress line checks it too) before
+it records feed outcomes, so a run whose lease lapsed cannot overwrite the new owner's.
+
+`job-retention` deletes finished job rows (and their output) older than
+`PKGINTEL_JOB_RETENTION_DAYS`, never a queued or running one (`storage/ops.SqlOpsStore.prune_jobs`).
+
 A composition-level module like `bootstrap.py`: it joins sources (files, URLs) to services.
 """
 
@@ -19,6 +31,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +53,7 @@ from pkgintel.sources.osv_export import (
     is_missing_locally,
     iter_records,
 )
+from pkgintel.storage.ops_base import OpsStore
 
 PYPI_SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 KEV = "kev"
@@ -70,6 +84,9 @@ class TaskDeps:
     """`services.history.HistoryService` (daily health snapshots), when wired."""
     ingestion: IngestionTracker | None = None
     """Per-feed outcomes and the backoff retry of failed feeds, when wired."""
+    jobs: OpsStore | None = None
+    """The job table (`job-retention`), when wired."""
+    job_retention_days: int = 30
 
 
 def _feed(location: str) -> str:
@@ -175,6 +192,7 @@ async def _finish(deps: TaskDeps, ctx: JobContext, report: IngestReport) -> dict
     the job ends `partial` or `failed` with that result."""
     result = report.wire()
     if deps.ingestion is not None:
+        await ctx.ensure_owner()  # a run that lost its job must not record over the new owner's
         await deps.ingestion.record(ctx.job, report)
         retry = await deps.ingestion.schedule_retry(ctx.job, report)
         if retry is not None:
@@ -389,6 +407,17 @@ async def health_snapshots(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
     return {"packages": run.packages, "recorded": run.recorded, "failed": len(run.failed)}
 
 
+async def job_retention(deps: TaskDeps, ctx: JobContext) -> dict[str, Any]:
+    """Delete finished jobs older than `PKGINTEL_JOB_RETENTION_DAYS` with their output."""
+    if deps.jobs is None:
+        raise PkgIntelError("the job table is not wired in this installation")
+    jobs, events = await deps.jobs.prune_jobs(older_than=timedelta(days=deps.job_retention_days))
+    await ctx.log(
+        f"jobs: {jobs} finished past {deps.job_retention_days} days removed ({events} output lines)"
+    )
+    return {"removed": jobs, "events": events}
+
+
 TaskFn = Callable[[TaskDeps, JobContext], Any]
 
 TASKS: dict[str, TaskFn] = {
@@ -401,8 +430,22 @@ TASKS: dict[str, TaskFn] = {
     "usage-retention": usage_retention,
     "contact-retention": contact_retention,
     "health-snapshots": health_snapshots,
+    "job-retention": job_retention,
 }
 """Registered cron slugs → their work. One line per slug."""
+
+INGESTION_GROUP = "ingestion"
+EXCLUSIVE: dict[str, str] = dict.fromkeys(
+    ("ingest-advisories", "ingest-kev-epss", "ingest-names", "initial-ingestion", "ingest-retry"),
+    INGESTION_GROUP,
+)
+"""Kinds sharing an exclusivity group (see the module docstring); any other kind is its own."""
+
+
+def exclusive_group(kind: str) -> str:
+    """The exclusivity group of a task kind (`JobKind.exclusive`)."""
+    return EXCLUSIVE.get(kind, kind)
+
 
 DESCRIPTIONS = {
     "ingest-advisories": "OSV advisories (and malicious-package reports) of every configured ecosystem",
@@ -414,6 +457,7 @@ DESCRIPTIONS = {
     "usage-retention": "usage-log rows past PKGINTEL_USAGE_RETENTION_DAYS removed",
     "contact-retention": "contact requests past PKGINTEL_CONTACT_RETENTION_DAYS removed",
     "health-snapshots": "daily health snapshot of each package asked about (health history)",
+    "job-retention": "finished jobs past PKGINTEL_JOB_RETENTION_DAYS removed with their output",
 }
 
 

@@ -7,7 +7,8 @@ everywhere. It sits below both layers and imports neither.
   jittered pause); transport failures become `RegistryUnavailable` (`timeout`, `connect`) or
   `RegistryResponseInvalid` (`invalid_encoding`, `redirects`); a host whose circuit is open
   (`upstream_guard.py`) → `RegistryUnavailable(reason="circuit_open")` with `retry_after`, no call
-  made. Statuses are left to the caller.
+  made. Statuses are left to the caller. Inside a composite answer (`upstream_memo.one_answer`) a
+  GET is sent once per URL and headers: later ones get the first one's response or error.
 - `raise_if_unavailable`: 429 and 5xx → `RegistryUnavailable(reason="status.<code>")` with
   `retry_after` from `Retry-After`.
 - `json_object`: any other non-2xx → `RegistryResponseInvalid(reason="status.<code>")`; a body that
@@ -36,6 +37,7 @@ from tenacity import (
 
 from pkgintel.domain.errors import RegistryResponseInvalid, RegistryUnavailable
 from pkgintel.upstream_guard import CircuitOpen
+from pkgintel.upstream_memo import AnswerFetches, answer_fetches
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +59,28 @@ async def send(
     log: logging.Logger = logger,
 ) -> httpx.Response:
     """One request (plus one retry, `wait_s` apart); transport failures mapped to domain errors.
-    Each attempt is logged at debug level on `log` (the caller's logger)."""
+    Each attempt is logged at debug level on `log` (the caller's logger). A GET inside an open
+    answer's scope is shared with the same GET before it (module docstring)."""
+    memo = answer_fetches.get()
+    if memo is not None and memo.open and method == "GET" and content is None:
+        return await memo.get(
+            AnswerFetches.key(client, method, url, headers),
+            lambda: _send(client, method, url, ecosystem, source, headers, content, wait_s, log),
+        )
+    return await _send(client, method, url, ecosystem, source, headers, content, wait_s, log)
+
+
+async def _send(
+    client: httpx.AsyncClient,
+    method: str,
+    url: str,
+    ecosystem: str,
+    source: str,
+    headers: dict[str, str],
+    content: bytes | None,
+    wait_s: tuple[float, float],
+    log: logging.Logger,
+) -> httpx.Response:
     retrying = AsyncRetrying(
         stop=stop_after_attempt(MAX_ATTEMPTS),
         wait=wait_random(*wait_s),

@@ -1,6 +1,8 @@
 """
-The worker that `pkgintel serve` embeds and that `pkgintel worker` runs on its own; and the
-first-start ingestion. A composition-level module (reads `Settings`).
+The worker that `pkgintel serve` embeds and that `pkgintel worker` runs on its own; the first-start
+ingestion; and the load of the knowledge shipped in the package (`load_shipped`), which the server
+runs at start and the CLI commands that answer run before answering. A composition-level module
+(reads `Settings`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 
 from pkgintel.config import Settings
+from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.jobs import Worker
 from pkgintel.services.ops import INITIAL_INGESTION, Ops
 from pkgintel.services.runtime import Runtime
@@ -31,8 +34,10 @@ def build_worker(settings: Settings, ops: Ops, *, worker_id: str | None = None) 
 
 
 async def database_is_empty(runtime: Runtime) -> bool:
-    """No name index and no advisory run: nothing was ever loaded."""
-    if await runtime.names.index_states():
+    """No name index and no advisory run: nothing was ever loaded. The popularity snapshot shipped
+    in the package (a partial index, loaded at start) does not count: the registries' own lists
+    are still to be fetched."""
+    if any(not s.partial for s in await runtime.names.index_states()):
         return False
     return not (await runtime.advisories.summary())["ecosystems"]
 
@@ -49,6 +54,22 @@ async def maybe_initial_ingestion(settings: Settings, runtime: Runtime) -> str |
         logger.info("empty database: initial ingestion queued as job %s", job.id)
         return job.id
     return None
+
+
+async def load_shipped(
+    runtime: Runtime, *, popularity: bool = True, ecosystems: tuple[Ecosystem, ...] | None = None
+) -> None:
+    """`ShippedKnowledge.ensure` with its outcome logged (it never raises for a failed load)."""
+    if runtime.shipped is None:
+        return
+    load = await runtime.shipped.ensure(popularity=popularity, ecosystems=ecosystems)
+    logger.info(
+        "shipped knowledge: curated %s%s; popularity %s (%.2f s)",
+        load.curated,
+        f" {load.counts}" if load.counts else "",
+        ", ".join(f"{eco} {what}" for eco, what in load.popularity.items()) or "not checked",
+        load.seconds,
+    )
 
 
 @contextlib.asynccontextmanager

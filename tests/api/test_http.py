@@ -94,7 +94,7 @@ async def test_exists_is_null_until_the_index_is_loaded(
     client: httpx.AsyncClient, runtime: Runtime
 ) -> None:
     before = (await client.get("/api/exists/npm/tiny-lib")).json()
-    assert before["exists"] is None and "not been loaded" in before["reason"]
+    assert before["exists"] is None and "no npm name index is loaded" in before["reason"]
     await runtime.names.ingest(
         Ecosystem.PYPI,
         [

@@ -114,6 +114,7 @@ async def test_cron_run_from_the_api_shows_status_and_log(
         "usage-retention",
         "contact-retention",
         "health-snapshots",
+        "job-retention",
     ]
     assert all(j["next_run"] and j["last_run"] is None for j in listed)
     started = await admin.post("/api/admin/cron/run/warm-cache")

@@ -1,6 +1,7 @@
 """
-Real `pkgintel worker` processes: two never run the same job twice, and a worker killed with
-SIGKILL mid-job leaves its job to be retried (or failed), visible in `pkgintel jobs list`.
+Real `pkgintel worker` processes: two never run the same job twice, nor two jobs of one exclusive
+kind at once; a worker killed with SIGKILL mid-job leaves its job to be retried (or failed),
+visible in `pkgintel jobs list`; `pkgintel cron run` of a running job is refused.
 
 The jobs are `ingest-names` runs over a generated local TSV (no network). Each test runs on
 SQLite and, when `PKGINTEL_TEST_DATABASE_URL` is set, on PostgreSQL.
@@ -9,6 +10,7 @@ SQLite and, when `PKGINTEL_TEST_DATABASE_URL` is set, on PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import signal
@@ -18,6 +20,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,14 +123,16 @@ async def _wait(predicate: object, timeout: float) -> None:
         await asyncio.sleep(0.1)
 
 
-async def test_two_worker_processes_never_run_the_same_job_twice(
+async def test_two_worker_processes_never_run_the_same_job_twice_nor_overlap_a_group(
     db_url: str, tmp_path: Path
 ) -> None:
     names = _names(tmp_path / "names.tsv", 3000)
     env = _env(db_url, names)
     async with _ops(db_url, names) as ops:
         with _worker(env, "w1", tmp_path), _worker(env, "w2", tmp_path):
-            ids = [(await ops.queue.enqueue("ingest-names")).id for _ in range(24)]  # type: ignore[union-attr]
+            # Three exclusivity groups: the ingestion group and each retention slug its own.
+            kinds = ["ingest-names", "usage-retention", "ingest-names", "contact-retention"] * 6
+            ids = [(await ops.queue.enqueue(k)).id for k in kinds]  # type: ignore[union-attr]
 
             async def all_done() -> bool:
                 states = [(await ops.queue.get(i)).status.value for i in ids]
@@ -135,8 +140,10 @@ async def test_two_worker_processes_never_run_the_same_job_twice(
 
             await _wait(all_done, 120)
         owners = set()
+        runs: dict[str, list[tuple[Any, Any]]] = {}
         for job_id in ids:
             job = await ops.queue.get(job_id)
+            runs.setdefault(job.kind, []).append((job.started_at, job.finished_at))
             assert job.attempts == 1, job
             starts = [
                 e
@@ -146,6 +153,11 @@ async def test_two_worker_processes_never_run_the_same_job_twice(
             assert len(starts) == 1, [e.data for e in starts]
             owners.add(job.worker_id)
         assert owners == {"w1", "w2"}  # both took work, neither took the other's
+        # Each kind is exclusive: by the database's clock no two runs of one kind overlapped,
+        # although each worker could run two jobs at once.
+        for kind, spans in runs.items():
+            spans.sort()
+            assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans)), (kind, spans)
 
 
 async def test_kill_9_mid_job_leaves_it_retried_and_visible(db_url: str, tmp_path: Path) -> None:
@@ -184,32 +196,32 @@ async def test_kill_9_mid_job_leaves_it_retried_and_visible(db_url: str, tmp_pat
             await _wait(done, 120)
         job = await ops.queue.get(job_id)
         assert (job.attempts, job.worker_id) == (2, "rescuer")
-        assert job.result == {"loaded": {"npm": 150_000}, "failed": {}}
+        result = job.result or {}
+        assert result["outcome"] == "succeeded" and result["failed_feeds"] == []
+        [feed] = result["feeds"]
+        assert (feed["feed"], feed["status"], feed["records"]) == ("names:npm", "loaded", 150_000)
 
 
 async def test_lease_expiry_on_the_last_attempt_fails_the_job(db_url: str, tmp_path: Path) -> None:
     from datetime import timedelta
 
+    from pkgintel.domain.ops import JobStatus
+    from pkgintel.storage.ops import SqlOpsStore
+
     names = _names(tmp_path / "names.tsv", 10)
     async with _ops(db_url, names) as ops:
+        assert isinstance(ops.store, SqlOpsStore)
         job = await ops.queue.enqueue("ingest-names", max_attempts=1)
         assert job is not None
-        now = ops.queue.now()
-        claimed = await ops.store.claim(
-            worker_id="ghost",
-            kinds=["ingest-names"],
-            now=now,
-            lease_until=now - timedelta(seconds=1),
-        )
+        claimed = await ops.store.claim(worker_id="ghost", kinds=["ingest-names"], lease_s=1)
         assert claimed is not None and claimed.id == job.id
+        ops.store.clock_offset = timedelta(seconds=2)  # the database's clock passes the lease
         moved = await ops.queue.reap()
         assert [(j.id, s.value) for j, s in moved] == [(job.id, "failed")]
         failed = await ops.queue.get(job.id)
         assert failed.status.value == "failed" and "lease expired" in (failed.error or "")
         # A late write of the dead worker is refused.
-        assert not await ops.store.finish(
-            job.id, "ghost", status=failed.status.__class__("succeeded"), now=now
-        )
+        assert not await ops.store.finish(job.id, "ghost", 1, status=JobStatus.SUCCEEDED)
 
 
 async def test_cli_kills_a_queued_job_and_lists_cron(db_url: str, tmp_path: Path) -> None:
@@ -238,3 +250,15 @@ async def test_cli_kills_a_queued_job_and_lists_cron(db_url: str, tmp_path: Path
         assert "*/5 * * * *" in cron.stdout and "ingest-advisories" in cron.stdout
         missing = await asyncio.to_thread(cli, "jobs", "kill", "no-such-job")
         assert missing.returncode == 1
+        # A manual run of a job that is running is refused; a group mate is queued behind it.
+        running = await ops.queue.enqueue("ingest-names")
+        assert running is not None
+        assert await ops.store.claim(
+            worker_id="scheduled", kinds=["ingest-names"], lease_s=60, groups=ops.queue.groups
+        )
+        again = await asyncio.to_thread(cli, "cron", "run", "ingest-names")
+        assert again.returncode == 1
+        assert f"ingest-names is already running as job {running.id}" in again.stderr
+        mate = await asyncio.to_thread(cli, "cron", "run", "ingest-kev-epss")
+        assert mate.returncode == 0, mate.stderr
+        assert f"(queued behind job {running.id} (ingest-names))" in mate.stdout

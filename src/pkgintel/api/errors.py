@@ -30,7 +30,13 @@ from pkgintel.domain.errors import (
     StorageError,
     VersionNotFound,
 )
-from pkgintel.domain.ops import AdminAccessDenied, IllegalTransition, OpsNotFound, OpsUnavailable
+from pkgintel.domain.ops import (
+    AdminAccessDenied,
+    IllegalTransition,
+    JobAlreadyRunning,
+    OpsNotFound,
+    OpsUnavailable,
+)
 from pkgintel.sources.errors import AdvisoryNotFound, InvalidSourceData
 
 logger = logging.getLogger(__name__)
@@ -284,6 +290,15 @@ def ops_error_response(exc: PkgIntelError) -> Response:
         )
     if isinstance(exc, OpsNotFound):
         return problem(404, f"Unknown {exc.what}", exc.message, kind="not-found", id=exc.ident)
+    if isinstance(exc, JobAlreadyRunning):
+        return problem(
+            409,
+            "Already running",
+            exc.message,
+            kind="already-running",
+            job_id=exc.job_id,
+            job_status=exc.status,
+        )
     return problem(409, "Cannot run now", exc.message, kind="unavailable")
 
 

@@ -6,7 +6,8 @@ and every `$ref` resolves.
   (`application/problem+json`, schema `Problem`; 422 also offers FastAPI's validation body).
 - `install_openapi(app)`: replaces `app.openapi` with a builder that, for every operation,
   (1) declares 500 (the last-resort handler can answer it anywhere), 501 where the path or query
-  names an `ecosystem`, 404/503 where the path names a package (`PACKAGE_PARAMS`), 404 where it
+  names an `ecosystem`, 404/503 where the path names a package (`PACKAGE_PARAMS`) or the query a
+  `purl` (and 501 for the latter too), 404 where it
   names any other identifier (what the shared error table answers for those parameters) and 400 where there is a request body (one that is not UTF-8 JSON text), (2) gives every declared 4xx/5xx answer without a body description the
   problem body, and (3) moves `$defs` that hand-written request schemas carry into
   `components/schemas`, so no reference points into nothing. Routes added later get all three
@@ -106,9 +107,9 @@ def _implied_statuses(operation: dict[str, Any], path: str) -> list[int]:
     params = operation.get("parameters", [])
     names = {p.get("name") for p in params if p.get("in") == "path"}
     query = {p.get("name") for p in params if p.get("in") == "query"}
-    if "ecosystem" in names or "{ecosystem}" in path or "ecosystem" in query:
+    if "ecosystem" in names or "{ecosystem}" in path or query & {"ecosystem", "purl"}:
         statuses.append(501)
-    if names & PACKAGE_PARAMS or "{package}" in path:
+    if names & PACKAGE_PARAMS or "{package}" in path or "purl" in query:
         statuses += [404, 503]
     elif names - {"ecosystem"}:
         statuses.append(

@@ -71,6 +71,9 @@ class ErrorResolution:
     miss_recorded: bool = False
     miss_count: int | None = None
     """How often this pattern has now been missed (when `miss_recorded`)."""
+    unavailable: str | None = None
+    """Why the error knowledge could not be searched (not loaded yet, or its load failed): a
+    "no match" then says nothing about the error, and no miss is recorded."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,6 +185,13 @@ def validate_name(ecosystem: Ecosystem, name: str) -> str:
     return cleaned
 
 
+SNAPSHOT_SOURCE_PREFIX = "shipped snapshot"
+"""Start of the index source of an ecosystem whose index is the popularity snapshot shipped in the
+package (`knowledge.popularity`): a partial index, see `NameIndexState.partial`."""
+SNAPSHOT_ROW_SOURCE = "snapshot"
+"""`NameEntry.source` of a row loaded from the shipped popularity snapshot."""
+
+
 @dataclass(frozen=True, slots=True)
 class NameEntry:
     """One row of an ecosystem's name index."""
@@ -199,7 +206,14 @@ class NameEntry:
     """1 = most downloaded, when the source ranks packages."""
     summary: str | None = None
     source: str = "ingest"
-    """`ingest` (a loaded name list) or `live` (seen by a live report)."""
+    """`ingest` (a loaded name list), `snapshot` (the popularity snapshot shipped in the package,
+    `SNAPSHOT_ROW_SOURCE`) or `live` (seen by a live report)."""
+
+    @property
+    def listed(self) -> bool:
+        """From a loaded list (a registry name list or the shipped snapshot), not only a live
+        sighting: its popularity, or its absence from a ranking, is known."""
+        return self.source in ("ingest", SNAPSHOT_ROW_SOURCE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,3 +224,9 @@ class NameIndexState:
     source: str
     loaded_at: datetime
     names_count: int
+
+    @property
+    def partial(self) -> bool:
+        """The index holds only the shipped popularity snapshot (the most popular names): a name
+        absent from it may well exist, so absence proves nothing."""
+        return self.source.startswith(SNAPSHOT_SOURCE_PREFIX)

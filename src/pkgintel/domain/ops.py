@@ -102,6 +102,19 @@ class OpsUnavailable(PkgIntelError):
     reason = "unavailable"
 
 
+class JobAlreadyRunning(OpsUnavailable):
+    """A manual run of a job kind that is already running, or queued and due (→ 409)."""
+
+    reason = "already_running"
+
+    def __init__(self, kind: str, job: Job) -> None:
+        state = "running" if job.status is JobStatus.RUNNING else "queued to run next"
+        super().__init__(f"{kind} is already {state} as job {job.id}")
+        self.kind = kind
+        self.job_id = job.id
+        self.status = job.status.value
+
+
 def check_mission_move(ident: str, current: MissionStatus, wanted: MissionStatus) -> None:
     """Raise `IllegalTransition` unless `current → wanted` is a documented mission move."""
     if wanted not in MISSION_MOVES[current]:

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from types import MappingProxyType
+from typing import Final
 
+from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.provenance import SourceStatus
 
 
 class Ecosystem(StrEnum):
-    """The 19 ecosystems the service knows, by their path identifier."""
+    """
+    Ecosystem identifier: one of the 19 ecosystems the service knows; answers carry this value.
+    Input also takes any case and the other names of docs/api.md "Ecosystem names" (PyPI,
+    crates.io, golang, gem, packagist, ...).
+    """
 
     NPM = "npm"
     PYPI = "pypi"
@@ -31,6 +39,74 @@ class Ecosystem(StrEnum):
     HOMEBREW = "homebrew"
     JULIA = "julia"
     JSR = "jsr"
+
+    # `Ecosystem(text)` falls back on `ecosystem_named`, so every door that validates an `Ecosystem`
+    # (FastAPI path, query and body fields, MCP arguments, the CLI) takes the aliases unaided.
+    @classmethod
+    def _missing_(cls, value: object) -> Ecosystem | None:
+        return ecosystem_named(value) if isinstance(value, str) else None
+
+
+ECOSYSTEM_ALIASES: Final[Mapping[str, Ecosystem]] = MappingProxyType(
+    {
+        # OSV ecosystem names (`domain/osv_ecosystems.py`), lower-cased
+        "crates.io": Ecosystem.CARGO,
+        "packagist": Ecosystem.COMPOSER,
+        "swifturl": Ecosystem.SWIFT,
+        # Package URL types (`domain/purl.py`) that differ from our identifiers
+        "golang": Ecosystem.GO,
+        "gem": Ecosystem.RUBYGEMS,
+        "brew": Ecosystem.HOMEBREW,
+        # the install tool, the registry's host or short name, the language with only one registry
+        "pip": Ecosystem.PYPI,
+        "crates": Ecosystem.CARGO,
+        "rust": Ecosystem.CARGO,
+        "gems": Ecosystem.RUBYGEMS,
+        "pub.dev": Ecosystem.PUB,
+        "hex.pm": Ecosystem.HEX,
+        "pod": Ecosystem.COCOAPODS,
+        "pods": Ecosystem.COCOAPODS,
+    }
+)
+"""
+Other names of an ecosystem (lower-case) → the ecosystem; `docs/api.md` "Ecosystem names" shows the
+table. Matching is case-insensitive, so OSV's `PyPI`, `Go`, `Maven`, `NuGet`, `RubyGems`, `Pub`,
+`Hex`, `Hackage`, `CRAN`, `Julia` are the identifiers themselves. Left out on purpose because they
+name more than one registry: `python` (PyPI or Conda), `node`/`javascript` (npm or JSR), `java`
+(Maven Central or others), `r` (CRAN or Bioconductor), `haskell` (Hackage or Stackage), `dotnet`,
+`ruby`, `php`, `dart`, `elixir`, `perl` (languages whose tools also take other sources).
+"""
+
+
+def ecosystem_named(text: str) -> Ecosystem | None:
+    """
+    The ecosystem `text` names: an identifier or an alias of `ECOSYSTEM_ALIASES`, case-insensitive,
+    surrounding blanks ignored; None when it names none.
+    """
+    key = text.strip().lower()
+    for eco in Ecosystem.__members__.values():
+        if eco.value == key:
+            return eco
+    return ECOSYSTEM_ALIASES.get(key)
+
+
+def accepted_ecosystem_names() -> str:
+    """The accepted names for an error message: every identifier, then the aliases."""
+    ids = ", ".join(e.value for e in Ecosystem)
+    return f"{ids} (any case; also {', '.join(ECOSYSTEM_ALIASES)})"
+
+
+def resolve_ecosystem(text: str, *, field: str = "ecosystem") -> Ecosystem:
+    """
+    The ecosystem `text` names (see `ecosystem_named`). Raises `InvalidInput(field)` listing the
+    accepted names when it names none.
+    """
+    eco = ecosystem_named(text)
+    if eco is None:
+        raise InvalidInput(
+            field, f"unknown ecosystem {text!r}; accepted: {accepted_ecosystem_names()}"
+        )
+    return eco
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,9 @@ PURL_TYPES: Final[Mapping[Ecosystem, str]] = MappingProxyType(
 )
 """Every `Ecosystem` → its purl type."""
 
+MAX_PURL_CHARS: Final = 1024
+"""The longest purl a caller may send (a Maven group, artifact and version fit many times over)."""
+
 UNOFFICIAL_PURL_TYPES: Final[frozenset[str]] = frozenset({"brew", "julia", "jsr"})
 """Types we emit that are not (yet) in the official purl-spec type list."""
 
@@ -144,6 +147,17 @@ def build_purl(
     return url.to_string()
 
 
+def purl_of(ecosystem: Ecosystem, name: str, version: str | None = None) -> str | None:
+    """
+    `build_purl` for an answer's `purl` field: None when the name cannot form a purl, so an answer
+    never fails because of it.
+    """
+    try:
+        return build_purl(ecosystem, name, version)
+    except InvalidInput:
+        return None
+
+
 def parse_purl(purl: str) -> PackageRef:
     """
     The `PackageRef` a purl designates (name joined back from namespace/name as our ecosystems write it).
@@ -156,7 +170,11 @@ def parse_purl(purl: str) -> PackageRef:
         raise InvalidInput("purl", f"not a valid package URL: {exc}") from exc
     ecosystem = ecosystem_for_purl_type(url.type)
     if ecosystem is None:
-        raise InvalidInput("purl", f"package URL type {url.type!r} is not a supported ecosystem")
+        raise InvalidInput(
+            "purl",
+            f"package URL type {url.type!r} is not one this service answers for; "
+            f"types: {', '.join(PURL_TYPES.values())}",
+        )
     name = url.name
     if url.namespace:
         separator = ":" if ecosystem is Ecosystem.MAVEN else "/"
@@ -167,3 +185,29 @@ def parse_purl(purl: str) -> PackageRef:
     if channel and channel != "conda-forge" and "/" not in name:
         name = f"{channel}/{name}"
     return PackageRef(ecosystem=ecosystem, name=name, version=url.version or None)
+
+
+def purl_target(purl: str, version: str | None, *, takes_version: bool, answer: str) -> PackageRef:
+    """
+    The package (and version) a caller named with `purl`, for an answer (`answer`, e.g.
+    `GET /api/latest/{ecosystem}/{package}` or the MCP tool `get_latest_version`) that takes a
+    `version` argument or not. The purl's version is the version asked for; a `version` given as
+    well must be the same. Raises `InvalidInput`: `purl` when it is unreadable, of a type served by
+    no ecosystem here, or carries a version that `answer` cannot take (it answers for the package
+    as a whole or for its latest release, which is not what was asked); `version` on a conflict.
+    """
+    ref = parse_purl(purl)
+    if ref.version is None:
+        return PackageRef(ref.ecosystem, ref.name, version)
+    if not takes_version:
+        raise InvalidInput(
+            "purl",
+            f"{answer} does not answer for one version; give the package URL without "
+            f"`@{ref.version}` (the full report, GET /api/check?purl=, answers for a version)",
+        )
+    if version is not None and version != ref.version:
+        raise InvalidInput(
+            "version",
+            f"version {version!r} differs from the package URL's version {ref.version!r}; give one",
+        )
+    return ref

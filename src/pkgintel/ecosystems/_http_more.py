@@ -4,17 +4,16 @@ arrives in a body the metadata fetch also needs.
 
 - `get_json_array`: like `_http.get_json`, same failure table, but the body must be a JSON array
   (RubyGems `api/v1/versions/{gem}.json`, `.../owners.json`).
-- `SharedFetches`: one in-flight request per key, awaited by every caller that asks for it while it
-  runs. `PackageService` calls `fetch_package` and `fetch_weekly_downloads` concurrently; when both
-  need one body (Hex's package document carries both), the registry is asked once.
+- `SharedFetches` (defined in `pkgintel/upstream_memo.py`, re-exported here for the adapters): one
+  in-flight request per key, awaited by every caller that asks for it while it runs.
+  `PackageService` calls `fetch_package` and `fetch_weekly_downloads` concurrently; when both need
+  one body (Hex's package document carries both), the registry is asked once.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Final, Generic, Literal, TypeVar, overload
+from typing import Final, Literal, TypeVar, overload
 
 import httpx
 import orjson
@@ -23,6 +22,7 @@ from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems import _http
 from pkgintel.upstream import raise_if_unavailable, send
+from pkgintel.upstream_memo import SharedFetches as SharedFetches
 
 logger = logging.getLogger(__name__)
 
@@ -110,25 +110,3 @@ async def get_json_array(
             source=source,
         )
     return data
-
-
-class SharedFetches(Generic[T]):
-    """
-    Single-flight by key: `get(key, start)` returns the result of the request already running
-    for `key`, or starts one with `start()`. The entry is dropped when the request ends, so
-    nothing is cached here (caching is `PackageService`'s job); errors reach every waiter.
-    """
-
-    def __init__(self) -> None:
-        self._running: dict[str, asyncio.Future[T]] = {}
-
-    async def get(self, key: str, start: Callable[[], Awaitable[T]]) -> T:
-        running = self._running.get(key)
-        if running is None:
-            running = asyncio.ensure_future(start())
-            self._running[key] = running
-            running.add_done_callback(lambda _done: self._forget(key))
-        return await asyncio.shield(running)
-
-    def _forget(self, key: str) -> None:
-        self._running.pop(key, None)

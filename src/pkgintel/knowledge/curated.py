@@ -1,7 +1,8 @@
 """
 Curated knowledge files (`curated/*.yaml`, shipped in the package): alternatives, migration paths and
-breaking changes, each entry with a source URL. Parsed and validated here (pure); `pkgintel ingest
-knowledge` stores them, and the services fall back to these files when nothing was ingested.
+breaking changes, each entry with a source URL. Parsed and validated here (pure); the services
+answer from the database, which `services.shipped` fills from these files at start when the shipped
+revision changed (and `pkgintel ingest knowledge` on demand).
 
 A file that breaks the rules (missing field, a source that is not an http(s) URL, an unknown
 ecosystem) raises `CuratedDataError` naming the entry: a bad entry is never served.

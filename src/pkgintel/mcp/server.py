@@ -26,6 +26,8 @@ from pkgintel import __version__
 from pkgintel.api.errors import problem_for
 from pkgintel.api.routes.audit import SbomError
 from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.purl import parse_purl
+from pkgintel.mcp.args import PURL_PARAM, named_by_purl, resolve_purl_arguments
 from pkgintel.mcp.tools import TOOLS, Tool, ToolAnswer
 from pkgintel.services.runtime import Runtime
 
@@ -90,6 +92,11 @@ def record_call(
     args = arguments or {}
     eco = args.get("ecosystem")
     package = args.get("package")
+    purl = args.get(PURL_PARAM)
+    if package is None and isinstance(purl, str):
+        with contextlib.suppress(PkgIntelError):  # an unusable purl is the tool's error to tell
+            ref = parse_purl(purl)
+            eco, package = ref.ecosystem, ref.name
     user_agent, client = caller_of(ctx)
     knowledge.usage.record(
         source,
@@ -144,6 +151,11 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
     publishes the output schema and checks structured content against it).
     """
     source = f"mcp:{tool.name}"
+    signature = inspect.signature(tool.fn, eval_str=True)
+    published = [p for p in list(signature.parameters.values())[1:] if p.name != CLIENT_PARAM]
+    # A tool naming one package takes a `purl` instead of `ecosystem` + `package` (`args.py`).
+    by_purl = named_by_purl(published)
+    takes_version = "version" in signature.parameters
 
     async def call(**arguments: Any) -> CallToolResult:
         runtime = runtime_of()
@@ -152,6 +164,10 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
         if tool.with_client:
             arguments[CLIENT_PARAM] = caller_of(ctx)[1]
         try:
+            if by_purl is not None:
+                arguments = resolve_purl_arguments(
+                    arguments, takes_version=takes_version, tool=tool.name
+                )
             result = await tool.fn(runtime, **arguments)
         except PkgIntelError as exc:
             return _error(exc)
@@ -167,11 +183,10 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
             content=[TextContent(type="text", text=text)], structured_content=structured
         )
 
-    signature = inspect.signature(tool.fn, eval_str=True)
     # The SDK injects its request context into a parameter annotated `Context` (and leaves it out
     # of the input schema): it carries the HTTP request, for recording the caller.
     params = [
-        *[p for p in list(signature.parameters.values())[1:] if p.name != CLIENT_PARAM],
+        *(published if by_purl is None else by_purl),
         inspect.Parameter(CONTEXT_PARAM, inspect.Parameter.KEYWORD_ONLY, annotation=Context),
     ]
     call.__signature__ = signature.replace(  # type: ignore[attr-defined]

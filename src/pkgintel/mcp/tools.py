@@ -86,6 +86,7 @@ from pkgintel.domain.contact import (
 )
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import MAX_PURL_CHARS
 from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
 from pkgintel.mcp import render
 from pkgintel.mcp.args import (
@@ -350,10 +351,11 @@ async def scan_project(
         ),
     ] = None,
     packages: Annotated[
-        dict[Annotated[str, Field(min_length=1, max_length=214)], str] | None,
+        dict[Annotated[str, Field(min_length=1, max_length=MAX_PURL_CHARS)], str] | None,
         Field(
             max_length=5000,
-            description="Name to exact version (ranges come back unresolved); needs `ecosystem`.",
+            description="Name to exact version (ranges come back unresolved); needs `ecosystem`, "
+            "unless the names are Package URLs (`{'pkg:npm/lodash@4.17.15': ''}`).",
         ),
     ] = None,
     ecosystem: OptionalEcosystemArg = None,

@@ -53,6 +53,7 @@ from pkgintel.services.vulnerabilities import MaliciousAnswer, VulnerabilityRepo
 from pkgintel.sources.osv_schema import InvalidOSVRecord, parse_osv
 from pkgintel.storage.base import AdvisoryStore
 from pkgintel.upstream_guard import fan_out
+from pkgintel.upstream_memo import SharedFetches
 
 OSV_API_SOURCE = "api.osv.dev"
 REPORT_TTL_S = 60.0
@@ -163,6 +164,7 @@ class AdvisoryService:
         self._coverage_at = 0.0
         self._coverage_lock = asyncio.Lock()
         self._cache: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
+        self._api_flights = SharedFetches[list[Advisory]]()
         self._reports: OrderedDict[
             tuple[str, str, str], tuple[tuple[Any, ...], VulnerabilityReport, float]
         ] = OrderedDict()
@@ -370,6 +372,16 @@ class AdvisoryService:
             if entry.error is not None:
                 raise entry.error
             return entry.advisories
+        # One OSV API lookup per package at a time: a lockfile naming two versions of one package
+        # asks for both at once.
+        return await self._api_flights.get(
+            "\n".join(key), lambda: self._api_lookup(ecosystem, name, key)
+        )
+
+    async def _api_lookup(
+        self, ecosystem: Ecosystem, name: str, key: tuple[str, str, str]
+    ) -> list[Advisory]:
+        assert self._osv_api is not None
         try:
             found = await self._osv_api.advisories_for(osv_name(ecosystem) or "", name, None)
         except PkgIntelError as exc:

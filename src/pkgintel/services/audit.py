@@ -28,8 +28,7 @@ from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
-from pkgintel.domain.provenance import SourceStatus
-from pkgintel.domain.purl import build_purl
+from pkgintel.domain.purl import build_purl, parse_purl
 from pkgintel.domain.suppressions import Suppression, apply, expired_note
 from pkgintel.domain.versions import is_valid
 from pkgintel.lockfiles import version_problem
@@ -93,6 +92,47 @@ def _unresolved_reason(ecosystem: Ecosystem, text: str, exact: str) -> str:
     if exact and not any(c in exact for c in "^~<>*| ,"):
         return version_problem(ecosystem, exact) or "not one exact version"
     return "a range, not one exact version"
+
+
+PURL_PREFIX = "pkg:"
+
+
+def purl_keys_resolved(
+    ecosystem: Ecosystem | None, packages: dict[str, str]
+) -> tuple[Ecosystem | None, dict[str, str]]:
+    """
+    The scan body's `packages` with each Package URL key (`"pkg:npm/lodash@4.17.15": ""`) turned
+    into name → version, and the ecosystem those keys name (or `ecosystem` when given).
+
+    A purl's version is the entry's version; a value beside it must be empty or the same version.
+    Raises `InvalidInput("packages")` for an unreadable purl, purls of another ecosystem than
+    `ecosystem` or than each other (a scan is of one ecosystem), and conflicting versions.
+    """
+    out: dict[str, str] = {}
+    for key, spec in packages.items():
+        if not key.startswith(PURL_PREFIX):
+            out[key] = spec
+            continue
+        try:
+            ref = parse_purl(key)
+        except InvalidInput as exc:
+            raise InvalidInput("packages", f"{key!r}: {exc.message}") from None
+        if ecosystem is None:
+            ecosystem = ref.ecosystem
+        elif ref.ecosystem is not ecosystem:
+            raise InvalidInput(
+                "packages",
+                f"{key!r} is a {ref.ecosystem.value} package; this scan is of {ecosystem.value} "
+                "packages (scan each ecosystem on its own)",
+            )
+        text = spec.strip()
+        if ref.version is not None and text and text.removeprefix("==") != ref.version:
+            raise InvalidInput(
+                "packages",
+                f"{key!r}: the version {text!r} differs from the package URL's {ref.version!r}",
+            )
+        out[ref.name] = ref.version if ref.version is not None else text
+    return ecosystem, out
 
 
 def packages_from_mapping(ecosystem: Ecosystem, packages: dict[str, str]) -> ParsedLockfile:
@@ -194,15 +234,11 @@ class AuditService:
             id(p): (r, m, plan)
             for p, r, m, plan in zip(resolved, reports, malicious, plans, strict=True)
         }
-        statuses = {r.status for r in reports}
-        if not reports and not parsed.packages:
-            statuses.add("unavailable")
-        used: dict[int, SourceStatus] = {}
-        for r in reports:
-            if r.stale:  # one shared source object per feed: a few distinct ones in all
-                for src in r.sources:
-                    used.setdefault(id(src), src)
-        fresh = freshness(statuses, used.values())
+        fresh = (
+            await asyncio.to_thread(_freshness, reports, bool(parsed.packages))
+            if len(reports) > CHUNK
+            else _freshness(reports, bool(parsed.packages))
+        )
         data_status = fresh.status
         vulns: dict[str, dict[str, Any]] = {}
         affects: dict[str, list[str]] = {}
@@ -324,6 +360,18 @@ class AuditService:
         elif report.status == "unavailable":
             item["status"] = "unchecked"
         return item
+
+
+def _freshness(reports: list[VulnerabilityReport], any_packages: bool) -> Freshness:
+    """The audit's vulnerability data: the worst status of its reports (`unavailable` for an
+    audit of nothing) and the stale feeds they used. Off the event loop for large audits: tens of
+    thousands of reports are walked."""
+    statuses = {r.status for r in reports}
+    if not reports and not any_packages:
+        statuses.add("unavailable")
+    # One shared source object per feed: a few distinct ones in all.
+    used = {id(src): src for r in reports if r.stale for src in r.sources}
+    return freshness(statuses, used.values())
 
 
 def _summary(items: list[dict[str, Any]], fresh: Freshness) -> dict[str, Any]:

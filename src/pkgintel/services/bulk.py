@@ -32,6 +32,7 @@ from typing import Any
 from pkgintel.domain.freshness import Freshness, freshness
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.knowledge.stdlib import backport_on_registry, is_stdlib
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.compromises import bulk_status
@@ -129,7 +130,12 @@ class BulkCheckService:
         entries, state = known
         key = normalise_name(eco, name)
         entry = entries.get(key)
-        base: dict[str, Any] = {"ecosystem": eco.value, "package": name, "version": version}
+        base: dict[str, Any] = {
+            "ecosystem": eco.value,
+            "package": name,
+            "version": version,
+            "purl": purl_of(eco, name, version),
+        }
         if is_stdlib(eco, name):
             note = (
                 "part of the standard library; a same-named backport also exists on the registry"
@@ -152,7 +158,8 @@ class BulkCheckService:
                     version=version,
                     latest_version=entry.latest_version if entry is not None else None,
                     # Gone: the name index is loaded and no longer lists it (removed after the report).
-                    package_gone=state is not None and entry is None,
+                    # (a partial index, the shipped popularity snapshot, proves no absence)
+                    package_gone=state is not None and not state.partial and entry is None,
                     weekly_downloads=round(monthly * 7 / 30.44) if monthly is not None else None,
                 )
                 if verdict.status == "malicious":
@@ -208,8 +215,11 @@ class BulkCheckService:
                 "latest_version": entry.latest_version,
             }
         reason = (
-            f"not in the {eco.value} name index (it may be new or absent): use /api/check"
-            if state is not None
-            else f"no {eco.value} name index is loaded: use /api/check"
+            f"no {eco.value} name index is loaded: use /api/check"
+            if state is None
+            else f"not among the most popular {eco.value} names of the shipped snapshot, which "
+            "is all the name index holds yet: use /api/check"
+            if state.partial
+            else f"not in the {eco.value} name index (it may be new or absent): use /api/check"
         )
         return {**base, "status": "unknown", "reason": reason}

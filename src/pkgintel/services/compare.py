@@ -17,6 +17,7 @@ from pkgintel.domain.errors import InvalidInput, PackageNotFound, PkgIntelError
 from pkgintel.domain.names import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.reports import PackageReport, ReportService
+from pkgintel.upstream_memo import one_answer
 
 MIN_PACKAGES = 2
 MAX_PACKAGES = 10
@@ -118,9 +119,11 @@ class CompareService:
         return CompareRow(report.info.name, "ok", report, caveats_of(report))
 
     async def compare(self, ecosystem: Ecosystem, packages_csv: str) -> Comparison:
-        """Rows in the order asked. Raises `InvalidInput` for a bad list (see `parse_package_list`)."""
+        """Rows in the order asked. Raises `InvalidInput` for a bad list (see `parse_package_list`).
+        Every upstream document is asked for once per comparison (`upstream_memo.one_answer`)."""
         names = parse_package_list(ecosystem, packages_csv)
-        rows = await asyncio.gather(*(self._row(ecosystem, n) for n in names))
+        with one_answer():
+            rows = await asyncio.gather(*(self._row(ecosystem, n) for n in names))
         eligible = [
             r
             for r in rows

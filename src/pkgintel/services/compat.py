@@ -8,7 +8,10 @@
 2. Each package's declarations come from its registry, concurrently: npm from one packument per
    package (every version's peer/runtime dependencies and `engines.node`, kept in memory for
    `ttl_s`); PyPI from `PackageService` snapshots of the asked versions (`requires_dist` with
-   markers, `requires_python`).
+   markers, `requires_python`). Within one check each registry document (a packument, a project
+   document, a version's document or core metadata file, a downloads count) is asked for once,
+   however many of detection, loading and the suggestions' candidates read it
+   (`upstream_memo.one_answer`).
 3. `domain.compat.check_stack` finds declared conflicts; curated breakages (data with sources) are
    applied on top and marked `curated`.
 4. With conflicts, `domain.compat.suggest_versions` (resolvelib) finds the nearest published
@@ -58,6 +61,7 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.versions import is_valid
 from pkgintel.ecosystems.pypi_metadata import same_version
+from pkgintel.upstream_memo import one_answer
 
 SUPPORTED: Final = (Ecosystem.NPM, Ecosystem.PYPI)
 PYPI_CANDIDATES: Final = 8
@@ -283,8 +287,20 @@ class CompatService:
         """
         The compatibility of `packages` ({name: exact version}; `node`/`python` entries are
         runtimes). Raises `InvalidInput` (bad/empty/oversized stack, undetectable ecosystem) and
-        `EcosystemNotSupported` (no constraint data for that ecosystem yet).
+        `EcosystemNotSupported` (no constraint data for that ecosystem yet). Every registry
+        document is asked for once per check (`upstream_memo.one_answer`), however many of
+        detection, loading and the suggestions' candidates read it.
         """
+        with one_answer():
+            return await self._check(packages, ecosystem=ecosystem, suggest=suggest)
+
+    async def _check(
+        self,
+        packages: Mapping[str, str],
+        *,
+        ecosystem: Ecosystem | None,
+        suggest: bool,
+    ) -> CompatReport:
         items: dict[str, str] = {}
         runtimes: dict[str, str] = {}
         for raw_name, raw_version in packages.items():

@@ -11,6 +11,14 @@ occurrence of its expression at or before now is enqueued with the dedupe key
 `cron:<slug>:<occurrence>`, so however many workers tick, each occurrence runs once. Occurrences
 before the scheduler started are not caught up (a fresh, empty database is filled by the initial
 ingestion instead).
+
+Overlap: every cron kind is exclusive (`JobKind.exclusive`: its own slug, or the `ingestion` group
+the ingestion slugs share), so a scheduled run and a manual one never run at once in any process: a
+job whose group is busy waits in the queue. A manual `run` of a slug that is already running, or
+queued and due, is refused with `JobAlreadyRunning` (HTTP 409 naming that job) instead of queuing
+a copy that would only repeat it; a slug whose *group* is busy with another slug is queued behind
+it (the admin API says which job it waits for). Two manual runs asked at the same instant may both
+be queued; they still run one after the other.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from typing import Any
 
 from croniter import croniter
 
-from pkgintel.domain.ops import Job, OpsNotFound
+from pkgintel.domain.ops import Job, JobAlreadyRunning, OpsNotFound
 from pkgintel.services.jobs import JobQueue
 
 CRON_SLUGS = (
@@ -36,6 +44,7 @@ CRON_SLUGS = (
     "harvest-changelogs",
     "harvest-bugs",
     "warm-cache",
+    "job-retention",
 )
 """Every slug the cron API accepts once its task is registered."""
 
@@ -117,8 +126,12 @@ class CronService:
         }
 
     async def run(self, slug: str) -> Job:
-        """Enqueue `slug` now (fire and forget)."""
+        """Enqueue `slug` now (fire and forget); `JobAlreadyRunning` when a job of `slug` is
+        running, or queued and due (see the module docstring)."""
         self._entry(slug)
+        active = await self._queue.active(slug)
+        if active is not None:
+            raise JobAlreadyRunning(slug, active)
         job = await self._queue.enqueue(slug, {"trigger": "manual"})
         assert job is not None  # no dedupe key: always created
         return job

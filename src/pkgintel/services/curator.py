@@ -66,7 +66,7 @@ class Curator:
         self._offered: datetime | None = None
 
     def job_kind(self) -> JobKind:
-        return JobKind(run=self._run_job, max_attempts=1)
+        return JobKind(run=self._run_job, max_attempts=1, exclusive=CURATOR_JOB)
 
     async def _state(self) -> tuple[bool, int]:
         stored = await self._store.settings_with_prefix("curator.")

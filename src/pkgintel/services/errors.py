@@ -46,6 +46,7 @@ from pkgintel.domain.error_patterns import (
     search_terms,
 )
 from pkgintel.domain.errors import ErrorEntryNotFound, InvalidInput, RateLimited
+from pkgintel.services.load_state import LoadState
 from pkgintel.storage.base import ErrorStore
 
 EXACT_SPECIFIC: Final = 0.97
@@ -85,8 +86,11 @@ class ErrorService:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         min_confidence: float = 0.6,
         pattern_refresh_s: float = 60.0,
+        curated_state: LoadState | None = None,
     ) -> None:
         self._store = store
+        self._curated_state = curated_state
+        self._has_entries = False
         self._knowledge = knowledge
         self._gate = vote_gate
         self._clock = clock
@@ -109,7 +113,37 @@ class ErrorService:
         """Write the shipped curated entries into the store (`pkgintel ingest knowledge`)."""
         summary = await self._store.replace_curated(list(self._knowledge()), now=self._clock())
         self._patterns = None
+        self._has_entries = summary.total > 0
         return summary
+
+    async def source_status(self) -> tuple[str, str | None]:
+        """
+        The error knowledge as a source of answers: (`ok`, None) when entries are stored; while
+        the shipped knowledge is being loaded, (`stale`, why) when a previous load answers
+        meanwhile, else (`unavailable`, why); (`unavailable`, why) when nothing is stored (the
+        load failed, or never ran in this database).
+        """
+        if not self._has_entries:
+            self._has_entries = await self._store.count() > 0
+        state = self._curated_state
+        if state is not None and state.status == "loading":
+            if self._has_entries:
+                return "stale", (
+                    "the error knowledge shipped with this version is being loaded; a previous "
+                    "load answers meanwhile"
+                )
+            return "unavailable", (
+                "the error knowledge shipped with pkgintel is being loaded (first start); ask "
+                "again in a few seconds"
+            )
+        if self._has_entries:
+            return "ok", None
+        if state is not None and state.status == "failed":
+            return "unavailable", f"the shipped error knowledge could not be loaded: {state.detail}"
+        return "unavailable", (
+            "no error knowledge is loaded in this database: start the service once, or run "
+            "`pkgintel ingest knowledge`"
+        )
 
     async def count(self) -> int:
         return await self._store.count()
@@ -216,6 +250,10 @@ class ErrorService:
                 "error", f"the error text is longer than {MAX_ERROR_CHARS} characters"
             )
         normalised = normalise_error(error)
+        status, why = await self.source_status()
+        if status == "unavailable":
+            # Nothing to search: a "no match" would say nothing, and is no miss of the knowledge.
+            return ErrorResolution(normalised, (), unavailable=why)
         matches = await self._match(normalised, limit)
         if matches:
             if record:

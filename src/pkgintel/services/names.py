@@ -20,7 +20,12 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import DamerauLevenshtein
 
 from pkgintel.domain.key_filter import KeyFilter
-from pkgintel.domain.names import NameEntry, NameIndexState, normalise_name
+from pkgintel.domain.names import (
+    SNAPSHOT_ROW_SOURCE,
+    NameEntry,
+    NameIndexState,
+    normalise_name,
+)
 from pkgintel.domain.near_names import NamePool, close_matches
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.scoped_parts import ScopedParts
@@ -254,6 +259,8 @@ class NameService:
         # Bumped by `_forget`: a pool load that began before is not kept.
         self._generation: dict[Ecosystem, int] = {}
         self._states: dict[Ecosystem, tuple[float, NameIndexState | None]] = {}
+        self._ingesting: dict[Ecosystem, str] = {}
+        """Ecosystem → source of a list this process is loading now (answers say so)."""
         # (when, answer, whether an absent name's suggestions were looked for)
         self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer, bool]] = (
             OrderedDict()
@@ -310,15 +317,33 @@ class NameService:
         entry = await self._store.get_name(ecosystem, key)
         state = await self.index_state(ecosystem)
         if entry is not None:
-            how = "the loaded name index" if entry.source == "ingest" else "a live registry lookup"
+            how = {
+                "ingest": "the loaded name index",
+                SNAPSHOT_ROW_SOURCE: "the popularity snapshot shipped with pkgintel",
+            }.get(entry.source, "a live registry lookup")
             return ExistsAnswer(ecosystem, name, key, True, f"found in {how}", entry, state)
+        if state is not None and state.partial:
+            similar = await self.suggest(ecosystem, name) if suggestions else []
+            return ExistsAnswer(
+                ecosystem,
+                name,
+                key,
+                None,
+                f"not among the {state.names_count:,} most popular {ecosystem.value} names of the "
+                f"popularity snapshot ({state.source}), which is all the name index holds yet: "
+                "absence proves nothing; use "
+                f"/api/check/{ecosystem.value}/... for a live answer",
+                None,
+                state,
+                tuple(similar),
+            )
         if state is None:
             return ExistsAnswer(
                 ecosystem,
                 name,
                 key,
                 None,
-                f"the {ecosystem.value} name index has not been loaded, so absence proves nothing; "
+                f"{self._not_loaded(ecosystem)}, so absence proves nothing; "
                 f"use /api/check/{ecosystem.value}/... for a live answer",
                 None,
                 None,
@@ -335,6 +360,15 @@ class NameService:
             state,
             tuple(similar),
         )
+
+    def _not_loaded(self, ecosystem: Ecosystem) -> str:
+        """Why there is no index: none loaded, or one being loaded by this process now."""
+        loading = self._ingesting.get(ecosystem)
+        if loading is not None:
+            return (
+                f"the {ecosystem.value} name index is being loaded ({loading}); ask again shortly"
+            )
+        return f"no {ecosystem.value} name index is loaded"
 
     def _fresh_pool(self, ecosystem: Ecosystem) -> _Pool | None:
         cached = self._pools.get(ecosystem)
@@ -492,7 +526,7 @@ class NameService:
         slop = self._slopsquat(ecosystem, name, entry, state, first_release)
         if not len(pool.names) or pool.variants is None:
             reason = (
-                f"no {ecosystem.value} name index is loaded"
+                self._not_loaded(ecosystem)
                 if state is None
                 else f"the {ecosystem.value} name index holds no popularity data (downloads or "
                 "rank), so which of two similar names is the original cannot be told"
@@ -515,6 +549,9 @@ class NameService:
         described = (
             suspect_pop.describe()
             if suspect_pop is not None
+            else "not among the popular names of the shipped snapshot, which is all the name "
+            "index holds yet: popularity unknown"
+            if state is not None and state.partial
             else "not in the name index: popularity unknown"
         )
         why_established = (
@@ -532,7 +569,7 @@ class NameService:
         # What is known of the name beyond its shape: a row of a loaded list (its popularity, or
         # its absence from the ranking) or the registry's facts in a report. A live sighting alone
         # says it exists, nothing more.
-        listed = (entry is not None and entry.source == "ingest") or any(
+        listed = (entry is not None and entry.listed) or any(
             fact is not None for fact in (weekly_downloads, release_count, first_release_days)
         )
         matches = tuple(
@@ -1067,7 +1104,7 @@ class NameService:
         registered: bool | None
         if entry is not None or first_release is not None:
             registered = True
-        elif state is not None:
+        elif state is not None and not state.partial:
             registered = False
         else:
             registered = None
@@ -1126,21 +1163,33 @@ class NameService:
         source: str,
         batch_size: int = 20000,
         progress: Callable[[int], None] | None = None,
+        over_partial_only: bool = False,
     ) -> int:
-        """Load `entries` (already normalised) in batches; mark the index loaded; returns the count."""
+        """Load `entries` (already normalised) in batches; mark the index loaded; returns the count.
+        `over_partial_only` (the shipped snapshot): the index is not marked as loaded from `source`
+        when a complete list was loaded meanwhile (by a job or another process), whose state wins."""
         total = 0
         batch: list[NameEntry] = []
-        for entry in entries:
-            batch.append(entry)
-            if len(batch) >= batch_size:
+        self._ingesting[ecosystem] = source
+        try:
+            for entry in entries:
+                batch.append(entry)
+                if len(batch) >= batch_size:
+                    total += await self._store.upsert_names(batch)
+                    batch = []
+                    if progress:
+                        progress(total)
+            if batch:
                 total += await self._store.upsert_names(batch)
-                batch = []
                 if progress:
                     progress(total)
-        if batch:
-            total += await self._store.upsert_names(batch)
-            if progress:
-                progress(total)
+        finally:
+            self._ingesting.pop(ecosystem, None)
+        if over_partial_only:
+            now = await self._store.get_index_state(ecosystem)
+            if now is not None and not now.partial:
+                self._forget(ecosystem)
+                return total
         await self._store.save_index_state(
             NameIndexState(ecosystem, source, datetime.fromtimestamp(self._clock(), UTC), total)
         )

@@ -10,6 +10,7 @@ from pkgintel.services.audit import AuditService
 from pkgintel.services.bulk import BulkCheckService
 from pkgintel.services.compat import CompatService
 from pkgintel.services.contact import ContactService
+from pkgintel.services.doctor import Doctor
 from pkgintel.services.errors import ErrorService
 from pkgintel.services.graph import Graph
 from pkgintel.services.knowledge import Knowledge
@@ -22,6 +23,7 @@ from pkgintel.services.pin_safe import PinSafeService
 from pkgintel.services.provenance import ProvenanceService
 from pkgintel.services.reports import ReportService
 from pkgintel.services.scorecard import ScorecardService
+from pkgintel.services.shipped import ShippedKnowledge
 from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.trust_signals import TrustSignals
@@ -68,3 +70,8 @@ class Runtime:
     """OpenSSF Scorecard of a package's repository (set by `bootstrap.assemble`)."""
     provenance: ProvenanceService | None = None
     """Release attestations and the lost-provenance flag (set by `bootstrap.assemble`)."""
+    doctor: Doctor | None = None
+    """Installation checks for `GET /api/admin/doctor` (set by `bootstrap.assemble`)."""
+    shipped: ShippedKnowledge | None = None
+    """Loads the curated knowledge and popularity snapshot shipped in the package (set by
+    `bootstrap.assemble`; run at start by `app.py` and by the CLI commands that answer)."""

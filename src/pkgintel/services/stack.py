@@ -34,6 +34,7 @@ from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import is_valid, sort_key
 from pkgintel.scoring.verdicts import VERDICT_GATE, at_or_above
 from pkgintel.services.bulk import BulkCheckService
@@ -43,6 +44,7 @@ from pkgintel.services.packages import PackageService
 from pkgintel.services.reports import resolve_version
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.vulnerabilities import AdvisoryLookup, VulnerabilityReport
+from pkgintel.upstream_memo import one_answer
 
 ACTION_RANK = {
     "replace": 0,
@@ -116,7 +118,12 @@ class StackService:
         self._compat = compat
 
     async def audit(self, items: list[tuple[Ecosystem, str, str | None]]) -> StackAudit:
-        """Raises `InvalidInput` naming `packages[i].version` for a version the ecosystem cannot parse."""
+        """Raises `InvalidInput` naming `packages[i].version` for a version the ecosystem cannot parse.
+        Every registry document is asked for once per audit (`upstream_memo.one_answer`)."""
+        with one_answer():
+            return await self._audit(items)
+
+    async def _audit(self, items: list[tuple[Ecosystem, str, str | None]]) -> StackAudit:
         for i, (eco, _, version) in enumerate(items):
             if version is not None and not is_valid(eco, version):
                 raise InvalidInput(
@@ -252,6 +259,7 @@ class StackService:
             "ecosystem": eco.value,
             "package": name,
             "version": version,
+            "purl": purl_of(eco, name, version),
             "status": st,
             "reason": status["reason"],
         }

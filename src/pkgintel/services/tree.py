@@ -30,6 +30,8 @@ Bounds: `max_depth` levels are expanded (nodes at the last level are not, and sa
 dependencies were left), at most `max_deps` nodes besides the root, at most `max_upstream` packages
 fetched from a registry per tree (the request's `upstream_guard.FanOut` budget, replaced for the
 tree) and `concurrency` lookups at a time. Everything cut is named (`truncated`, `truncation`).
+Each upstream document is asked for once per tree (`upstream_memo.one_answer`): a node's report
+reuses the package document its release list was read from.
 
 An unreachable registry for a dependency makes that edge `unresolved` with `reason: unavailable`
 and the tree `complete: false`; only a root that cannot be had raises (`RegistryUnavailable` → 503,
@@ -68,6 +70,7 @@ from pkgintel.domain.ranges import requirement_met
 from pkgintel.scoring.license_compat import copyleft_family
 from pkgintel.services.reports import PackageReport, ReportService
 from pkgintel.upstream_guard import FanOut, fan_out
+from pkgintel.upstream_memo import one_answer
 
 logger = logging.getLogger(__name__)
 
@@ -239,9 +242,10 @@ class TreeService:
 
             resolution = ResolutionA
         try:
-            result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
-                name, version
-            )
+            with one_answer():
+                result = await resolution(self, ecosystem, max_depth, max_deps, extras).run(
+                    name, version
+                )
         finally:
             fan_out.reset(token)
         if result.complete:

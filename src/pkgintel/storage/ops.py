@@ -5,25 +5,69 @@ admin audit log and operations settings, on SQLite or PostgreSQL.
 Claiming a job is one `UPDATE ... WHERE id = (SELECT ... LIMIT 1) AND status = 'queued'
 RETURNING *` statement. On PostgreSQL the inner select takes `FOR UPDATE SKIP LOCKED`, so
 concurrent workers pass over each other's rows instead of waiting; on SQLite the statement runs
-under the database's single write lock, so two processes cannot claim the same row either. Every
-later write of a running job is guarded by `worker_id` and `status = 'running'`: a worker whose
-lease was taken away cannot overwrite the new owner's state. A queued job whose `scheduled_for` is
-still ahead is not claimed (a delayed retry waits for its time).
+under the database's single write lock, so two processes cannot claim the same row either. A queued
+job whose `scheduled_for` is still ahead is not claimed (a delayed retry waits for its time).
+
+**Exclusive kinds.** `claim(groups=...)` names the exclusivity group of each exclusive kind. A job
+of a group is not picked while a job of the same group is running (`NOT EXISTS` in the claim), and
+the claim writes the group into `job.exclusive_group`, which a partial unique index keeps unique
+among running rows: when two processes claim two jobs of one group at the same moment (PostgreSQL
+evaluates each `NOT EXISTS` on its own snapshot), the second commit fails on the index and that
+claim takes nothing (it is retried at once, passing over the busy group). A running job whose lease
+lapsed still holds its group until the reaper settles it (every worker reaps before it claims).
+
+**The database's clock.** Every time that decides a lease — the claim's `started_at` and
+`lease_until`, heartbeats, `finished_at`, the reaper's "lease ran out", `scheduled_for` being due,
+the pruning cutoff — is the database's, computed inside the statement that uses it
+(`clock_timestamp()` on PostgreSQL, `strftime('%Y-%m-%d %H:%M:%f', 'now')` on SQLite, where every
+process shares the host's clock), never the calling process's: a process with a skewed clock
+neither reaps a live lease nor grants a short one, and a claim that waited for a lock never
+records a start before the previous run's end. `clock_offset` is added to it: zero in
+production, moved by tests to make time pass. Enqueue times and event times stay the caller's
+(they are records, not deadlines).
+
+**Fencing.** A run is identified by its worker and its attempt number (`attempts` grows on every
+claim, so it is a fencing token). Every write of a running job — heartbeat, `finish`, `release`,
+and events written with `owner=` — applies only while that run still holds the job (`worker_id`,
+`attempts` and `status = 'running'` match): a run whose lease lapsed and whose job another attempt
+took over (even on the same worker) cannot overwrite the new owner's state or add to its log.
+Cost (`add_cost`) is recorded whoever spent it: it was spent.
+
+**Pruning.** `prune_jobs` deletes finished jobs older than a retention, with their events; never a
+queued or running one, never a mission's job (its row carries the mission's cost, its events the
+mission's stream), never the newest finished job of each kind (the cron list and the status show
+it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import (
+    DateTime,
+    Interval,
+    String,
+    and_,
+    case,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    null,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.domain.ops import (
+    TERMINAL_JOB,
     CuratorDecision,
     Job,
     JobEvent,
@@ -45,6 +89,12 @@ from pkgintel.storage.tables import (
     package_snapshot,
     proposal,
 )
+
+Owner = tuple[str, int]
+"""The fencing token of a run: (worker id, attempt number)."""
+
+_TERMINAL = [s.value for s in TERMINAL_JOB]
+_CLAIM_TRIES = 3
 
 
 def _dumps(value: Any) -> str:
@@ -116,9 +166,39 @@ def _proposal(row: Any) -> Proposal:
 class SqlOpsStore:
     """Implements `services.ops_base.OpsStore` on one engine."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, clock_offset: timedelta = timedelta(0)) -> None:
         self._engine = engine
         self._dialect = engine.dialect.name
+        self.clock_offset = clock_offset
+        """Added to the database's clock (see the module docstring): tests move time with it."""
+
+    # -- the database's clock --------------------------------------------------------------
+    def _clock(self, plus: timedelta = timedelta(0)) -> Any:
+        """SQL for the database's time now (+ `clock_offset` + `plus`), evaluated when the
+        statement runs — after it got its locks, so a claim that waited for another process's
+        commit never records a time before that commit. SQLite gets SQLAlchemy's storage format
+        (`YYYY-MM-DD HH:MM:SS.ffffff`, UTC), so stored times compare as before."""
+        shift = self.clock_offset + plus
+        if self._dialect == "postgresql":
+            return func.clock_timestamp(type_=DateTime(timezone=True)) + literal(shift, Interval())
+        modifier = f"{shift.total_seconds():+.6f} seconds"
+        return func.strftime("%Y-%m-%d %H:%M:%f", "now", modifier).concat("000")
+
+    async def db_now(self) -> datetime:
+        """The database's current time (plus `clock_offset`), timezone-aware UTC."""
+        async with self._engine.connect() as conn:
+            value = (await conn.execute(select(self._clock()))).scalar_one()
+        return _aware(value if isinstance(value, datetime) else datetime.fromisoformat(value))
+
+    @staticmethod
+    def _held(job_id: str, owner: Owner) -> Any:
+        worker_id, attempt = owner
+        return and_(
+            job.c.id == job_id,
+            job.c.worker_id == worker_id,
+            job.c.attempts == attempt,
+            job.c.status == JobStatus.RUNNING.value,
+        )
 
     # -- jobs ------------------------------------------------------------------------------
     async def enqueue(
@@ -159,22 +239,47 @@ class SqlOpsStore:
         return bool(result.rowcount)
 
     async def claim(
-        self, *, worker_id: str, kinds: Sequence[str], now: datetime, lease_until: datetime
+        self,
+        *,
+        worker_id: str,
+        kinds: Sequence[str],
+        lease_s: float,
+        groups: Mapping[str, str] | None = None,
     ) -> Job | None:
         """Take the oldest queued job of one of `kinds` that is due (`scheduled_for` unset or not
-        after `now`); None when there is none."""
-        pick = (
-            select(job.c.id)
-            .where(
-                job.c.status == JobStatus.QUEUED.value,
-                job.c.kind.in_(list(kinds)),
-                or_(job.c.scheduled_for.is_(None), job.c.scheduled_for <= now),
-            )
-            .order_by(job.c.created_at, job.c.id)
-            .limit(1)
+        after the database's now) and whose exclusivity group (`groups`: kind → group; a kind
+        not in it is not exclusive) has no running job; None when there is none. The lease runs
+        `lease_s` seconds from the database's now."""
+        for _ in range(_CLAIM_TRIES):
+            try:
+                return await self._claim(worker_id, kinds, lease_s, dict(groups or {}))
+            except IntegrityError:
+                continue  # another process took a job of the same group at the same moment
+        return None
+
+    async def _claim(
+        self, worker_id: str, kinds: Sequence[str], lease_s: float, groups: dict[str, str]
+    ) -> Job | None:
+        groups = {k: g for k, g in groups.items() if k in kinds}
+        cand, busy = job.alias("cand"), job.alias("busy")
+        now = self._clock()
+        pick = select(cand.c.id).where(
+            cand.c.status == JobStatus.QUEUED.value,
+            cand.c.kind.in_(list(kinds)),
+            or_(cand.c.scheduled_for.is_(None), cand.c.scheduled_for <= now),
         )
+        group_of: Any = null()
+        if groups:
+            pick = pick.where(
+                ~exists().where(
+                    busy.c.status == JobStatus.RUNNING.value,
+                    busy.c.exclusive_group == case(groups, value=cand.c.kind, else_=null()),
+                )
+            )
+            group_of = case(groups, value=job.c.kind, else_=null())
+        pick = pick.order_by(cand.c.created_at, cand.c.id).limit(1)
         if self._dialect == "postgresql":
-            pick = pick.with_for_update(skip_locked=True)
+            pick = pick.with_for_update(skip_locked=True, of=cand)
         stmt = (
             update(job)
             .where(job.c.id == pick.scalar_subquery(), job.c.status == JobStatus.QUEUED.value)
@@ -184,8 +289,9 @@ class SqlOpsStore:
                 attempts=job.c.attempts + 1,
                 started_at=now,
                 heartbeat_at=now,
-                lease_until=lease_until,
+                lease_until=self._clock(timedelta(seconds=lease_s)),
                 finished_at=None,
+                exclusive_group=group_of,
             )
             .returning(*job.c)
         )
@@ -194,17 +300,14 @@ class SqlOpsStore:
         return _job(row) if row else None
 
     async def heartbeat(
-        self, job_id: str, worker_id: str, *, now: datetime, lease_until: datetime
+        self, job_id: str, worker_id: str, attempt: int, *, lease_s: float
     ) -> tuple[bool, bool]:
-        """Extend the lease; returns (still ours, kill requested)."""
+        """Extend the lease of run (`worker_id`, `attempt`) to `lease_s` seconds from the
+        database's now; returns (still ours, kill requested)."""
         stmt = (
             update(job)
-            .where(
-                job.c.id == job_id,
-                job.c.worker_id == worker_id,
-                job.c.status == JobStatus.RUNNING.value,
-            )
-            .values(heartbeat_at=now, lease_until=lease_until)
+            .where(self._held(job_id, (worker_id, attempt)))
+            .values(heartbeat_at=self._clock(), lease_until=self._clock(timedelta(seconds=lease_s)))
             .returning(job.c.kill_requested)
         )
         async with self._engine.begin() as conn:
@@ -213,26 +316,30 @@ class SqlOpsStore:
             return False, False
         return True, bool(row.kill_requested)
 
+    async def holds(self, job_id: str, worker_id: str, attempt: int) -> bool:
+        """Whether run (`worker_id`, `attempt`) still holds the job (no one took it over)."""
+        stmt = select(job.c.id).where(self._held(job_id, (worker_id, attempt)))
+        async with self._engine.connect() as conn:
+            return (await conn.execute(stmt)).first() is not None
+
     async def finish(
         self,
         job_id: str,
         worker_id: str,
+        attempt: int,
         *,
         status: JobStatus,
-        now: datetime,
         result: dict[str, Any] | None = None,
         error: str | None = None,
     ) -> bool:
+        """Settle run (`worker_id`, `attempt`); False (nothing written) when it no longer holds
+        the job."""
         stmt = (
             update(job)
-            .where(
-                job.c.id == job_id,
-                job.c.worker_id == worker_id,
-                job.c.status == JobStatus.RUNNING.value,
-            )
+            .where(self._held(job_id, (worker_id, attempt)))
             .values(
                 status=status.value,
-                finished_at=now,
+                finished_at=self._clock(),
                 lease_until=None,
                 result=_dumps(result) if result is not None else None,
                 error=error,
@@ -241,15 +348,11 @@ class SqlOpsStore:
         async with self._engine.begin() as conn:
             return bool((await conn.execute(stmt)).rowcount)
 
-    async def release(self, job_id: str, worker_id: str) -> bool:
+    async def release(self, job_id: str, worker_id: str, attempt: int) -> bool:
         """Give a running job back to the queue (its worker is stopping); False if not ours."""
         stmt = (
             update(job)
-            .where(
-                job.c.id == job_id,
-                job.c.worker_id == worker_id,
-                job.c.status == JobStatus.RUNNING.value,
-            )
+            .where(self._held(job_id, (worker_id, attempt)))
             .values(status=JobStatus.QUEUED.value, worker_id=None, lease_until=None)
         )
         async with self._engine.begin() as conn:
@@ -267,13 +370,13 @@ class SqlOpsStore:
         async with self._engine.begin() as conn:
             await conn.execute(stmt)
 
-    async def request_kill(self, job_id: str, *, now: datetime) -> Job | None:
+    async def request_kill(self, job_id: str) -> Job | None:
         """A queued job is killed at once; a running one is flagged for its worker."""
         async with self._engine.begin() as conn:
             await conn.execute(
                 update(job)
                 .where(job.c.id == job_id, job.c.status == JobStatus.QUEUED.value)
-                .values(status=JobStatus.KILLED.value, finished_at=now, error="killed")
+                .values(status=JobStatus.KILLED.value, finished_at=self._clock(), error="killed")
             )
             await conn.execute(
                 update(job)
@@ -283,38 +386,37 @@ class SqlOpsStore:
             row = (await conn.execute(select(job).where(job.c.id == job_id))).first()
         return _job(row) if row else None
 
-    async def expire_leases(
-        self, *, now: datetime, alive: Sequence[str] = ()
-    ) -> list[tuple[Job, JobStatus]]:
+    async def expire_leases(self, *, alive: Sequence[str] = ()) -> list[tuple[Job, JobStatus]]:
         """
-        Running jobs whose lease ran out (their worker died or hung), except the `alive` ones:
-        killed when a kill was asked for, queued again while attempts remain, else failed.
-        Returns each (with the worker that lost it) and its new status.
+        Running jobs whose lease ran out by the database's clock (their worker died or hung),
+        except the `alive` ones: killed when a kill was asked for, queued again while attempts
+        remain, else failed. Returns each (with the worker that lost it) and its new status.
         """
-        expired = and_(job.c.status == JobStatus.RUNNING.value, job.c.lease_until < now)
-        if alive:  # jobs the calling worker is running itself: late heartbeats, not dead
-            expired = and_(expired, job.c.id.notin_(list(alive)))
-        moves: list[tuple[Any, dict[str, Any]]] = [
-            (
-                and_(expired, job.c.kill_requested.is_(True)),
-                {"status": JobStatus.KILLED.value, "finished_at": now, "error": "killed"},
-            ),
-            (
-                and_(expired, job.c.attempts < job.c.max_attempts),
-                {"status": JobStatus.QUEUED.value, "worker_id": None, "lease_until": None},
-            ),
-            (
-                expired,
-                {
-                    "status": JobStatus.FAILED.value,
-                    "finished_at": now,
-                    "lease_until": None,
-                    "error": "the worker stopped answering (lease expired) on the last attempt",
-                },
-            ),
-        ]
         out: list[tuple[Job, JobStatus]] = []
+        now = self._clock()
         async with self._engine.begin() as conn:
+            expired = and_(job.c.status == JobStatus.RUNNING.value, job.c.lease_until < now)
+            if alive:  # jobs the calling worker is running itself: late heartbeats, not dead
+                expired = and_(expired, job.c.id.notin_(list(alive)))
+            moves: list[tuple[Any, dict[str, Any]]] = [
+                (
+                    and_(expired, job.c.kill_requested.is_(True)),
+                    {"status": JobStatus.KILLED.value, "finished_at": now, "error": "killed"},
+                ),
+                (
+                    and_(expired, job.c.attempts < job.c.max_attempts),
+                    {"status": JobStatus.QUEUED.value, "worker_id": None, "lease_until": None},
+                ),
+                (
+                    expired,
+                    {
+                        "status": JobStatus.FAILED.value,
+                        "finished_at": now,
+                        "lease_until": None,
+                        "error": "the worker stopped answering (lease expired) on the last attempt",
+                    },
+                ),
+            ]
             owners = dict(
                 (await conn.execute(select(job.c.id, job.c.worker_id).where(expired))).all()
             )
@@ -329,6 +431,38 @@ class SqlOpsStore:
                     for r in rows
                 )
         return out
+
+    async def prune_jobs(self, *, older_than: timedelta) -> tuple[int, int]:
+        """Delete the finished jobs that ended more than `older_than` ago by the database's
+        clock, and their events (see the module docstring for what is kept); returns (jobs,
+        events) removed."""
+        newer = job.alias("newer")
+        has_newer = exists().where(
+            newer.c.kind == job.c.kind,
+            newer.c.status.in_(_TERMINAL),
+            or_(
+                newer.c.created_at > job.c.created_at,
+                and_(newer.c.created_at == job.c.created_at, newer.c.id > job.c.id),
+            ),
+        )
+        removed_jobs = removed_events = 0
+        async with self._engine.begin() as conn:
+            stmt = select(job.c.id).where(
+                job.c.status.in_(_TERMINAL),
+                func.coalesce(job.c.finished_at, job.c.created_at) < self._clock(-older_than),
+                job.c.id.notin_(select(mission.c.id)),
+                has_newer,  # the newest finished job of each kind is kept
+            )
+            ids = list((await conn.execute(stmt)).scalars())
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                events = await conn.execute(delete(job_event).where(job_event.c.job_id.in_(chunk)))
+                jobs = await conn.execute(
+                    delete(job).where(job.c.id.in_(chunk), job.c.status.in_(_TERMINAL))
+                )
+                removed_events += events.rowcount or 0
+                removed_jobs += jobs.rowcount or 0
+        return removed_jobs, removed_events
 
     async def get_job(self, job_id: str) -> Job | None:
         async with self._engine.connect() as conn:
@@ -363,15 +497,37 @@ class SqlOpsStore:
 
     # -- job events ------------------------------------------------------------------------
     async def append_event(
-        self, job_id: str, kind: str, data: dict[str, Any], *, now: datetime
-    ) -> int:
-        stmt = (
-            insert(job_event)
-            .values(job_id=job_id, kind=kind, created_at=now, data=_dumps(data))
-            .returning(job_event.c.id)
-        )
+        self,
+        job_id: str,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        now: datetime,
+        owner: Owner | None = None,
+    ) -> int | None:
+        """Append an event; with `owner`, only while that run still holds the job (else nothing
+        is written and None is returned)."""
+        if owner is None:
+            stmt = (
+                insert(job_event)
+                .values(job_id=job_id, kind=kind, created_at=now, data=_dumps(data))
+                .returning(job_event.c.id)
+            )
+        else:
+            held = select(
+                literal(job_id, String),
+                literal(kind, String),
+                literal(now, DateTime(timezone=True)),
+                literal(_dumps(data), String),
+            ).where(exists().where(self._held(job_id, owner)))
+            stmt = (
+                insert(job_event)
+                .from_select(["job_id", "kind", "created_at", "data"], held)
+                .returning(job_event.c.id)
+            )
         async with self._engine.begin() as conn:
-            return int((await conn.execute(stmt)).scalar_one())
+            value = (await conn.execute(stmt)).scalar_one_or_none()
+        return int(value) if value is not None else None
 
     async def events(
         self, job_id: str, *, after: int = 0, kinds: Sequence[str] | None = None, limit: int = 500

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from pkgintel.domain.ops import (
@@ -19,7 +19,9 @@ from pkgintel.domain.ops import (
 
 
 class OpsStore(Protocol):
-    """Jobs, events, missions, proposals, revisions, decisions, audit and settings; see `storage/ops.py` for the claim and lease guarantees."""
+    """Jobs, events, missions, proposals, revisions, decisions, audit and settings; see
+    `storage/ops.py` for the claim, exclusivity, database-clock, fencing and pruning guarantees.
+    A run is named by (worker id, attempt): every write of a running job carries it."""
 
     async def enqueue(
         self,
@@ -33,34 +35,43 @@ class OpsStore(Protocol):
         scheduled_for: datetime | None = None,
     ) -> bool: ...
 
+    async def db_now(self) -> datetime: ...
+
     async def claim(
-        self, *, worker_id: str, kinds: Sequence[str], now: datetime, lease_until: datetime
+        self,
+        *,
+        worker_id: str,
+        kinds: Sequence[str],
+        lease_s: float,
+        groups: Mapping[str, str] | None = None,
     ) -> Job | None: ...
 
     async def heartbeat(
-        self, job_id: str, worker_id: str, *, now: datetime, lease_until: datetime
+        self, job_id: str, worker_id: str, attempt: int, *, lease_s: float
     ) -> tuple[bool, bool]: ...
+
+    async def holds(self, job_id: str, worker_id: str, attempt: int) -> bool: ...
 
     async def finish(
         self,
         job_id: str,
         worker_id: str,
+        attempt: int,
         *,
         status: JobStatus,
-        now: datetime,
         result: dict[str, Any] | None = None,
         error: str | None = None,
     ) -> bool: ...
 
-    async def release(self, job_id: str, worker_id: str) -> bool: ...
+    async def release(self, job_id: str, worker_id: str, attempt: int) -> bool: ...
 
     async def add_cost(self, job_id: str, *, tokens: int, requests: int) -> None: ...
 
-    async def request_kill(self, job_id: str, *, now: datetime) -> Job | None: ...
+    async def request_kill(self, job_id: str) -> Job | None: ...
 
-    async def expire_leases(
-        self, *, now: datetime, alive: Sequence[str] = ()
-    ) -> list[tuple[Job, JobStatus]]: ...
+    async def expire_leases(self, *, alive: Sequence[str] = ()) -> list[tuple[Job, JobStatus]]: ...
+
+    async def prune_jobs(self, *, older_than: timedelta) -> tuple[int, int]: ...
 
     async def get_job(self, job_id: str) -> Job | None: ...
 
@@ -73,8 +84,14 @@ class OpsStore(Protocol):
     async def spent(self, since: datetime) -> tuple[int, int]: ...
 
     async def append_event(
-        self, job_id: str, kind: str, data: dict[str, Any], *, now: datetime
-    ) -> int: ...
+        self,
+        job_id: str,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        now: datetime,
+        owner: tuple[str, int] | None = None,
+    ) -> int | None: ...
 
     async def events(
         self, job_id: str, *, after: int = 0, kinds: Sequence[str] | None = None, limit: int = 500

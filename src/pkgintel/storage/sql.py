@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Select, event, func, literal_column, select, text
+from sqlalchemy import Select, and_, case, event, func, literal_column, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from pkgintel.domain.errors import StorageError
-from pkgintel.domain.names import NameEntry, NameIndexState
+from pkgintel.domain.names import SNAPSHOT_ROW_SOURCE, NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.storage.tables import name_index, package_name, package_snapshot
 
@@ -168,6 +168,18 @@ class SqlStore:
                     stmt.excluded.popularity_rank, package_name.c.popularity_rank
                 ),
                 "summary": func.coalesce(stmt.excluded.summary, package_name.c.summary),
+                # A loaded list takes over the rows of the shipped snapshot; a live sighting
+                # leaves a row's source as it was.
+                "source": case(
+                    (
+                        and_(
+                            package_name.c.source == SNAPSHOT_ROW_SOURCE,
+                            stmt.excluded.source == "ingest",
+                        ),
+                        stmt.excluded.source,
+                    ),
+                    else_=package_name.c.source,
+                ),
                 "updated_at": stmt.excluded.updated_at,
             },
         )

@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 metadata = MetaData(
@@ -210,12 +211,22 @@ job = Table(
     Column("cost_requests", Integer, nullable=False),
     Column("scheduled_for", DateTime(timezone=True)),
     Column("dedupe_key", String(200), unique=True),
+    Column("exclusive_group", String(64)),
 )
 """A unit of background work. `payload`/`result` are JSON; `lease_until` is pushed forward by the
 running worker's heartbeats; `dedupe_key` makes a cron occurrence or the first-start ingestion
-enqueue once across processes."""
+enqueue once across processes; `exclusive_group` (set when a job of an exclusive kind is claimed)
+is unique among running rows, so two jobs of one group never run at once."""
 Index("ix_job_status_created", job.c.status, job.c.created_at)
 Index("ix_job_kind_created", job.c.kind, job.c.created_at)
+Index(
+    "ux_job_running_group",
+    job.c.exclusive_group,
+    unique=True,
+    sqlite_where=text("status = 'running'"),
+    postgresql_where=text("status = 'running'"),
+)
+Index("ix_job_status_finished", job.c.status, job.c.finished_at)
 
 job_event = Table(
     "job_event",

@@ -1,6 +1,6 @@
 """
 Admin API (`/api/admin/*`): missions, proposals, curator, cron, jobs, agents-by-range, contact
-requests, audit.
+requests, audit, doctor.
 
 Closed by default: without `PKGINTEL_ADMIN_TOKEN` every path answers 404 exactly like a path that
 does not exist. With it, requests need `Authorization: Bearer <token>` (401 without, 403 wrong;
@@ -322,10 +322,29 @@ async def cron_log(
     return _json(await ops.cron.log(slug, lines))
 
 
-@router.post("/cron/run/{slug}", summary="Run a cron job now", status_code=202, responses=ACCEPTED)
+@router.post(
+    "/cron/run/{slug}",
+    summary="Run a cron job now",
+    status_code=202,
+    responses={
+        **ACCEPTED,
+        409: {"description": "That job is already running, or queued to run next", **_PROBLEM},
+    },
+)
 async def cron_run(ops: OpsDep, slug: Slug) -> Response:
+    """Queue a run of `slug`. 409 (naming the job) when it is already running or queued and due;
+    when another job of its exclusivity group is running it waits behind it (`waiting_for`)."""
     job = await ops.cron.run(slug)
-    return _json({"job_id": job.id, "slug": slug, "status": job.status.value}, 202)
+    blocker = await ops.queue.blocker(job)
+    return _json(
+        {
+            "job_id": job.id,
+            "slug": slug,
+            "status": job.status.value,
+            "waiting_for": {"job_id": blocker.id, "kind": blocker.kind} if blocker else None,
+        },
+        202,
+    )
 
 
 @router.get("/jobs", summary="Jobs, newest first")
@@ -421,6 +440,24 @@ async def contact_requests(
             ]
         }
     )
+
+
+@router.get(
+    "/doctor",
+    summary="Installation check: configuration, database, cache, upstreams, data ages, jobs",
+    responses={503: {"description": "No doctor in this installation", **_PROBLEM}},
+)
+async def doctor(ops: OpsDep, request: Request) -> Response:
+    """
+    What `pkgintel doctor --format json` prints, for this server's settings: each check's `status`
+    (`ok`, `info`, `warn`, `fail`), `detail`, `fix` and, for requests, `elapsed_ms`; `healthy` is
+    false when any check fails. Always 200 when it ran (the body says how healthy); it takes up to
+    the upstream probe timeout (5 s at most by default).
+    """
+    runtime: Runtime = request.app.state.runtime
+    if runtime.doctor is None:
+        return problem(503, "Doctor unavailable", "no doctor is wired", kind="no-doctor")
+    return _json((await runtime.doctor.run()).wire())
 
 
 @router.get("/audit", summary="Admin audit log, newest first")

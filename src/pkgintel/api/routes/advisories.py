@@ -24,6 +24,7 @@ from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import feeds_wire, iso
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import validate_version
 from pkgintel.knowledge.compromises import compromises_for
 from pkgintel.services.runtime import Runtime
@@ -59,6 +60,7 @@ async def vulns_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> 
     body: dict[str, Any] = {
         "package": shown,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, shown, latest.version),
         **vulnerabilities_wire(report),
         "version": latest.version,
         "version_source": latest.version_source,
@@ -152,6 +154,7 @@ async def pin_safe_answer(
     body = {
         "package": answer.package,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, answer.package),
         "safe_version": answer.safe_version,
         "latest_version": answer.latest_version,
         "is_latest": answer.safe_version == answer.latest_version,
@@ -213,6 +216,7 @@ async def malicious_answer(
     body = {
         "package": name,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, name, verdict.judged_version),
         "version": version,
         "judged_version": verdict.judged_version,
         "is_malicious": is_malicious,

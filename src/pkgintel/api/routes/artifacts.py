@@ -14,6 +14,7 @@ from pkgintel.domain.errors import EcosystemNotSupported, PackageNotFound
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.purl import purl_of
 from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["supply chain"])
@@ -69,6 +70,7 @@ async def scorecard_answer(runtime: Runtime, ecosystem: Ecosystem, package: str)
     body = {
         "ecosystem": ecosystem.value,
         "package": ans.snapshot.info.name,
+        "purl": purl_of(ecosystem, ans.snapshot.info.name, ans.version),
         "version": ans.version,
         **scorecard_wire(ans.result),
         "_meta": {

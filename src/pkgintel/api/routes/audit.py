@@ -17,6 +17,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 from starlette.concurrency import run_in_threadpool
 
@@ -29,13 +30,14 @@ from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import Freshness, iso
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import MAX_PURL_CHARS, parse_purl
 from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
 from pkgintel.domain.suppressions import Suppression
 from pkgintel.domain.versions import validate_version
 from pkgintel.lockfiles import ParsedLockfile, is_empty, parse_lockfile
 from pkgintel.lockfiles.includes import MAX_FILES as MAX_INCLUDE_FILES
 from pkgintel.lockfiles.includes import expand_requirements
-from pkgintel.services.audit import packages_from_mapping, to_sbom
+from pkgintel.services.audit import packages_from_mapping, purl_keys_resolved, to_sbom
 from pkgintel.services.bulk import MAX_ITEMS
 from pkgintel.services.runtime import Runtime
 from pkgintel.upstream_guard import fan_out
@@ -102,8 +104,14 @@ class ScanBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     ecosystem: Ecosystem | None = None
-    packages: dict[Annotated[str, Field(min_length=1, max_length=214)], str] | None = Field(
-        None, max_length=5000
+    packages: dict[Annotated[str, Field(min_length=1, max_length=MAX_PURL_CHARS)], str] | None = (
+        Field(
+            None,
+            max_length=5000,
+            description="Name → version or range; a name may be a Package URL "
+            '(`{"pkg:npm/lodash@4.17.15": ""}`), whose version is the entry\'s and whose type '
+            "is the ecosystem when `ecosystem` is omitted.",
+        )
     )
     lockfile: str | None = None
     lockfile_kind: str | None = Field(None, max_length=64)
@@ -117,19 +125,68 @@ class ScanBody(BaseModel):
 
 
 class _NamedItem(BaseModel):
-    """One package of a body: the name must be one the ecosystem allows and the version one its
-    scheme can parse, else a 422 naming the item's field (`body.items.3.version`)."""
+    """One package of a body, named by `ecosystem` + `package` (+ `version`) or by `purl` (whose
+    version, when it has one, is the item's `version`). The name must be one the ecosystem allows
+    and the version one its scheme can parse, else a 422 naming the item's field
+    (`body.items.3.version`, `body.items.3.purl`)."""
 
-    ecosystem: Ecosystem
-    package: str = Field(min_length=1, max_length=214)
+    ecosystem: Ecosystem | None = Field(
+        None, description="Ecosystem identifier or alias; required unless `purl` is given."
+    )
+    package: str | None = Field(
+        None, min_length=1, max_length=214, description="Required unless `purl` is given."
+    )
     version: str | None = Field(None, min_length=1, max_length=128)
+    purl: str | None = Field(
+        None,
+        min_length=5,
+        max_length=MAX_PURL_CHARS,
+        description="The package as a Package URL (`pkg:npm/lodash@4.17.15`), instead of "
+        "`ecosystem` and `package`.",
+        examples=["pkg:npm/lodash@4.17.15"],
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_purl(cls, data: Any) -> Any:
+        """Fill `ecosystem`, `package` and `version` from a readable `purl` (an unreadable one is
+        reported by the `purl` field's own check)."""
+        if not isinstance(data, dict) or not isinstance(data.get("purl"), str):
+            return data
+        try:
+            ref = parse_purl(data["purl"])
+        except InvalidInput:
+            return data
+        if data.get("ecosystem") is not None or data.get("package") is not None:
+            raise ValueError("give either `purl` or `ecosystem` and `package`, not both")
+        given = data.get("version")
+        if ref.version is not None and given is not None and given != ref.version:
+            raise ValueError(
+                f"version {given!r} differs from the package URL's version {ref.version!r}; give one"
+            )
+        return {
+            **data,
+            "ecosystem": ref.ecosystem.value,
+            "package": ref.name,
+            "version": given if given is not None else ref.version,
+        }
+
+    @field_validator("purl")
+    @classmethod
+    def _valid_purl(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                parse_purl(value)
+            except InvalidInput as exc:
+                raise ValueError(exc.message) from None
+        return value
 
     @field_validator("package")
     @classmethod
-    def _valid_name(cls, value: str, info: ValidationInfo) -> str:
+    def _valid_name(cls, value: str | None, info: ValidationInfo) -> str | None:
         ecosystem = info.data.get("ecosystem")
         try:
-            return validate_name(ecosystem, value) if ecosystem else value
+            return validate_name(ecosystem, value) if ecosystem and value is not None else value
         except InvalidInput as exc:
             raise ValueError(exc.message) from None
 
@@ -143,6 +200,17 @@ class _NamedItem(BaseModel):
             return validate_version(ecosystem, value)
         except InvalidInput as exc:
             raise ValueError(exc.message) from None
+
+    @model_validator(mode="after")
+    def _named(self) -> _NamedItem:
+        if self.ecosystem is None or self.package is None:
+            raise ValueError("name the package with `ecosystem` and `package`, or with `purl`")
+        return self
+
+    def target(self) -> tuple[Ecosystem, str, str | None]:
+        """(ecosystem, name, version) of a validated item."""
+        assert self.ecosystem is not None and self.package is not None  # `_named`
+        return self.ecosystem, validate_name(self.ecosystem, self.package), self.version
 
 
 class BulkItem(_NamedItem):
@@ -259,11 +327,14 @@ async def scan_answer(
                 f"the {parsed.kind} holds {parsed.ecosystem.value} packages, not {body.ecosystem.value}",
             )
     elif body.packages is not None:
-        if body.ecosystem is None:
-            raise InvalidInput("ecosystem", "ecosystem is required with packages")
-        for name in body.packages:
-            validate_name(body.ecosystem, name)
-        parsed = packages_from_mapping(body.ecosystem, body.packages)
+        ecosystem, packages = purl_keys_resolved(body.ecosystem, body.packages)
+        if ecosystem is None:
+            raise InvalidInput(
+                "ecosystem", "ecosystem is required with packages (unless they are package URLs)"
+            )
+        for name in packages:
+            validate_name(ecosystem, name)
+        parsed = packages_from_mapping(ecosystem, packages)
     else:
         raise InvalidInput("lockfile", "send either lockfile or packages")
     ignore = [entry.suppression() for entry in body.ignore or ()]
@@ -336,7 +407,7 @@ async def check_bulk(body: BulkBody, runtime: RuntimeDep) -> Response:
 async def check_bulk_answer(runtime: Runtime, body: BulkBody) -> dict[str, Any]:
     """The `/api/check_bulk` answer (shared with the MCP tool `check_bulk`); database only."""
     started = time.perf_counter()
-    items = [(i.ecosystem, validate_name(i.ecosystem, i.package), i.version) for i in body.items]
+    items = [i.target() for i in body.items]
     results = await runtime.bulk.check(items)
     data = await runtime.bulk.malicious_data([eco for eco, _, _ in items])
     counts: dict[str, int] = {}
@@ -358,7 +429,7 @@ async def check_bulk_answer(runtime: Runtime, body: BulkBody) -> dict[str, Any]:
 async def ai_stack(body: StackBody, runtime: RuntimeDep) -> Response:
     """Per package a verdict (a package without a version is judged at its latest release; no advisory data is `unknown`, never `ok`); action items ordered by severity: replace, upgrade to a published release that clears the advisories, review, remove (stdlib), remove duplicate, pin, verify."""
     started = time.perf_counter()
-    items = [(i.ecosystem, validate_name(i.ecosystem, i.package), i.version) for i in body.packages]
+    items = [i.target() for i in body.packages]
     audit = await runtime.stack.audit(items)
     return plain_json(
         {

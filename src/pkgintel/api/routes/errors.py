@@ -29,7 +29,7 @@ router = APIRouter(prefix="/api/error", tags=["errors"])
 
 ERROR_CACHE = "public, max-age=300, stale-while-revalidate=3600"
 """Entries change when knowledge is loaded or voted on: five minutes of client caching."""
-SOURCE = {"name": "pkgintel error knowledge", "kind": "curated", "status": "ok"}
+SOURCE = {"name": "pkgintel error knowledge", "kind": "curated"}
 
 
 class ResolveIn(BaseModel):
@@ -51,12 +51,15 @@ def _service(runtime: Runtime) -> ErrorService:
     return runtime.errors
 
 
-def _meta(endpoint: str, runtime: Runtime) -> dict[str, Any]:
-    return {
-        "endpoint": endpoint,
-        "docs": f"{runtime.public_url}/docs",
-        "sources": [{**SOURCE, "backend": _service(runtime).backend}],
-    }
+async def _meta(endpoint: str, runtime: Runtime) -> dict[str, Any]:
+    """`_meta` of every error answer; the source's status says whether the knowledge is loaded
+    (`ErrorService.source_status`)."""
+    service = _service(runtime)
+    status, detail = await service.source_status()
+    source: dict[str, Any] = {**SOURCE, "status": status, "backend": service.backend}
+    if detail is not None:
+        source["detail"] = detail
+    return {"endpoint": endpoint, "docs": f"{runtime.public_url}/docs", "sources": [source]}
 
 
 def _ms(started: float) -> float:
@@ -80,7 +83,7 @@ async def search_errors(
         "normalised": normalised_wire(normalised) if normalised else None,
         "count": len(matches),
         "results": [match_wire(m) for m in matches],
-        "_meta": _meta("/api/error", runtime),
+        "_meta": await _meta("/api/error", runtime),
     }
     return cached_json(
         request, body, cache_control=ERROR_CACHE, volatile={"_response_ms": _ms(started)}
@@ -107,7 +110,7 @@ async def resolve_error_answer(runtime: Runtime, error: str, limit: int = 5) -> 
     """
     started = time.perf_counter()
     resolution = await _service(runtime).resolve(error, limit=limit)
-    body = {**resolution_wire(resolution), "_meta": _meta("/api/error/resolve", runtime)}
+    body = {**resolution_wire(resolution), "_meta": await _meta("/api/error/resolve", runtime)}
     return Answer(body, NO_STORE, {"_response_ms": _ms(started)})
 
 
@@ -119,7 +122,7 @@ async def popular_errors(
     body = {
         "count": len(entries),
         "results": [entry_wire(e) for e in entries],
-        "_meta": _meta("/api/error/popular", runtime),
+        "_meta": await _meta("/api/error/popular", runtime),
     }
     return cached_json(request, body, cache_control=ERROR_CACHE)
 
@@ -133,7 +136,7 @@ async def get_error(
     ],
 ) -> Response:
     entry = await _service(runtime).get(error_hash)
-    body = {**entry_wire(entry), "_meta": _meta("/api/error/{error_hash}", runtime)}
+    body = {**entry_wire(entry), "_meta": await _meta("/api/error/{error_hash}", runtime)}
     return cached_json(request, body, cache_control=ERROR_CACHE)
 
 

@@ -32,6 +32,7 @@ from pkgintel.domain.errors import PackageNotFound, VersionNotFound
 from pkgintel.domain.install import install_commands
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
 from pkgintel.scoring import classify_license
 from pkgintel.services.briefs import render_brief, render_prompt
@@ -168,6 +169,7 @@ async def health_answer(
     body = {
         "package": report.package,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, report.package, report.evaluated_version),
         "version": report.evaluated_version,
         "requested_version": report.requested_version,
         "health": health_wire(report.health),
@@ -262,6 +264,7 @@ async def exists_body(runtime: Runtime, ecosystem: Ecosystem, package: str) -> d
     return {
         "ecosystem": ecosystem.value,
         "package": name,
+        "purl": purl_of(ecosystem, name),
         "normalized": ans.normalized,
         "exists": ans.exists,
         "reason": ans.reason,
@@ -296,6 +299,7 @@ async def latest_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) ->
     body = {
         "ecosystem": ecosystem.value,
         "package": info.name,
+        "purl": purl_of(ecosystem, info.name, info.latest_version),
         "latest_version": info.latest_version,
         "published_at": _iso(rel.published_at) if rel else None,
         "deprecated": info.deprecated or known is not None,
@@ -336,6 +340,7 @@ async def versions(
     body = {
         "ecosystem": ecosystem.value,
         "package": info.name,
+        "purl": purl_of(ecosystem, info.name),
         "latest": info.latest_version,
         "total_count": len(ordered),
         "recent": ordered[:10],
@@ -372,6 +377,7 @@ async def license_lookup(
     body = {
         "ecosystem": ecosystem.value,
         "package": snap.info.name,
+        "purl": purl_of(ecosystem, snap.info.name, snap.info.latest_version),
         "version": snap.info.latest_version,
         "license": lic.license,
         "class": lic.license_class,
@@ -438,6 +444,7 @@ async def install_answer(
     body = {
         "ecosystem": ecosystem.value,
         "package": info.name,
+        "purl": purl_of(ecosystem, info.name, chosen),
         "version": chosen,
         "commands": install_commands(
             # an adapter may name what the tools install when it differs from the package

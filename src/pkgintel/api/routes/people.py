@@ -25,6 +25,7 @@ from pkgintel.api.schemas.wire import meta_wire, sources_wire
 from pkgintel.domain.errors import PackageNotFound
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.services.runtime import Runtime
 from pkgintel.services.trust_signals import TrustSignals
 
@@ -157,6 +158,7 @@ async def quality_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -
     body = {
         "package": ans.package,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, ans.package, ans.latest_version),
         "latest_version": ans.latest_version,
         **quality_wire(ans),
     }

@@ -23,6 +23,7 @@ from pkgintel.api.schemas.artifacts import ProvenanceOut, ScorecardOut
 from pkgintel.api.schemas.people import MaintainersOut, QualityOut
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["supply-chain"])
@@ -86,9 +87,11 @@ async def trust_signals_answer(
         raise next((e for e in errors if isinstance(e, PkgIntelError)), errors[0])
     answers: list[Answer] = [r for r in results if isinstance(r, Answer)]
     bodies = [a.body for a in answers]
+    shown = bodies[0].get("package") or package
     body: dict[str, Any] = {
         "ecosystem": ecosystem.value,
-        "package": bodies[0].get("package") or package,
+        "package": shown,
+        "purl": purl_of(ecosystem, shown, version),
         **dict(zip(PARTS, bodies, strict=True)),
         "_meta": {
             "endpoint": "/api/trust/{ecosystem}/{package}",

@@ -13,6 +13,7 @@ from pkgintel.api.schemas.typosquat import TyposquatOut, name_index_source, typo
 from pkgintel.api.schemas.wire import sources_wire
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["packages"])
@@ -48,6 +49,7 @@ async def typosquat_answer(runtime: Runtime, ecosystem: Ecosystem, package: str)
     body = {
         "package": name,
         "ecosystem": ecosystem.value,
+        "purl": purl_of(ecosystem, name),
         "normalized": found.normalized,
         "exists": found.exists,
         **typosquat_wire(hint),

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.api.schemas.packages import MetaOut, SourceOut
+from pkgintel.api.schemas.packages import MetaOut, SourceOut, purl_field
 
 
 class _Open(BaseModel):
@@ -27,6 +27,7 @@ class VulnsOut(_Open):
     """`/api/vulns/{ecosystem}/{package}`: advisories affecting the latest version."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     version: str | None = Field(description="the latest release judged (null: none known)")
     version_source: str = Field(description="registry, name_index or none")
@@ -54,6 +55,7 @@ class PinSafeOut(_Open):
     """`/api/pin_safe/{ecosystem}/{package}`: the highest version below a severity."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     safe_version: str | None
     latest_version: str | None
@@ -87,6 +89,7 @@ class MaliciousOut(_Open):
     """`/api/malicious/{ecosystem}/{package}`: malicious-package reports."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     version: str | None
     judged_version: str | None
@@ -113,6 +116,7 @@ class MaliciousOut(_Open):
 class BulkResultOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str | None
     status: str = Field(
         description="stdlib, malicious, typosquat_suspect, historical_incident, exists or unknown"

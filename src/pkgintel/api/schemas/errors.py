@@ -65,10 +65,14 @@ def resolution_wire(r: ErrorResolution) -> dict[str, Any]:
     matched = bool(r.matches)
     if matched:
         message = f"{len(r.matches)} known fix(es), best first"
+    elif r.unavailable is not None:
+        message = f"no match possible: {r.unavailable}"
     elif not r.normalised.pattern:
         message = "no match: no decisive error line was found in the text"
     else:
-        message = "no match: this error is not in the database yet; its pattern was recorded"
+        message = "no match: this error is not in the database yet" + (
+            "; its pattern was recorded" if r.miss_recorded else ""
+        )
     return {
         "status": "match" if matched else "no_match",
         "message": message,

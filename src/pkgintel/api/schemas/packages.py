@@ -16,6 +16,16 @@ class _Open(BaseModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
 
+def purl_field() -> Any:
+    """The `purl` every answer about a package carries (docs/api.md, Package URLs)."""
+    return Field(
+        None,
+        description="Package URL of the package, with the version the answer is about when it is "
+        "about one; null only when the name cannot form a purl.",
+        examples=["pkg:npm/lodash@4.17.21"],
+    )
+
+
 class SourceOut(_Open):
     name: str
     kind: str
@@ -155,6 +165,7 @@ class PackageReportOut(_Open):
     """The package report (`/api/check`)."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     latest_version: str
     description: str
@@ -192,6 +203,7 @@ class PackageHealthOut(_Open):
     """`/api/health/{ecosystem}/{package}`."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     version: str
     requested_version: str | None
@@ -203,6 +215,7 @@ class PackageHealthOut(_Open):
 class ExistsOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     normalized: str
     exists: bool | None = Field(description="null: the name index for this ecosystem is not loaded")
     reason: str
@@ -220,6 +233,7 @@ class SourcesMetaOut(_Open):
 class LatestOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     latest_version: str
     published_at: datetime | None
     deprecated: bool
@@ -229,6 +243,7 @@ class LatestOut(_Open):
 class VersionsListOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     latest: str
     total_count: int
     recent: list[str]
@@ -239,6 +254,7 @@ class VersionsListOut(_Open):
 class LicenseOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str
     license: str | None
     license_class: str = Field(alias="class")
@@ -252,6 +268,7 @@ class LicenseOut(_Open):
 class InstallOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str
     commands: dict[str, str]
     meta: SourcesMetaOut | None = Field(None, alias="_meta")

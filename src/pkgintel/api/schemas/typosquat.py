@@ -83,7 +83,12 @@ def name_index_source(ecosystem: str, state: NameIndexState | None) -> SourceSta
         "name_index",
         SourceState.OK,
         fetched_at=state.loaded_at,
-        detail=f"{state.names_count:,} {ecosystem} names",
+        detail=(
+            f"{state.names_count:,} most popular {ecosystem} names of the popularity snapshot "
+            "shipped with pkgintel (a partial index: absence proves nothing)"
+            if state.partial
+            else f"{state.names_count:,} {ecosystem} names"
+        ),
     )
 
 

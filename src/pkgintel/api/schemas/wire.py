@@ -11,6 +11,7 @@ from pkgintel.api.schemas.artifacts_wire import bundle_wire, scorecard_wire, typ
 from pkgintel.api.schemas.typosquat import typosquat_wire
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceStatus
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import newest_first
 from pkgintel.knowledge.compromises import CompromiseMatch, compromises_for
 from pkgintel.scoring import HealthScore, Recommendation
@@ -260,6 +261,7 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
     return {
         "package": report.package,
         "ecosystem": eco.value,
+        "purl": purl_of(eco, report.package, report.evaluated_version),
         "latest_version": info.latest_version,
         "description": info.description or "",
         "license": lic.license,
