@@ -78,6 +78,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
             finally:
                 warming.cancel()
                 following.cancel()
+                # Awaited, so whatever they ended with is seen here, not logged at collection.
+                await asyncio.gather(warming, following, return_exceptions=True)
 
     @asynccontextmanager
     async def mcp_lifespan(app: FastAPI) -> AsyncIterator[None]:
