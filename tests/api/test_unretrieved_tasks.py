@@ -8,6 +8,7 @@ import asyncio
 import gc
 import gzip
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,15 @@ def _asyncio_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "asyncio"]
 
 
+def _upstream_failures_are_one_line_each(caplog: pytest.LogCaptureFixture) -> None:
+    """Every upstream failure is one WARNING line (`pkgintel.upstream`), without a traceback."""
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in warnings if r.exc_info or r.stack_info] == []
+    failed = [r.getMessage() for r in warnings if r.name == "pkgintel.upstream"]
+    assert all(re.match(r"upstream failed: (GET|POST) http\S+: \S", m) for m in failed), failed
+    assert all("\n" not in r.getMessage() for r in warnings)
+
+
 async def test_compat_with_failing_downloads_leaves_no_unretrieved_task(
     client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -66,6 +76,7 @@ async def test_compat_with_failing_downloads_leaves_no_unretrieved_task(
     await _collect(seen)
     assert [c.get("message") for c in seen] == []
     assert _asyncio_errors(caplog) == []
+    _upstream_failures_are_one_line_each(caplog)
 
 
 async def test_report_with_failing_downloads_leaves_no_unretrieved_task(
@@ -85,3 +96,23 @@ async def test_report_with_failing_downloads_leaves_no_unretrieved_task(
     await _collect(seen)
     assert [c.get("message") for c in seen] == []
     assert _asyncio_errors(caplog) == []
+    _upstream_failures_are_one_line_each(caplog)
+    if "downloads" in caplog.text:  # the report waited for them: they failed, once each
+        assert "api.npmjs.org answered 429" in caplog.text
+
+
+async def test_an_upstream_failure_is_one_warning_line(
+    client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    resp = await client.get("/api/latest/npm/react")
+    assert resp.status_code == 200, resp.text
+    weekly = [
+        r
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and "/npm-downloads/downloads/point/" in r.getMessage()
+    ]
+    assert [(r.name, r.levelname, r.exc_info) for r in weekly] == [
+        ("pkgintel.upstream", "WARNING", None)
+    ]
+    assert weekly[0].getMessage().endswith("api.npmjs.org answered 429")

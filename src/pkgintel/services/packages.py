@@ -229,7 +229,7 @@ class PackageService:
         try:
             downloads = await dl_task
         except (RegistryError, asyncio.CancelledError) as exc:
-            logger.warning("downloads unavailable for %s/%s: %s", ecosystem.value, name, exc)
+            logger.info("downloads unavailable for %s/%s: %s", ecosystem.value, name, exc)
             dl_status = SourceState.UNAVAILABLE.value
         fetched = datetime.fromtimestamp(self._clock(), UTC)
         raw = encode_snapshot(info, downloads, dl_status, fetched)
@@ -259,7 +259,7 @@ class PackageService:
         """The stored copy answered (`stale`) when the registry failed with `exc`; re-raises it as
         `RegistryUnavailable` when nothing is stored."""
         ecosystem = adapter.ecosystem
-        logger.warning("registry failed for %s/%s: %s", ecosystem.value, name, exc.message)
+        logger.info("registry failed for %s/%s: %s", ecosystem.value, name, exc.message)
         stored = await self._store.load_snapshot(ecosystem, store_key, version or "")
         note = ""
         if stored is None and version:
