@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import cast
@@ -42,9 +43,12 @@ from pkgintel.api.routes import typosquat as typosquat_routes
 from pkgintel.api.usage import UsageMiddleware
 from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
+from pkgintel.logs import configure_logging
 from pkgintel.mcp.http import mount_mcp
+from pkgintel.reachability import preflight_blocking
 from pkgintel.services import compromises
 from pkgintel.services.runtime import Runtime
+from pkgintel.settings_errors import BadSetting, BadSettings, load_settings
 from pkgintel.worker_host import embedded_worker, load_shipped
 
 log = logging.getLogger(__name__)
@@ -85,6 +89,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
                 await asyncio.gather(shipping, return_exceptions=True)
                 warming.cancel()
                 following.cancel()
+                # Awaited, so whatever they ended with is seen here, not logged at collection.
+                await asyncio.gather(warming, following, return_exceptions=True)
 
     @asynccontextmanager
     async def mcp_lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -184,9 +190,19 @@ async def _warm(runtime: Runtime) -> None:
 
 
 def app_from_env() -> FastAPI:
-    """`uvicorn pkgintel.app:app_from_env --factory`."""
-    settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper())
+    """
+    `uvicorn pkgintel.app:app_from_env --factory`. A bad setting, or a database or Redis that
+    cannot be reached, prints one line per setting on stderr and exits 2 (not a traceback from the
+    lifespan, per worker).
+    """
+    try:
+        settings = load_settings()
+        configure_logging(settings.log_level, settings.log_format)
+        preflight_blocking(settings)
+    except (BadSettings, BadSetting) as exc:
+        lines = exc.lines if isinstance(exc, BadSettings) else [exc.line]
+        sys.stderr.write("".join(line + "\n" for line in lines))
+        sys.exit(2)
     # uvicorn's access log writes raw client addresses; `AccessLog` writes keyed hashes instead.
     logging.getLogger("uvicorn.access").disabled = True
     return create_app(settings)

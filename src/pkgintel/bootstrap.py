@@ -27,6 +27,7 @@ from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.events.base import EventBus
 from pkgintel.events.memory import MemoryBus
 from pkgintel.events.redis_bus import RedisBus
+from pkgintel.reachability import check_database, check_redis
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.alternatives import AlternativesService
@@ -207,10 +208,16 @@ def build_adapters(
 
 
 async def prepare_database(settings: Settings) -> tuple[AsyncEngine, SqlStore]:
-    """Engine + store, migrated when `migrate_on_start` is set."""
+    """Engine + store, migrated when `migrate_on_start` is set. Raises `BadSetting` when the
+    database cannot be reached (one line for the user, not a driver traceback)."""
     engine = create_engine(settings.database_url)
-    if settings.migrate_on_start:
-        await upgrade(engine)
+    try:
+        await check_database(engine, settings.database_url)
+        if settings.migrate_on_start:
+            await upgrade(engine)
+    except BaseException:
+        await engine.dispose()
+        raise
     return engine, SqlStore(engine)
 
 
@@ -577,7 +584,9 @@ def build_knowledge(
 
 @asynccontextmanager
 async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[Runtime]:
-    """Open every resource, yield the `Runtime`, close everything on exit."""
+    """Open every resource, yield the `Runtime`, close everything on exit. Raises `BadSetting`
+    when the database or the configured Redis cannot be reached."""
+    await check_redis(settings.redis_url)
     engine, store = await prepare_database(settings)
     cache = build_cache(settings)
     client = build_http_client(settings, overrides.pop("transport", None))

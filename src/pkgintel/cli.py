@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -59,9 +58,13 @@ def serve(
     """Start the HTTP service (migrates the database first)."""
     import uvicorn
 
+    from pkgintel.logs import logging_config
+
     settings = Settings()
+    # Reached here, once, so an unreachable database or Redis is one line and exit 2 (under
+    # uvicorn the lifespan's failure would be a traceback per worker).
+    asyncio.run(_preflight(settings))
     if settings.migrate_on_start:
-        asyncio.run(_migrate(settings))
         # Migrated once here: the workers need not check again (faster first answer).
         os.environ["PKGINTEL_MIGRATE_ON_START"] = "false"
     uvicorn.run(
@@ -71,9 +74,19 @@ def serve(
         port=port,
         workers=workers,
         log_level=settings.log_level,
+        log_config=logging_config(settings.log_level, settings.log_format),
         proxy_headers=False,
         access_log=False,  # pkgintel.access logs each request with a keyed hash, not the address
     )
+
+
+async def _preflight(settings: Settings) -> None:
+    """Redis and the database reachable (`BadSetting` otherwise); migrated when configured."""
+    from pkgintel.reachability import preflight
+
+    await preflight(settings)
+    if settings.migrate_on_start:
+        await _migrate(settings)
 
 
 @app.command("mcp")
@@ -82,14 +95,11 @@ def mcp_stdio() -> None:
     Run the MCP server over stdio (for desktop clients: Claude Code, Cursor, VS Code). Same tools as
     `/mcp` of `pkgintel serve`; stdout carries the protocol, logs go to stderr.
     """
-    import logging
-
     from pkgintel.bootstrap import build_runtime
     from pkgintel.mcp.server import build_server
     from pkgintel.worker_host import load_shipped
 
-    settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper(), stream=sys.stderr)
+    settings = Settings()  # logging (stderr only) was set up by the root callback
 
     async def _run() -> None:
         async with build_runtime(settings) as runtime:
@@ -103,11 +113,14 @@ def mcp_stdio() -> None:
 
 
 async def _migrate(settings: Settings) -> str | None:
+    """Reach the database (`BadSetting` when it cannot be), then apply the migrations."""
+    from pkgintel.reachability import check_database
     from pkgintel.storage.migrate import upgrade
     from pkgintel.storage.sql import create_engine
 
     engine = create_engine(settings.database_url)
     try:
+        await check_database(engine, settings.database_url)
         return await upgrade(engine)
     finally:
         await engine.dispose()
@@ -257,44 +270,51 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
 ) -> None:
     """pkgintel: package intelligence for AI coding agents."""
+    if ctx.resilient_parsing or any(arg in ("--help", "-h") for arg in sys.argv[1:]):
+        return  # help needs no settings: it is shown even while one is wrong
+    from pkgintel.logs import configure_logging
+    from pkgintel.settings_errors import load_settings
 
-
-def settings_error_lines(exc: ValidationError) -> list[str]:
-    """One line per bad setting: the variable, the value given and what is allowed."""
-    lines = []
-    for error in exc.errors(include_url=False):
-        field = ".".join(str(part) for part in error["loc"]) or "settings"
-        variable = f"PKGINTEL_{field.split('.')[0].upper()}"
-        given = os.environ.get(variable, error.get("input"))
-        message = str(error["msg"]).removeprefix("Value error, ")
-        lines.append(f"error: bad setting {variable}={given!s}: {message}")
-    return lines
+    # Every command reads its settings; they are checked here first (a bad one: one line per
+    # setting and exit 2, from `main`) and the log lines of every command get one format.
+    settings = load_settings()
+    configure_logging(settings.log_level, settings.log_format)
 
 
 def main() -> None:
-    """Console-script entry point. A bad setting prints one line per setting and exits 2."""
+    """Console-script entry point. A bad setting (a value `Settings` refuses, or a database or
+    Redis that cannot be reached at start) prints one line per setting on stderr and exits 2."""
+    from pkgintel.settings_errors import (
+        BadSetting,
+        BadSettings,
+        settings_error_problem,
+        settings_problems,
+    )
+
+    problems: list[BadSetting]
     try:
         app()
+        return
+    except BadSettings as exc:
+        problems = exc.problems
+    except BadSetting as exc:
+        problems = [exc]
     except ValidationError as exc:
         if exc.title != "Settings":
             raise
-        for line in settings_error_lines(exc):
-            sys.stderr.write(line + "\n")
-        sys.exit(2)
+        problems = settings_problems(exc)
     except SettingsError as exc:
-        found = re.search(r'field "(\w+)"', str(exc))
-        variable = f"PKGINTEL_{found.group(1).upper()}" if found else "a PKGINTEL_ variable"
-        given = os.environ.get(variable, "")
-        sys.stderr.write(
-            f"error: bad setting {variable}={given}: not valid JSON (this setting is a JSON list or object)\n"
-        )
-        sys.exit(2)
+        problems = [settings_error_problem(exc)]
+    for problem in problems:
+        sys.stderr.write(problem.line + "\n")
+    sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

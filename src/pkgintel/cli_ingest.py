@@ -55,9 +55,11 @@ class _Tools:
 @asynccontextmanager
 async def _tools(settings: Settings) -> AsyncIterator[_Tools]:
     from pkgintel.bootstrap import build_bus, build_http_client, prepare_database
+    from pkgintel.reachability import check_redis
     from pkgintel.services.advisory_ingest import AdvisoryIngestor
     from pkgintel.storage.advisories import SqlAdvisoryStore
 
+    await check_redis(settings.redis_url)
     engine, _ = await prepare_database(settings)
     bus = build_bus(settings)
     client = build_http_client(settings)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -49,6 +50,7 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         None,
         description="Redis URL for the shared cache and counters; unset = in-process memory cache.",
+        examples=["redis://127.0.0.1:6379/0"],
     )
     upstream_npm_url: str = Field(
         "https://registry.npmjs.org", description="npm registry (packuments)."
@@ -206,6 +208,7 @@ class Settings(BaseSettings):
             "Julia",
         ],
         description="OSV ecosystems `pkgintel ingest all` loads (JSON list).",
+        examples=[["npm", "PyPI"]],
     )
     osv_api_fallback: bool = Field(
         True,
@@ -264,10 +267,12 @@ class Settings(BaseSettings):
     ip_hash_secret: str | None = Field(
         None,
         description="Secret for hashing client IPs (HMAC); unset = a random secret per process.",
+        examples=["a-long-random-string"],
     )
     trusted_proxies: list[str] = Field(
         default_factory=list,
         description="Peer addresses whose `X-Forwarded-For` is believed (JSON list).",
+        examples=[["10.0.0.1"]],
     )
     public_url: str = Field(
         "http://127.0.0.1:8000", description="Public base URL, used in links and docs."
@@ -275,15 +280,23 @@ class Settings(BaseSettings):
     mcp_url: str | None = Field(
         None,
         description="Base URL of the MCP endpoint (`<url>/mcp`) when it differs from the public URL; unset = `PKGINTEL_PUBLIC_URL`.",
+        examples=["https://mcp.example.org"],
     )
     mcp_allowed_hosts: list[str] = Field(
         default_factory=list,
         description="Extra `Host` names `/mcp` accepts besides loopback and the public/MCP URL hosts (DNS-rebinding protection; JSON list).",
+        examples=[["pkgintel.internal"]],
     )
     migrate_on_start: bool = Field(
         True, description="Apply database migrations when the service starts."
     )
-    log_level: str = Field("info", description="Log level: debug, info, warning, error.")
+    log_level: Literal["debug", "info", "warning", "error", "critical"] = Field(
+        "info", description="Log level: debug, info, warning, error or critical (any case)."
+    )
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="Log lines on stderr: `text` (time, level, logger, message on one line) or `json` (one object per line: `ts`, `level`, `logger`, `msg`, extra fields) for log collectors.",
+    )
     # -- error-to-fix database and stack compatibility (issue #17) --
     error_vote_limit: str = Field(
         "10/minute",
@@ -304,6 +317,7 @@ class Settings(BaseSettings):
     admin_token: str | None = Field(
         None,
         description="Bearer token of the admin API (`/api/admin/*`); unset = every admin path answers 404.",
+        examples=["a-long-random-token"],
     )
     worker_embedded: bool = Field(
         True, description="Run a job worker inside `pkgintel serve` (each server process)."
@@ -345,6 +359,7 @@ class Settings(BaseSettings):
             "job-retention": "29 2 * * *",
         },
         description="Cron expression per registered cron slug (JSON object; `off` disables one).",
+        examples=[{"warm-cache": "*/30 * * * *", "harvest-bugs": "off"}],
     )
     initial_ingest: bool = Field(
         True,
@@ -370,6 +385,7 @@ class Settings(BaseSettings):
     name_lists: dict[str, str] = Field(
         default_factory=lambda: {"pypi": "https://pypi.org/simple/"},
         description="Name list per ecosystem loaded by the `ingest-names` job: a URL or a file (JSON object).",
+        examples=[{"pypi": "https://pypi.org/simple/"}],
     )
     warm_cache_top: int = Field(
         50, ge=0, description="Popular packages per ecosystem refreshed by the `warm-cache` job."
@@ -377,9 +393,14 @@ class Settings(BaseSettings):
     upstream_llm_url: str | None = Field(
         None,
         description="OpenAI-compatible API base (e.g. `http://127.0.0.1:11434/v1`) for LLM mission profiles; unset = only rule profiles run.",
+        examples=["http://127.0.0.1:11434/v1"],
     )
-    llm_model: str | None = Field(None, description="Model name sent to the LLM API.")
-    llm_api_key: str | None = Field(None, description="Bearer key of the LLM API, if it needs one.")
+    llm_model: str | None = Field(
+        None, description="Model name sent to the LLM API.", examples=["llama3.1"]
+    )
+    llm_api_key: str | None = Field(
+        None, description="Bearer key of the LLM API, if it needs one.", examples=["sk-..."]
+    )
     mission_tokens_per_day: int = Field(
         200000, ge=0, description="Model tokens missions may spend per UTC day (0 = no cap)."
     )
@@ -402,6 +423,11 @@ class Settings(BaseSettings):
         60, ge=0, le=100, description="Lowest health score of an alternative the curator approves."
     )
 
+    @field_validator("log_level", "log_format", mode="before")
+    @classmethod
+    def _lower_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
     @field_validator("cron_schedules")
     @classmethod
     def _cron_expressions(cls, value: dict[str, str]) -> dict[str, str]:
@@ -420,6 +446,7 @@ class Settings(BaseSettings):
     github_token: str | None = Field(
         None,
         description="GitHub token sent as `Authorization: Bearer` by harvests, `github_stats`, maintainer trust and Swift reports (unset: 60 requests/hour).",
+        examples=["ghp_..."],
     )
     usage_log_enabled: bool = Field(
         True,
@@ -491,6 +518,13 @@ class Settings(BaseSettings):
         "https://api.scorecard.dev",
         description="OpenSSF Scorecard API (`/projects/github.com/<owner>/<repo>`); attestations are read from the npm and PyPI registry settings.",
     )
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("redis_url must use redis://, rediss:// or unix://")
+        return value
 
     @field_validator("database_url")
     @classmethod

@@ -94,6 +94,7 @@ async def _send(
     try:
         response: httpx.Response = await retrying(_once, client, method, url, headers, content, log)
     except CircuitOpen as exc:
+        # Not a new failure: the breaker refuses to ask a host that just failed (and said so).
         raise RegistryUnavailable(
             ecosystem,
             f"{source} is failing; not asked again for {exc.retry_after} s",
@@ -102,14 +103,17 @@ async def _send(
             retry_after=exc.retry_after,
         ) from exc
     except httpx.TimeoutException as exc:
+        _failed(method, url, f"{source} timed out")
         raise RegistryUnavailable(
             ecosystem, f"{source} timed out", reason="timeout", source=source
         ) from exc
     except httpx.TransportError as exc:
+        _failed(method, url, f"{source} could not be reached ({type(exc).__name__})")
         raise RegistryUnavailable(
             ecosystem, f"{source} could not be reached", reason="connect", source=source
         ) from exc
     except httpx.DecodingError as exc:
+        _failed(method, url, f"{source} sent an undecodable body")
         raise RegistryResponseInvalid(
             ecosystem,
             f"{source} sent an undecodable body",
@@ -117,16 +121,24 @@ async def _send(
             source=source,
         ) from exc
     except httpx.TooManyRedirects as exc:
+        _failed(method, url, f"{source} redirected too often")
         raise RegistryResponseInvalid(
             ecosystem, f"{source} redirected too often", reason="redirects", source=source
         ) from exc
     return response
 
 
+def _failed(method: str, url: str, what: str) -> None:
+    """The one WARNING line of an upstream failure (the query string left out: it may carry
+    what a caller sent). What the answer does about it is the caller's business, logged lower."""
+    logger.warning("upstream failed: %s %s: %s", method, url.split("?", 1)[0], what)
+
+
 def raise_if_unavailable(response: httpx.Response, *, ecosystem: str, source: str) -> None:
     """429 or 5xx → `RegistryUnavailable` carrying `Retry-After`."""
     status = response.status_code
     if status == 429 or status >= 500:
+        _failed(response.request.method, str(response.request.url), f"{source} answered {status}")
         raise RegistryUnavailable(
             ecosystem,
             f"{source} answered HTTP {status}",
@@ -140,12 +152,14 @@ def json_object(response: httpx.Response, *, ecosystem: str, source: str) -> dic
     """The body of a 2xx response, which must be a JSON object (see the module table)."""
     status = response.status_code
     if not 200 <= status < 300:
+        _failed(response.request.method, str(response.request.url), f"{source} answered {status}")
         raise RegistryResponseInvalid(
             ecosystem, f"{source} answered HTTP {status}", reason=f"status.{status}", source=source
         )
     try:
         data = orjson.loads(response.content)
     except orjson.JSONDecodeError as exc:
+        _failed(response.request.method, str(response.request.url), f"{source} sent non-JSON")
         raise RegistryResponseInvalid(
             ecosystem,
             f"{source} sent a body that is not JSON",

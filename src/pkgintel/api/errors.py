@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,6 +142,31 @@ class Problem:
             "detail": self.detail,
             **self.extra,
         }
+
+
+def arguments_problem(
+    errors: Sequence[Mapping[str, Any]], *, strip: tuple[str, ...] = ()
+) -> Problem:
+    """
+    A 422 problem for arguments that failed validation (pydantic's `errors()`): `detail` names each
+    field and its rule in one sentence, `field` is the first field, and `errors` lists every one as
+    `{field, loc, msg, type}` like the JSON API's 422 body (without the rejected values: they are
+    the caller's data, and may be a whole lockfile). Leading `loc` parts in `strip` (`body`,
+    `query`) are left out of `field`. Used for MCP tool arguments.
+    """
+    items: list[dict[str, Any]] = []
+    for error in errors:
+        loc = [part for part in error.get("loc", ()) if not isinstance(part, str) or part]
+        while loc and loc[0] in strip:
+            loc = loc[1:]
+        name = ".".join(str(part) for part in loc) or "arguments"
+        message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+        items.append({"field": name, "loc": loc, "msg": message, "type": error.get("type")})
+    detail = "; ".join(f"{item['field']}: {item['msg']}" for item in items) or "invalid arguments"
+    first = items[0]["field"] if items else "arguments"
+    return Problem(
+        422, "Invalid input", detail, "invalid-input", {"field": first, "errors": _scrub(items)}
+    )
 
 
 def problem_for(exc: PkgIntelError) -> Problem:

@@ -36,6 +36,7 @@ from pkgintel.domain.errors import PackageNotFound, RegistryError, RegistryRespo
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.gc_pause import collector_paused
+from pkgintel.side_tasks import abandon
 from pkgintel.upstream import (
     MAX_ATTEMPTS,
     RETRY_STATUSES,
@@ -299,23 +300,6 @@ class SingleFlight:
             return value
         finally:
             self._inflight.pop(key, None)
-
-
-def abandon(*futures: asyncio.Future[Any] | None) -> None:
-    """
-    Cancel side fetches a failed (or finished) report no longer needs, and mark whatever they end
-    with as seen: an error one of them already raised, or raises while being cancelled, is then
-    not logged as "exception was never retrieved". None entries are skipped.
-    """
-    for future in futures:
-        if future is not None:
-            future.cancel()
-            future.add_done_callback(_consume)
-
-
-def _consume(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()
 
 
 def parse_timestamp(value: object) -> datetime | None:

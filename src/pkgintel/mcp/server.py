@@ -19,11 +19,12 @@ from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 
 from pkgintel import __version__
-from pkgintel.api.errors import problem_for
+from pkgintel.api.errors import arguments_problem, problem_for
 from pkgintel.api.routes.audit import SbomError
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.purl import parse_purl
@@ -144,6 +145,36 @@ def _invalid(message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
 
 
+def invalid_arguments(tool: str, exc: ValidationError) -> CallToolResult:
+    """Arguments that failed validation: a tool error whose text names each field and its rule and
+    whose structured content is the 422 problem (`field`, `errors: [{field, loc, msg, type}]`)."""
+    problem = arguments_problem(exc.errors(include_url=False))
+    log.info("tool %s rejected arguments: %s", tool, [e["field"] for e in problem.extra["errors"]])
+    return CallToolResult(
+        content=[TextContent(type="text", text=f"invalid arguments: {problem.detail}")],
+        structured_content=problem.body(),
+        is_error=True,
+    )
+
+
+class PkgIntelMCPServer(MCPServer[Any]):
+    """The SDK's server, with one change: arguments that fail the input schema are answered like
+    the JSON API's 422 (a tool error with structured content naming each field and rule) instead
+    of the SDK's raw `1 validation error for <tool>Arguments` text."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError) or not isinstance(
+                exc.__cause__, ValidationError
+            ):
+                raise
+            return invalid_arguments(name, exc.__cause__)
+
+
 def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
     """
     The function the SDK registers for `tool`: `tool.fn`'s signature without `rt` (so the SDK derives
@@ -172,7 +203,7 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
         except PkgIntelError as exc:
             return _error(exc)
         except ValidationError as exc:
-            return _invalid(f"invalid arguments: {exc.errors(include_url=False)}")
+            return invalid_arguments(tool.name, exc)
         except SbomError as exc:
             return _invalid(str(exc))
         if isinstance(result, ToolAnswer):
@@ -205,7 +236,7 @@ def build_server(
     runtime_of: Callable[[], Runtime], *, public_url: str, tools: tuple[Tool, ...] = TOOLS
 ) -> MCPServer[Any]:
     """An `MCPServer` publishing `tools`; transports are attached by `http.py` and the CLI."""
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = PkgIntelMCPServer(
         SERVER_NAME,
         title="pkgintel — package intelligence for AI coding agents",
         description="Is this package safe, maintained and current? Ask before you install.",

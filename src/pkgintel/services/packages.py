@@ -36,6 +36,7 @@ from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.services.codec import decode_snapshot, encode_snapshot
+from pkgintel.side_tasks import abandon
 from pkgintel.storage.base import SnapshotStore
 
 logger = logging.getLogger(__name__)
@@ -213,41 +214,16 @@ class PackageService:
         dl_task = asyncio.ensure_future(adapter.fetch_weekly_downloads(name))
         try:
             info = await info_task
-        except PackageNotFound:
-            dl_task.cancel()
-            await self._cache_set(key, _NOT_FOUND, self._not_found_ttl, 0)
+        except BaseException as exc:
+            # Whatever ends the registry fetch (a missing package or version, an upstream failure,
+            # the caller's cancellation), the downloads lookup beside it is not needed: cancelled,
+            # and its own failure seen, never "Task exception was never retrieved".
+            abandon(dl_task)
+            if isinstance(exc, PackageNotFound):
+                await self._cache_set(key, _NOT_FOUND, self._not_found_ttl, 0)
+            elif isinstance(exc, RegistryError):
+                return await self._stored_instead(adapter, name, store_key, version, exc)
             raise
-        except RegistryError as exc:
-            dl_task.cancel()
-            stored = await self._store.load_snapshot(ecosystem, store_key, version or "")
-            note = ""
-            if stored is None and version:
-                # The copy stored for the latest version lists every release: when it holds
-                # `version`, answer from it (its dependencies are those it names).
-                latest = await self._store.load_snapshot(ecosystem, store_key, "")
-                if latest is not None and decode_snapshot(latest[0])[0].release(version):
-                    stored = latest
-                    note = f" (the stored copy lists {version}; dependencies are of the version it names)"
-            if stored is None:
-                if isinstance(exc, RegistryUnavailable):
-                    raise
-                raise RegistryUnavailable(
-                    ecosystem.value, str(exc), reason=exc.reason, source=adapter.registry_source
-                ) from exc
-            info, downloads, dl_status, fetched = decode_snapshot(stored[0])
-            detail = (
-                f"registry failed ({exc.reason}); serving the copy fetched at {fetched.isoformat()}"
-                + note
-            )
-            return Snapshot(
-                info,
-                downloads,
-                fetched,
-                self._sources(
-                    adapter, fetched, dl_status, SourceState.STALE, detail, secondary=info.sources
-                ),
-                "stale",
-            )
         downloads = None
         dl_status = SourceState.OK.value
         try:
@@ -270,6 +246,50 @@ class PackageService:
             fetched,
             self._sources(adapter, fetched, dl_status, SourceState.OK, secondary=info.sources),
             "miss",
+        )
+
+    async def _stored_instead(
+        self,
+        adapter: RegistryAdapter,
+        name: str,
+        store_key: str,
+        version: str | None,
+        exc: RegistryError,
+    ) -> Snapshot:
+        """The stored copy answered (`stale`) when the registry failed with `exc`; re-raises it as
+        `RegistryUnavailable` when nothing is stored."""
+        ecosystem = adapter.ecosystem
+        logger.info("registry failed for %s/%s: %s", ecosystem.value, name, exc.message)
+        stored = await self._store.load_snapshot(ecosystem, store_key, version or "")
+        note = ""
+        if stored is None and version:
+            # The copy stored for the latest version lists every release: when it holds
+            # `version`, answer from it (its dependencies are those it names).
+            latest = await self._store.load_snapshot(ecosystem, store_key, "")
+            if latest is not None and decode_snapshot(latest[0])[0].release(version):
+                stored = latest
+                note = (
+                    f" (the stored copy lists {version}; dependencies are of the version it names)"
+                )
+        if stored is None:
+            if isinstance(exc, RegistryUnavailable):
+                raise exc
+            raise RegistryUnavailable(
+                ecosystem.value, str(exc), reason=exc.reason, source=adapter.registry_source
+            ) from exc
+        info, downloads, dl_status, fetched = decode_snapshot(stored[0])
+        detail = (
+            f"registry failed ({exc.reason}); serving the copy fetched at {fetched.isoformat()}"
+            + note
+        )
+        return Snapshot(
+            info,
+            downloads,
+            fetched,
+            self._sources(
+                adapter, fetched, dl_status, SourceState.STALE, detail, secondary=info.sources
+            ),
+            "stale",
         )
 
     async def stored_many(

@@ -42,6 +42,7 @@ from pkgintel.services.names import NameService, TyposquatHint
 from pkgintel.services.packages import PackageService, Snapshot
 from pkgintel.services.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.vulnerabilities import AdvisoryLookup, MaliciousAnswer, VulnerabilityReport
+from pkgintel.side_tasks import abandon
 
 if TYPE_CHECKING:
     from pkgintel.services.maintainers import HistoryResult
@@ -337,25 +338,30 @@ class ReportService:
         )
         if artifacts_task is not None:  # retrieved even when a lookup below fails first
             artifacts_task.add_done_callback(_retrieve)
-        results: list[Any] = await asyncio.gather(
-            *([trust_task] if trust_task is not None else []),
-            latest_task,
-            self._advisories.malicious(ecosystem, info.name, evaluated),
-            self._names.typosquat(
-                ecosystem,
-                info.name,
-                weekly_downloads=snapshot.weekly_downloads,
-                release_count=len(info.releases),
-                first_release_days=_first_release_days(info, self._clock()),
-                first_release=min(
-                    (r.published_at for r in info.releases if r.published_at is not None),
-                    default=None,
+        try:
+            results: list[Any] = await asyncio.gather(
+                *([trust_task] if trust_task is not None else []),
+                latest_task,
+                self._advisories.malicious(ecosystem, info.name, evaluated),
+                self._names.typosquat(
+                    ecosystem,
+                    info.name,
+                    weekly_downloads=snapshot.weekly_downloads,
+                    release_count=len(info.releases),
+                    first_release_days=_first_release_days(info, self._clock()),
+                    first_release=min(
+                        (r.published_at for r in info.releases if r.published_at is not None),
+                        default=None,
+                    ),
                 ),
-            ),
-            *([scoped_task] if scoped_task is not None else []),
-            *([bugs_task] if bugs_task is not None else []),
-            *([deprecation_task] if deprecation_task is not None else []),
-        )
+                *([scoped_task] if scoped_task is not None else []),
+                *([bugs_task] if bugs_task is not None else []),
+                *([deprecation_task] if deprecation_task is not None else []),
+            )
+        except BaseException:
+            # The report failed (or its caller left): the second round is not needed any more.
+            abandon(trust_future, artifacts_task)
+            raise
         trust: PackageTrust | None = None
         maintainers: MaintainerAnalysis | None = None
         if trust_task is not None:

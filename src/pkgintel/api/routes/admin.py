@@ -55,6 +55,13 @@ def _digest(value: str) -> bytes:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).digest()
 
 
+def admin_open(request: Request) -> bool:
+    """Whether this instance serves the admin API (`PKGINTEL_ADMIN_TOKEN` set); closed, every
+    admin path answers 404 and discovery documents leave them out."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime.ops is not None and bool(runtime.ops.admin_token)
+
+
 async def require_admin(request: Request) -> Ops:
     """The `Ops` services for an authenticated admin request; see the module docstring."""
     runtime: Runtime = request.app.state.runtime

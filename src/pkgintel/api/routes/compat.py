@@ -16,7 +16,7 @@ from pkgintel.api.openapi import problem_responses
 from pkgintel.api.schemas.compat import CompatOut, compat_wire
 from pkgintel.domain.errors import EcosystemNotSupported, InvalidInput
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.compat import CompatService, parse_stack
+from pkgintel.services.compat import SUPPORTED, CompatService, parse_stack
 from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["compatibility"])
@@ -33,7 +33,8 @@ class CompatIn(BaseModel):
     )
     ecosystem: Ecosystem | None = Field(
         default=None,
-        description="`npm` or `pypi`; detected from the names and registries when omitted.",
+        description="`npm` or `pypi` (another ecosystem: 422); detected from the names and "
+        "registries when omitted.",
     )
     python: str | None = Field(default=None, max_length=32, description="Same as a `python` entry.")
     node: str | None = Field(default=None, max_length=32, description="Same as a `node` entry.")
@@ -66,7 +67,10 @@ async def compat_get(
         ),
     ] = None,
     packages: Annotated[str | None, Query(max_length=4000, description="Alias of `stack`.")] = None,
-    ecosystem: Annotated[Ecosystem | None, Query(description="Detected when omitted.")] = None,
+    ecosystem: Annotated[
+        Ecosystem | None,
+        Query(description="`npm` or `pypi` (another ecosystem: 422); detected when omitted."),
+    ] = None,
 ) -> Response:
     text = stack if stack is not None else packages
     if not text:
@@ -111,9 +115,18 @@ async def compat_answer(
     """
     The `/api/compat` answer (GET and POST; shared with the MCP tool `check_compatibility`) for
     `packages` ({name: exact version}; `node` / `python` entries are runtimes). Raises
-    `InvalidInput` (empty, oversized or undetectable stack) and `EcosystemNotSupported`.
+    `InvalidInput` (empty, oversized or undetectable stack, an ecosystem without compatibility
+    rules) and `EcosystemNotSupported` (no compatibility service in this runtime).
     """
     started = time.perf_counter()
+    if ecosystem is not None and ecosystem not in SUPPORTED:
+        # Compatibility rules exist for some ecosystems only: asking about another is a question
+        # this service cannot answer, said as a 422 naming the supported ones (not a 501).
+        raise InvalidInput(
+            "ecosystem",
+            f"compatibility is checked for {' and '.join(e.value for e in SUPPORTED)} only, "
+            f"not {ecosystem.value}",
+        )
     report = await _service(runtime).check(packages, ecosystem=ecosystem)
     body: dict[str, Any] = compat_wire(report, public_url=runtime.public_url)
     return Answer(body, COMPAT_CACHE, {"_response_ms": _ms(started)})

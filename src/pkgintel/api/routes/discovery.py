@@ -2,6 +2,8 @@
 Discovery documents for agents: `/.well-known/mcp.json` (MCP manifest, tool list read from the live MCP
 server), `/.well-known/ai-plugin.json` (agent manifest v1 pointing at `/openapi.json`) and `/llms.txt`
 (what the service is and which endpoints to prefer, generated from the app's route table).
+
+Each lists only what this instance serves: the admin API (`/api/admin/*`) only while it is open.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from fastapi.responses import Response
 
 from pkgintel import __version__
 from pkgintel.api.http import cached_bytes, cached_json
+from pkgintel.api.routes import admin
 from pkgintel.mcp.http import McpHttp, client_config
 
 router = APIRouter(tags=["discovery"])
@@ -58,12 +61,22 @@ def _mcp(request: Request) -> McpHttp:
     return endpoint
 
 
+def _served(request: Request, path: str) -> bool:
+    """Whether this instance answers `path` at all: the admin API only while it is open."""
+    prefix = admin.router.prefix
+    if path == prefix or path.startswith(prefix + "/"):
+        return admin.admin_open(request)
+    return True
+
+
 def _routes(request: Request) -> list[tuple[str, str, str]]:
-    """`(path, METHODS, summary)` of every documented route, from the app's OpenAPI document (which
-    FastAPI derives from the route table and caches)."""
+    """`(path, METHODS, summary)` of every documented route this instance serves, from the app's
+    OpenAPI document (which FastAPI derives from the route table and caches)."""
     paths: dict[str, dict[str, Any]] = request.app.openapi()["paths"]
     out = []
     for path, ops in sorted(paths.items()):
+        if not _served(request, path):
+            continue
         for method, op in ops.items():
             out.append(
                 (path, method.upper(), str(op.get("summary") or op.get("operationId") or ""))

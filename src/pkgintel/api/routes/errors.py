@@ -32,6 +32,13 @@ ERROR_CACHE = "public, max-age=300, stale-while-revalidate=3600"
 SOURCE = {"name": "pkgintel error knowledge", "kind": "curated"}
 
 
+MAX_QUERY_CHARS = 2000
+"""Longest `q` / `code` of `GET /api/error`, characters. Percent-encoded, a character may take 12
+bytes (`%F0%9F%98%80`), and both parameters may be given: 2 × 2000 × 12 bytes stays under the 80 KiB
+request head uvicorn's parser reads, so a longer text is this app's 422, never the server's bare 400.
+Whole logs go to `POST /api/error/resolve` (a body)."""
+
+
 class ResolveIn(BaseModel):
     error: str = Field(
         min_length=1,
@@ -70,8 +77,16 @@ def _ms(started: float) -> float:
 async def search_errors(
     request: Request,
     runtime: RuntimeDep,
-    q: Annotated[str, Query(max_length=20_000, description="Error text or an error_hash.")] = "",
-    code: Annotated[str | None, Query(max_length=20_000, description="Alias of `q`.")] = None,
+    q: Annotated[
+        str,
+        Query(
+            max_length=MAX_QUERY_CHARS,
+            description="Error text or an error_hash (longer logs: `POST /api/error/resolve`).",
+        ),
+    ] = "",
+    code: Annotated[
+        str | None, Query(max_length=MAX_QUERY_CHARS, description="Alias of `q`.")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=50)] = 5,
 ) -> Response:
     """An `error_hash` is looked up exactly; text is normalised and matched; empty `q` lists popular entries."""
