@@ -24,7 +24,12 @@ from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pkgintel.cli_args import ECOSYSTEM_HELP, parse_ecosystem
+from pkgintel.cli_args import (
+    ECOSYSTEM_HELP,
+    PACKAGE_TARGET_HELP,
+    parse_ecosystem,
+    parse_package_target,
+)
 from pkgintel.cli_doctor import doctor
 from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
@@ -135,31 +140,54 @@ def migrate() -> None:
 
 @app.command()
 def check(
-    ecosystem: Annotated[
-        Ecosystem,
-        typer.Argument(parser=parse_ecosystem, metavar="ECOSYSTEM", help=ECOSYSTEM_HELP),
+    target: Annotated[
+        str, typer.Argument(metavar="ECOSYSTEM|PURL", help=PACKAGE_TARGET_HELP, show_default=False)
     ],
-    package: Annotated[str, typer.Argument(help="Package name.")],
+    package: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PACKAGE",
+            help="Package name (omit it when the first argument is a package URL).",
+            show_default=False,
+        ),
+    ] = None,
     version: Annotated[
-        str | None, typer.Option("--version", help="Render for this version.")
+        str | None,
+        typer.Option(
+            "--version",
+            help="Render for this version (with a package URL: its version, or the same one).",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report.")] = False,
 ) -> None:
-    """Print the report of one package (the plain-text brief, or JSON with --json)."""
+    """
+    Print the report of one package (the plain-text brief, or JSON with --json).
+
+    Name it as ECOSYSTEM PACKAGE or by its Package URL; these two are the same:
+
+    pkgintel check npm lodash --version 4.17.15
+
+    pkgintel check pkg:npm/lodash@4.17.15
+
+    A scoped npm package is pkg:npm/%40types/node, a Maven artifact pkg:maven/org.slf4j/slf4j-api.
+    """
     from pkgintel.api.schemas.wire import report_wire
     from pkgintel.bootstrap import build_runtime
     from pkgintel.domain.names import validate_name
     from pkgintel.services.briefs import render_prompt
     from pkgintel.worker_host import load_shipped
 
+    ref = parse_package_target(target, package, version)
     settings = Settings()
 
     async def _run() -> str:
         async with build_runtime(settings) as runtime:
-            name = validate_name(ecosystem, package)
+            name = validate_name(ref.ecosystem, ref.name)
             # The report's typosquat hint and curated facts read the shipped knowledge.
-            await load_shipped(runtime, ecosystems=(ecosystem,))
-            report = await runtime.reports.get_report(ecosystem, name, version, artifacts=as_json)
+            await load_shipped(runtime, ecosystems=(ref.ecosystem,))
+            report = await runtime.reports.get_report(
+                ref.ecosystem, name, ref.version, artifacts=as_json
+            )
             if as_json:
                 body = report_wire(report, public_url=runtime.public_url)
                 body["_cache"] = report.snapshot.cache_status

@@ -194,6 +194,7 @@ async def test_bug_endpoints(client: httpx.AsyncClient, loaded: Runtime) -> None
     assert popular["packages"][0] == {
         "ecosystem": "rubygems",
         "package": "business",
+        "purl": "pkg:gem/business",
         "bugs_count": 3,
         "open": 2,
         "bugs": "/api/bugs/rubygems/business",

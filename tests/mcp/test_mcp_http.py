@@ -490,6 +490,7 @@ async def test_prompt_tool_returns_the_brief_text(http: httpx.AsyncClient) -> No
         assert result.structured_content == {
             "ecosystem": "npm",
             "package": "tiny-lib",
+            "purl": "pkg:npm/tiny-lib@2.0.0",
             "version": "2.0.0",
             "prompt": text,
         }

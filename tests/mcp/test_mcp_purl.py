@@ -118,3 +118,23 @@ async def test_check_bulk_tool_takes_purl_items(http: httpx.AsyncClient) -> None
         ("fs", None, "pkg:npm/fs"),
     ]
     assert results[0]["status"] == "malicious"
+
+
+async def test_prompt_and_knowledge_tools_answer_with_the_purl(
+    http: httpx.AsyncClient,  # noqa: F811
+) -> None:
+    async with connect(http) as mcp_client:
+        prompt = await mcp_client.call_tool(
+            "get_package_prompt", {"purl": "pkg:pypi/demo-pkg@1.0.0"}
+        )
+        latest = await mcp_client.call_tool(
+            "get_package_prompt", {"ecosystem": "pypi", "package": "Demo_Pkg"}
+        )
+        bugs = await mcp_client.call_tool("get_known_bugs", {"purl": "pkg:npm/tiny-lib@1.1.0"})
+        breaking = await mcp_client.call_tool("get_breaking_changes", {"purl": "pkg:npm/tiny-lib"})
+    assert not any(r.is_error for r in (prompt, latest, bugs, breaking)), prompt.content
+    assert (prompt.structured_content or {})["purl"] == "pkg:pypi/demo-pkg@1.0.0"
+    body = latest.structured_content or {}
+    assert body["purl"] == f"pkg:pypi/demo-pkg@{body['version']}"
+    assert (bugs.structured_content or {})["purl"] == "pkg:npm/tiny-lib@1.1.0"
+    assert (breaking.structured_content or {})["purl"] == "pkg:npm/tiny-lib"

@@ -86,7 +86,7 @@ from pkgintel.domain.contact import (
 )
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.purl import MAX_PURL_CHARS
+from pkgintel.domain.purl import MAX_PURL_CHARS, purl_of
 from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
 from pkgintel.mcp import render
 from pkgintel.mcp.args import (
@@ -168,6 +168,7 @@ async def get_package_prompt(
     structured = {
         "ecosystem": ecosystem.value,
         "package": report.package,
+        "purl": purl_of(ecosystem, report.package, report.evaluated_version),
         "version": report.evaluated_version,
         "prompt": text,
     }

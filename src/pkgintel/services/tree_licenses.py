@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.scoring import classify_license
 from pkgintel.scoring.license_compat import VERDICTS, Compatibility, compatibility
 from pkgintel.services.tree import DependencyTree, TreeService
@@ -83,6 +84,7 @@ def summarise(tree: DependencyTree, target: str | None) -> TreeLicenses:
         row: dict[str, Any] = {
             "id": node.id,
             "name": node.name,
+            "purl": purl_of(tree.ecosystem, node.name, node.version),
             "version": node.version,
             "depth": node.depth,
             "license": node.license,

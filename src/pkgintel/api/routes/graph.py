@@ -14,6 +14,7 @@ from pkgintel.api.schemas.wire import _iso, sources_wire
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.services.graph import Graph
 from pkgintel.services.history import History
 from pkgintel.services.runtime import Runtime
@@ -71,10 +72,11 @@ def _vulns(node: TreeNode) -> dict[str, Any]:
     }
 
 
-def node_wire(node: TreeNode) -> dict[str, Any]:
+def node_wire(ecosystem: Ecosystem, node: TreeNode) -> dict[str, Any]:
     return {
         "id": node.id,
         "name": node.name,
+        "purl": purl_of(ecosystem, node.name, node.version),
         "version": node.version,
         "depth": node.depth,
         "kind": node.kind,
@@ -107,6 +109,7 @@ def tree_wire(tree: DependencyTree) -> dict[str, Any]:
     return {
         "ecosystem": tree.ecosystem.value,
         "package": root.name,
+        "purl": purl_of(tree.ecosystem, root.name, root.version),
         "version": root.version,
         "root": tree.root,
         "max_depth": tree.max_depth,
@@ -130,7 +133,7 @@ def tree_wire(tree: DependencyTree) -> dict[str, Any]:
             if lowest
             else None,
         },
-        "nodes": [node_wire(n) for n in tree.nodes],
+        "nodes": [node_wire(tree.ecosystem, n) for n in tree.nodes],
         "unresolved": [
             {
                 "required_by": u.parent,
@@ -221,6 +224,7 @@ def licenses_wire(lic: TreeLicenses) -> dict[str, Any]:
     return {
         "ecosystem": tree.ecosystem.value,
         "package": root.name,
+        "purl": purl_of(tree.ecosystem, root.name, root.version),
         "version": root.version,
         "license": lic.root_license,
         "license_risk": root.license_risk,
@@ -298,6 +302,7 @@ def history_wire(h: History) -> dict[str, Any]:
     return {
         "ecosystem": h.ecosystem.value,
         "package": h.package,
+        "purl": purl_of(h.ecosystem, h.package),
         "days": h.days,
         "count": len(h.snapshots),
         "trend": h.trend.direction,

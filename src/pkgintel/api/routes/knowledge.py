@@ -25,10 +25,12 @@ from pkgintel.api.schemas.knowledge import (
     trend_wire,
     version_wire,
 )
+from pkgintel.api.schemas.knowledge_out import AlternativesOut, BreakingOut, BugsOut, SameAsOut
 from pkgintel.api.schemas.wire import _iso
 from pkgintel.domain.errors import InvalidInput, PackageNotFound
 from pkgintel.domain.names import validate_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.purl import purl_of
 from pkgintel.services.knowledge import Knowledge
 from pkgintel.services.runtime import Runtime
 
@@ -56,7 +58,11 @@ def _send(request: Request, answer: Answer) -> Response:
     )
 
 
-@router.get("/alternatives/{ecosystem}/{package:path}", summary="Replacements for a package")
+@router.get(
+    "/alternatives/{ecosystem}/{package:path}",
+    response_model=AlternativesOut,
+    summary="Replacements for a package",
+)
 async def alternatives(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
@@ -144,14 +150,24 @@ async def breaking_recent(
     items = await _k(runtime).breaking.recent(limit)
     body = {
         "items": [
-            {"ecosystem": eco.value, "package": pkg, **version_wire(v)} for eco, pkg, v in items
+            {
+                "ecosystem": eco.value,
+                "package": pkg,
+                "purl": purl_of(eco, pkg, v.version),
+                **version_wire(v),
+            }
+            for eco, pkg, v in items
         ],
         "count": len(items),
     }
     return cached_json(request, body, cache_control=DB_CACHE)
 
 
-@router.get("/breaking/{ecosystem}/{package:path}", summary="Breaking changes of a package")
+@router.get(
+    "/breaking/{ecosystem}/{package:path}",
+    response_model=BreakingOut,
+    summary="Breaking changes of a package",
+)
 async def breaking(
     request: Request,
     ecosystem: Ecosystem,
@@ -193,7 +209,13 @@ async def bugs_search(
     body = {
         "query": q,
         "results": [
-            {"ecosystem": s.ecosystem.value, "package": s.package, **bug_wire(s.bug)} for s in found
+            {
+                "ecosystem": s.ecosystem.value,
+                "package": s.package,
+                "purl": purl_of(s.ecosystem, s.package),
+                **bug_wire(s.bug),
+            }
+            for s in found
         ],
         "count": len(found),
     }
@@ -211,6 +233,7 @@ async def bugs_popular(
             {
                 "ecosystem": eco.value,
                 "package": pkg,
+                "purl": purl_of(eco, pkg),
                 "bugs_count": n,
                 "open": o,
                 "bugs": f"/api/bugs/{eco.value}/{pkg}",
@@ -221,7 +244,11 @@ async def bugs_popular(
     return cached_json(request, body, cache_control=DB_CACHE)
 
 
-@router.get("/bugs/{ecosystem}/{package:path}", summary="Known non-CVE bugs of a package")
+@router.get(
+    "/bugs/{ecosystem}/{package:path}",
+    response_model=BugsOut,
+    summary="Known non-CVE bugs of a package",
+)
 async def bugs(
     request: Request,
     ecosystem: Ecosystem,
@@ -330,7 +357,11 @@ async def trending_answer(
     return Answer(body, "public, max-age=300")
 
 
-@router.get("/sameas/{ecosystem}/{package:path}", summary="The same project elsewhere")
+@router.get(
+    "/sameas/{ecosystem}/{package:path}",
+    response_model=SameAsOut,
+    summary="The same project elsewhere",
+)
 async def sameas(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:

@@ -20,6 +20,7 @@ from pkgintel.api.http import Answer, cached_json
 from pkgintel.api.routes.artifacts import provenance_answer, scorecard_answer
 from pkgintel.api.routes.people import maintainers_answer, quality_answer
 from pkgintel.api.schemas.artifacts import ProvenanceOut, ScorecardOut
+from pkgintel.api.schemas.packages import purl_field
 from pkgintel.api.schemas.people import MaintainersOut, QualityOut
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
@@ -39,6 +40,7 @@ class TrustSignalsOut(BaseModel):
 
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     maintainers: MaintainersOut
     scorecard: ScorecardOut
     quality: QualityOut

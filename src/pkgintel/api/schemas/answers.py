@@ -169,5 +169,6 @@ class PromptOut(_Open):
 
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str = Field(description="the version the brief is rendered for")
     prompt: str = Field(description="exactly the text/plain body of /api/prompt")

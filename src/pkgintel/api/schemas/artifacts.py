@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from pkgintel.api.schemas.packages import SourceOut, _Open
+from pkgintel.api.schemas.packages import SourceOut, _Open, purl_field
 
 
 class _MetaSourcesOut(_Open):
@@ -23,6 +23,7 @@ class ScorecardCheckOut(_Open):
 class ScorecardOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str = Field(description="The version whose metadata named the repository (latest).")
     available: bool
     status: str = Field(
@@ -42,6 +43,7 @@ class ScorecardOut(_Open):
 class ProvenanceOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str
     requested_version: str | None
     available: bool = Field(description="False when no provenance source answered (see reason).")

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from pkgintel.domain.attestations import SigstoreFacts
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.scorecard import CALLED_OUT, ScorecardCheck
 from pkgintel.services.artifacts import BundleFacts, TypescriptFacts
 from pkgintel.services.provenance import ProvenanceAnswer, VersionProvenance
@@ -140,6 +141,7 @@ def provenance_wire(ans: ProvenanceAnswer) -> dict[str, Any]:
     out: dict[str, Any] = {
         "ecosystem": ans.ecosystem.value,
         "package": ans.package,
+        "purl": purl_of(ans.ecosystem, ans.package, ans.version),
         "version": ans.version,
         "requested_version": ans.requested_version,
         "is_latest": ans.version == ans.snapshot.info.latest_version,

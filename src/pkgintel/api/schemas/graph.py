@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.api.schemas.packages import SourcesMetaOut
+from pkgintel.api.schemas.packages import SourcesMetaOut, purl_field
 
 
 class _Open(BaseModel):
@@ -21,6 +21,7 @@ class TreeVulnsOut(_Open):
 class TreeNodeOut(_Open):
     id: str = Field(description="name@version")
     name: str
+    purl: str | None = purl_field()
     version: str
     depth: int = Field(ge=0)
     kind: str = Field(
@@ -61,6 +62,7 @@ class UnresolvedOut(_Open):
 class TreeOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str
     root: str
     max_depth: int
@@ -91,6 +93,7 @@ class LicenseVerdictOut(_Open):
 class TreeLicensesOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str
     license: str | None
     license_risk: str
@@ -123,6 +126,7 @@ class HistorySnapshotOut(_Open):
 class HistoryOut(_Open):
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     days: int
     count: int
     trend: str | None = Field(description="up, down or stable; null with fewer than two snapshots")

@@ -6,6 +6,7 @@ from typing import Any
 
 from pkgintel.api.schemas.wire import _iso, path_name, sources_wire
 from pkgintel.domain.bugs import BugReport
+from pkgintel.domain.purl import purl_of
 from pkgintel.domain.release_notes import BreakingChange
 from pkgintel.domain.search import SearchHit
 from pkgintel.domain.usage import Trend
@@ -59,6 +60,7 @@ def alternatives_wire(ans: AlternativesAnswer) -> dict[str, Any]:
     return {
         "ecosystem": ans.ecosystem.value,
         "package": ans.package,
+        "purl": purl_of(ans.ecosystem, ans.package),
         "needs_replacement": ans.needs_replacement,
         "reason": ans.reason,
         "current": report_brief(ans.report),
@@ -66,6 +68,7 @@ def alternatives_wire(ans: AlternativesAnswer) -> dict[str, Any]:
         "alternatives": [
             {
                 "name": o.name,
+                "purl": purl_of(ans.ecosystem, o.name),
                 "why": o.why,
                 "origin": o.origin,
                 "sources": list(o.sources),
@@ -165,6 +168,7 @@ def breaking_wire(ans: BreakingAnswer) -> dict[str, Any]:
     return {
         "ecosystem": ans.ecosystem.value,
         "package": ans.package,
+        "purl": purl_of(ans.ecosystem, ans.package),
         "from_version": ans.from_version,
         "to_version": ans.to_version,
         "status": ans.status,
@@ -208,6 +212,7 @@ def package_bugs_wire(ans: PackageBugs) -> dict[str, Any]:
     return {
         "ecosystem": ans.ecosystem.value,
         "package": ans.package,
+        "purl": purl_of(ans.ecosystem, ans.package, ans.version),
         "version": ans.version,
         "status": ans.status,
         "known_issues": {
@@ -282,11 +287,13 @@ def sameas_wire(ans: SameAsAnswer) -> dict[str, Any]:
     return {
         "ecosystem": ans.ecosystem.value,
         "package": ans.package,
+        "purl": purl_of(ans.ecosystem, ans.package),
         "repository": ans.repository,
         "same_as": [
             {
                 "ecosystem": m.ecosystem.value,
                 "package": m.package,
+                "purl": purl_of(m.ecosystem, m.package),
                 "evidence": m.evidence,
                 "detail": m.detail,
             }

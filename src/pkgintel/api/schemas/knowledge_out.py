@@ -1,8 +1,8 @@
 """
-Wire models of the package-knowledge answers that MCP tools publish (`/api/alternatives`,
-`/api/migration`, `/api/breaking/{ecosystem}/{package}`, `/api/bugs/{ecosystem}/{package}`,
-`/api/compare`, `/api/trending`). The routes build plain dicts (`schemas/knowledge.py`); these models
-document them and are the tools' output schemas. Open (`extra="allow"`): a new field is not a
+Wire models of the package-knowledge answers (`/api/alternatives`, `/api/migration`,
+`/api/breaking/{ecosystem}/{package}`, `/api/bugs/{ecosystem}/{package}`, `/api/compare`,
+`/api/trending`, `/api/sameas`). The routes build plain dicts (`schemas/knowledge.py`); these models
+document them (OpenAPI `response_model`) and are the MCP tools' output schemas. Open (`extra="allow"`): a new field is not a
 breaking change. Timestamps are ISO 8601 strings (or null).
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.api.schemas.packages import KnownIssuesOut
+from pkgintel.api.schemas.packages import KnownIssuesOut, purl_field
 
 
 class _Open(BaseModel):
@@ -43,6 +43,7 @@ class ReportBriefOut(_Open):
 
 class AlternativeOut(_Open):
     name: str
+    purl: str | None = purl_field()
     why: str | None
     origin: str = Field(
         description="curated, registry-deprecation, ...: where the suggestion comes from"
@@ -64,6 +65,7 @@ class AlternativesOut(_Open):
 
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     needs_replacement: bool
     reason: str | None
     current: ReportBriefOut
@@ -120,6 +122,7 @@ class BreakingOut(_Open):
 
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     from_version: str | None
     to_version: str | None
     status: str = Field(
@@ -157,11 +160,31 @@ class BugsOut(_Open):
 
     ecosystem: str
     package: str
+    purl: str | None = purl_field()
     version: str | None
     status: str
     known_issues: KnownIssuesBlockOut
     bugs: list[BugOut]
     harvested_at: str | None
+
+
+class SameAsMatchOut(_Open):
+    ecosystem: str
+    package: str
+    purl: str | None = purl_field()
+    evidence: str = Field(description="same_repository, relocation or same_name")
+    detail: str
+
+
+class SameAsOut(_Open):
+    """`/api/sameas/{ecosystem}/{package}`: the same project published elsewhere."""
+
+    ecosystem: str
+    package: str
+    purl: str | None = purl_field()
+    repository: str | None
+    same_as: list[SameAsMatchOut]
+    note: str
 
 
 class CompareRowOut(_Open):

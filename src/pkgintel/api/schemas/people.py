@@ -13,7 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pkgintel.api.schemas.packages import purl_field
 from pkgintel.domain.maintainers import MaintainerAnalysis
+from pkgintel.domain.purl import purl_of
 from pkgintel.services.github_signals import RepoStatsAnswer, TrustAnswer
 from pkgintel.services.maintainers import MaintainersAnswer
 from pkgintel.services.quality import QualityAnswer
@@ -68,9 +70,12 @@ def maintainers_wire(m: MaintainerAnalysis) -> dict[str, Any]:
 
 
 def maintainers_answer_wire(a: MaintainersAnswer) -> dict[str, Any]:
+    """The `/api/maintainers` body without `_meta`; `purl` without a version (the publish rights
+    are the package's)."""
     return {
         "package": a.package,
         "ecosystem": a.ecosystem.value,
+        "purl": purl_of(a.ecosystem, a.package),
         "latest_version": a.latest_version,
         **maintainers_wire(a.analysis),
     }
@@ -193,6 +198,7 @@ class MaintainersOut(_Open):
     """`/api/maintainers/{ecosystem}/{package}`."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     latest_version: str
     count: int | None = Field(description="accounts with publish rights (or declared authors)")
@@ -225,6 +231,7 @@ class QualityOut(_Open):
     """`/api/quality/{ecosystem}/{package}`."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     latest_version: str
     criticality_inputs: dict[str, Any]

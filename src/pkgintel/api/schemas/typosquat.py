@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from pkgintel.api.schemas.answers import SourcesMetaOut, _Open
+from pkgintel.api.schemas.packages import purl_field
 from pkgintel.domain.names import NameIndexState
 from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.services.names import TyposquatHint
@@ -96,6 +97,7 @@ class TyposquatOut(_Open):
     """`/api/typosquat/{ecosystem}/{package}`: popular names the package imitates."""
 
     package: str
+    purl: str | None = purl_field()
     ecosystem: str
     normalized: str
     exists: bool | None = Field(description="in the name index; null when none is loaded")
