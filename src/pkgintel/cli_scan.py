@@ -281,8 +281,14 @@ def findings_table(native: Mapping[str, Any], *, suppressed: bool) -> Table | No
     title = "suppressed findings" if suppressed else "findings"
     table = Table(title=title)
     for column in ("package", "version", "advisory", "severity", "fixed in"):
-        table.add_column(column)
-    table.add_column("reason" if suppressed else "nearest safe")
+        # Nothing is cut with an ellipsis: an id or a version is what a reader copies elsewhere.
+        table.add_column(
+            column,
+            overflow="fold",
+            no_wrap=column == "advisory",
+            min_width=19 if column == "advisory" else None,
+        )
+    table.add_column("reason" if suppressed else "nearest safe", overflow="fold")
     for pkg in native.get("packages") or []:
         shown = (
             [v for v in pkg.get("vulnerabilities") or [] if v.get("suppressed")]

@@ -36,7 +36,13 @@ _STANDARD: Final[frozenset[str]] = frozenset(
 
 # Loggers quieter than the rest unless the level is debug: one line per upstream request, and
 # alembic announcing each of its plugins at every start.
-_CHATTY: Final[tuple[str, ...]] = ("httpx", "httpcore", "hpack", "alembic.runtime.plugins")
+_CHATTY: Final[tuple[str, ...]] = (
+    "httpx",
+    "httpcore",
+    "hpack",
+    "alembic.runtime.plugins",
+    "alembic.runtime.migration",
+)
 
 
 def _timestamp(record: logging.LogRecord) -> str:
