@@ -282,13 +282,8 @@ def findings_table(native: Mapping[str, Any], *, suppressed: bool) -> Table | No
     table = Table(title=title)
     for column in ("package", "version", "advisory", "severity", "fixed in"):
         # Nothing is cut with an ellipsis: an id or a version is what a reader copies elsewhere.
-        table.add_column(
-            column,
-            overflow="fold",
-            no_wrap=column == "advisory",
-            min_width=19 if column == "advisory" else None,
-        )
-    table.add_column("reason" if suppressed else "nearest safe", overflow="fold")
+        table.add_column(column, overflow="fold")
+    table.add_column("reason" if suppressed else "nearest safe")
     for pkg in native.get("packages") or []:
         shown = (
             [v for v in pkg.get("vulnerabilities") or [] if v.get("suppressed")]
