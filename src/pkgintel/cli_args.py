@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Final
 
 import typer
+from rich.console import Console
 
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem, PackageRef, resolve_ecosystem
@@ -14,6 +17,17 @@ ECOSYSTEM_HELP: Final = (
     "Ecosystem id (npm, pypi, cargo, go, maven, ...), in any case, or an alias "
     "(PyPI, crates.io, golang, gem, packagist, ...; docs/api.md, Ecosystem names)."
 )
+
+
+PIPE_WIDTH: Final = 160
+"""Columns of a table written to a file or a pipe (rich's own default, 80, folds every cell)."""
+
+
+def table_console(*, highlight: bool = True) -> Console:
+    """A console for stdout tables: the terminal's width (or `COLUMNS`) when there is one, else
+    `PIPE_WIDTH`, so a report saved to a file or a CI log stays one line per row."""
+    piped = not sys.stdout.isatty() and not os.environ.get("COLUMNS")
+    return Console(highlight=highlight, width=PIPE_WIDTH if piped else None)
 
 
 def parse_ecosystem(text: str | Ecosystem) -> Ecosystem:

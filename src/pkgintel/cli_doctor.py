@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pkgintel import __version__
+from pkgintel.cli_args import table_console
 from pkgintel.config import Settings
 from pkgintel.domain.doctor import DoctorReport, Finding, Status
 
@@ -100,7 +101,7 @@ def doctor(
     if fmt == "json":
         typer.echo(orjson.dumps(report.wire(), option=orjson.OPT_INDENT_2).decode())
     else:
-        out = Console()  # made here, so it measures the terminal (or COLUMNS) of this run
+        out = table_console()  # made here, so it measures the terminal (or COLUMNS) of this run
         out.print(render_table(report))
         out.print(
             Text(summary_line(report), style="green" if report.healthy else "bold red"),

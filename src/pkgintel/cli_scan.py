@@ -31,6 +31,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pkgintel.cli_args import table_console
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.suppressions import Suppression, SuppressionError, open_findings, parse_toml
@@ -444,7 +445,7 @@ def _print(
 ) -> None:
     """The answer on stdout in `fmt`; for the machine formats, the summary table on stderr."""
     if fmt == "table":
-        out = Console(highlight=False)
+        out = table_console(highlight=False)
         for table in (
             findings_table(native, suppressed=False),
             findings_table(native, suppressed=True),
