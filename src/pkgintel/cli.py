@@ -310,6 +310,10 @@ def _root(
     from pkgintel.logs import configure_logging
     from pkgintel.settings_errors import load_settings
 
+    if ctx.invoked_subcommand == "doctor":
+        # The doctor reports a bad setting as one of its findings (with the fix) instead.
+        configure_logging()
+        return
     # Every command reads its settings; they are checked here first (a bad one: one line per
     # setting and exit 2, from `main`) and the log lines of every command get one format.
     settings = load_settings()
