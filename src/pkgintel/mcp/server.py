@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from pkgintel import __version__
 from pkgintel.api.errors import arguments_problem, problem_for
 from pkgintel.api.routes.audit import SbomError
-from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.purl import parse_purl
 from pkgintel.mcp.args import PURL_PARAM, named_by_purl, resolve_purl_arguments
 from pkgintel.mcp.tools import TOOLS, Tool, ToolAnswer
@@ -126,9 +126,16 @@ def caller_of(ctx: Context[Any, Any] | None) -> tuple[str | None, str]:
 
 def _error(exc: PkgIntelError) -> CallToolResult:
     p = problem_for(exc)
+    body = p.body()
+    if isinstance(exc, InvalidInput):
+        # The same shape as arguments the input schema refused (`invalid_arguments`): one list
+        # of `{field, loc, msg, type}`, whichever check found the problem.
+        body["errors"] = [
+            {"field": exc.field, "loc": [exc.field], "msg": exc.message, "type": "value_error"}
+        ]
     return CallToolResult(
         content=[TextContent(type="text", text=p.detail)],
-        structured_content=p.body(),
+        structured_content=body,
         is_error=True,
     )
 
