@@ -102,6 +102,7 @@ async def test_curated_migration_request_to_axios(
         "npm install axios@"
     )
     assert body["from"]["uninstall"]["npm"] == "npm uninstall request"
+    assert (body["from"]["purl"], body["to"]["purl"]) == ("pkg:npm/request", "pkg:npm/axios")
 
 
 async def test_generated_migration_is_marked(client: httpx.AsyncClient, loaded: Runtime) -> None:
@@ -216,6 +217,7 @@ async def test_compare(client: httpx.AsyncClient, loaded: Runtime) -> None:
     body = r.json()
     rows = {p["name"]: p for p in body["packages"]}
     assert rows["no-such-pkg-zz"]["status"] == "not_found"
+    assert {n: r["purl"] for n, r in rows.items()} == {n: f"pkg:npm/{n}" for n in rows}
     assert isinstance(rows["axios"]["health_score"], int)
     assert body["best_fit"] in {"axios", "lodash", "request"}
     assert body["best_fit"] in body["verdict"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from pkgintel.api.schemas.wire import _iso, path_name, sources_wire
 from pkgintel.domain.bugs import BugReport
+from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.release_notes import BreakingChange
 from pkgintel.domain.search import SearchHit
@@ -90,8 +91,12 @@ def alternatives_wire(ans: AlternativesAnswer) -> dict[str, Any]:
     }
 
 
-def _side(side: MigrationSide) -> dict[str, Any]:
-    body: dict[str, Any] = {"name": side.name, "status": side.status}
+def _side(ecosystem: Ecosystem, side: MigrationSide) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "name": side.name,
+        "purl": purl_of(ecosystem, side.name),
+        "status": side.status,
+    }
     if side.report is not None:
         info = side.report.info
         body.update(report_brief(side.report))
@@ -112,8 +117,8 @@ def _side(side: MigrationSide) -> dict[str, Any]:
 def migration_wire(ans: MigrationAnswer) -> dict[str, Any]:
     body: dict[str, Any] = {
         "ecosystem": ans.ecosystem.value,
-        "from": _side(ans.source),
-        "to": _side(ans.target),
+        "from": _side(ans.ecosystem, ans.source),
+        "to": _side(ans.ecosystem, ans.target),
         "kind": ans.kind,
         "generated": ans.kind == "generated",
         "notes": list(ans.notes),
@@ -236,6 +241,7 @@ def compare_wire(c: Comparison) -> dict[str, Any]:
         "packages": [
             {
                 "name": r.name,
+                "purl": purl_of(c.ecosystem, r.name),
                 "status": r.status,
                 **(
                     {k: v for k, v in report_brief(r.report).items() if k != "package"}

@@ -78,6 +78,7 @@ class MigrationSideOut(_Open):
     """One side of a migration; the report facts (`ReportBriefOut` fields) when it could be read."""
 
     name: str
+    purl: str | None = Field(None, description="Package URL of the package (no version)")
     status: str
     install: dict[str, str]
     uninstall: dict[str, str]
@@ -191,6 +192,7 @@ class CompareRowOut(_Open):
     """One compared package; the report facts (`ReportBriefOut` fields) when it could be read."""
 
     name: str
+    purl: str | None = Field(None, description="Package URL of the package (no version)")
     status: str = Field(description="ok, not_found or unavailable")
     health_score: int | None = None
     action: str | None = None
