@@ -21,7 +21,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from pkgintel.domain.errors import InvalidInput
@@ -29,7 +29,7 @@ from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.purl import build_purl, parse_purl
-from pkgintel.domain.suppressions import Suppression, apply, expired_note
+from pkgintel.domain.suppressions import Applied, Suppression, apply, expired_note
 from pkgintel.domain.versions import is_valid
 from pkgintel.lockfiles import version_problem
 from pkgintel.lockfiles.base import LockedPackage, ParsedLockfile
@@ -249,13 +249,13 @@ class AuditService:
             items.append(self._item(pkg, info, pair, vulns, affects))
             if index % CHUNK == 0:
                 await asyncio.sleep(0)
-        applied = apply(items, ignore, self._clock().date())
-        items = list(applied.packages)
-        summary = (
-            await asyncio.to_thread(_summary, items, fresh)
+        today = self._clock().date()
+        applied, summary = (
+            await asyncio.to_thread(_suppressed_summary, items, ignore, today, fresh)
             if len(items) > CHUNK
-            else _summary(items, fresh)
+            else _suppressed_summary(items, ignore, today, fresh)
         )
+        items = list(applied.packages)
         summary["suppressed"] = applied.suppressed
         summary["suppressions_expired"] = [e.wire() for e in applied.expired]
         return AuditResult(
@@ -372,6 +372,15 @@ def _freshness(reports: list[VulnerabilityReport], any_packages: bool) -> Freshn
     # One shared source object per feed: a few distinct ones in all.
     used = {id(src): src for r in reports if r.stale for src in r.sources}
     return freshness(statuses, used.values())
+
+
+def _suppressed_summary(
+    items: list[dict[str, Any]], ignore: Sequence[Suppression], today: date, fresh: Freshness
+) -> tuple[Applied, dict[str, Any]]:
+    """The suppressions applied to the audit's items and the summary of what is left (one call,
+    run off the event loop for a large audit: both walk every item)."""
+    applied = apply(items, ignore, today)
+    return applied, _summary(list(applied.packages), fresh)
 
 
 def _summary(items: list[dict[str, Any]], fresh: Freshness) -> dict[str, Any]:
