@@ -189,30 +189,26 @@ async def test_stale_data_stuck_and_failed_jobs_are_named(tmp_path: Path) -> Non
         max_attempts=3,
         now=now - timedelta(hours=1),
     )
-    claimed = await jobs.claim(
-        worker_id="gone",
-        kinds=["warm-cache"],
-        now=now - timedelta(hours=1),
-        lease_until=now - timedelta(minutes=59),
-    )
+    # Leases are timed by the database's clock: a store an hour behind claims with a one-minute
+    # lease that ran out 59 minutes ago.
+    an_hour_ago = SqlOpsStore(engine, clock_offset=-timedelta(hours=1))
+    claimed = await an_hour_ago.claim(worker_id="gone", kinds=["warm-cache"], lease_s=60)
     assert claimed is not None
     await jobs.enqueue(
         job_id="ingest-1", kind="ingest-advisories", payload={}, max_attempts=1, now=now
     )
-    assert await jobs.claim(
-        worker_id="w", kinds=["ingest-advisories"], now=now, lease_until=now + timedelta(hours=1)
-    )
+    ingest = await jobs.claim(worker_id="w", kinds=["ingest-advisories"], lease_s=3600)
+    assert ingest is not None
     await jobs.finish(
-        "ingest-1", "w", status=JobStatus.FAILED, now=now, error="no OSV export could be read"
+        "ingest-1", "w", ingest.attempts, status=JobStatus.FAILED, error="no OSV export could be read"
     )
     await jobs.enqueue(job_id="kev-1", kind="ingest-kev-epss", payload={}, max_attempts=1, now=now)
-    assert await jobs.claim(
-        worker_id="w", kinds=["ingest-kev-epss"], now=now, lease_until=now + timedelta(hours=1)
-    )
+    kev = await jobs.claim(worker_id="w", kinds=["ingest-kev-epss"], lease_s=3600)
+    assert kev is not None
     report = IngestReport()
     report.loaded("kev", "https://kev.test", records=10)
     report.failed("epss", "https://epss.test/x.csv.gz", "HTTP 404")
-    await jobs.finish("kev-1", "w", status=JobStatus.PARTIAL, now=now, result=report.wire())
+    await jobs.finish("kev-1", "w", kev.attempts, status=JobStatus.PARTIAL, result=report.wire())
     tracker = IngestionTracker(
         jobs,
         configured=configured_feeds(settings.osv_ecosystems, settings.name_lists),
