@@ -10,7 +10,7 @@ import atexit
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -150,3 +150,18 @@ async def client(settings: Settings, runtime: Runtime) -> AsyncIterator[httpx.As
         transport=httpx.ASGITransport(app=app), base_url="http://test"
     ) as c:
         yield c
+
+
+@pytest.fixture
+def frozen_heap() -> Iterator[None]:
+    """For timing tests: what earlier tests left in this process is moved out of the cyclic
+    collector's reach (as `pkgintel serve` freezes its start-up heap, `app.py`), so a collection
+    measures this test's objects, not the suite's."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -46,6 +46,7 @@ def _big_lockfile(target_bytes: int) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("frozen_heap")
 async def test_loop_keeps_answering_during_a_5mb_scan(
     settings: Settings, runtime: Runtime, tmp_path: Path
 ) -> None:

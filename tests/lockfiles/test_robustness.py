@@ -144,6 +144,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.usefixtures("frozen_heap")
 @pytest.mark.parametrize(("kind", "text"), list(HOSTILE.items()), ids=list(HOSTILE))
 def test_hostile_input_fails_fast(kind: str, text: str) -> None:
     started = time.perf_counter()

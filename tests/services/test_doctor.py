@@ -200,7 +200,11 @@ async def test_stale_data_stuck_and_failed_jobs_are_named(tmp_path: Path) -> Non
     ingest = await jobs.claim(worker_id="w", kinds=["ingest-advisories"], lease_s=3600)
     assert ingest is not None
     await jobs.finish(
-        "ingest-1", "w", ingest.attempts, status=JobStatus.FAILED, error="no OSV export could be read"
+        "ingest-1",
+        "w",
+        ingest.attempts,
+        status=JobStatus.FAILED,
+        error="no OSV export could be read",
     )
     await jobs.enqueue(job_id="kev-1", kind="ingest-kev-epss", payload={}, max_attempts=1, now=now)
     kev = await jobs.claim(worker_id="w", kinds=["ingest-kev-epss"], lease_s=3600)
