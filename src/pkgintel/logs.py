@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import logging.config
+import sys
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
@@ -91,6 +92,23 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(body, default=str).decode()
 
 
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A stream handler that writes to whatever `sys.stderr` is when a record is emitted, not the
+    stream it found when logging was configured: a command run inside another program (a test
+    runner, a CLI runner that swaps the streams) never writes to a stream closed since."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        """Ignored: the stream is always the current `sys.stderr`."""
+
+
 def logging_config(level: str = "info", fmt: str = "text") -> dict[str, Any]:
     """
     The `logging.config.dictConfig` dictionary of the setup: also what `pkgintel serve` passes to
@@ -106,9 +124,8 @@ def logging_config(level: str = "info", fmt: str = "text") -> dict[str, Any]:
         "formatters": {"pkgintel": {"()": f"{formatter.__module__}.{formatter.__qualname__}"}},
         "handlers": {
             "stderr": {
-                "class": "logging.StreamHandler",
+                "class": f"{StderrHandler.__module__}.{StderrHandler.__qualname__}",
                 "formatter": "pkgintel",
-                "stream": "ext://sys.stderr",
             }
         },
         "root": {"handlers": ["stderr"], "level": root_level},
