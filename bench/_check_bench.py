@@ -105,7 +105,7 @@ def settings_for(bench: CheckBench, db_url: str, registry: str, *, cold: bool) -
 @contextlib.asynccontextmanager
 async def app_client(settings: Any) -> Any:
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
+    from pkgintel.runtime.bootstrap import build_runtime
 
     async with build_runtime(settings) as runtime:
         timer = ServerTimer(create_app(settings, runtime=runtime))

@@ -101,7 +101,7 @@ async def tree_cold_and_warm(
     import httpx
 
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
+    from pkgintel.runtime.bootstrap import build_runtime
 
     colds: list[float] = []
     warm: list[float] = []

@@ -392,7 +392,7 @@ async def inproc_loop(
 async def inproc_app(settings: Any) -> Any:
     """(runtime, timer, client): the app around a real runtime, called through ASGITransport."""
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
+    from pkgintel.runtime.bootstrap import build_runtime
 
     async with build_runtime(settings) as runtime:
         timer = ServerTimer(create_app(settings, runtime=runtime))
@@ -542,7 +542,7 @@ async def exists_breakdown(
     runtime: Any, work: Workload, db_url: str, args: argparse.Namespace
 ) -> dict[str, Any]:
     """Where a first exists ask's time goes: each store query, raw sqlite3 as a floor, suggestions."""
-    from pkgintel.domain.names import normalise_name
+    from pkgintel.domain.names.rules import normalise_name
     from pkgintel.domain.packages import Ecosystem
 
     eco = Ecosystem.NPM
@@ -633,8 +633,8 @@ async def cold_rounds(
     settings: Any,
 ) -> list[Figure]:
     """`args.cold_rounds` passes over COLD_PACKAGES; per package the median cold time and overhead."""
-    from pkgintel.bootstrap import build_adapters
     from pkgintel.domain.packages import Ecosystem
+    from pkgintel.runtime.bootstrap import build_adapters
 
     per_pkg: dict[str, dict[str, list[float]]] = {}
     errors = 0

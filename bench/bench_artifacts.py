@@ -39,8 +39,8 @@ from _common import REPO, Row, ServerTimer, machine_info, percentile, render_tab
 sys.path.insert(0, str(REPO))
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
+from pkgintel.runtime.bootstrap import build_runtime
 from tests.fake_registry import build
 from tests.supply_chain_bodies import NPM_ATTESTATIONS, SUPPLY_CHAIN_RECORDINGS
 

@@ -84,14 +84,14 @@ from _common import (
     run_loop,
 )
 
+from pkgintel.advisories.ingest import AdvisoryIngestor
+from pkgintel.audit.scan import to_sbom
 from pkgintel.config import Settings
 from pkgintel.domain.errors import InvalidInput
-from pkgintel.domain.names import normalise_name, validate_name
+from pkgintel.domain.names.rules import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.stdlib import stdlib_list
 from pkgintel.lockfiles import parse_lockfile
-from pkgintel.services.advisory_ingest import AdvisoryIngestor
-from pkgintel.services.audit import to_sbom
 from pkgintel.sources.osv_export import export_location, is_missing_locally, iter_records
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade
@@ -429,7 +429,7 @@ def service_settings(db_url: str) -> Settings:
 @contextlib.asynccontextmanager
 async def inproc_app(settings: Settings) -> Any:
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
+    from pkgintel.runtime.bootstrap import build_runtime
 
     async with build_runtime(settings) as runtime:
         timer = ServerTimer(create_app(settings, runtime=runtime))

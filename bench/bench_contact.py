@@ -26,8 +26,8 @@ import httpx
 from _common import Row, ServerTimer, machine_info, percentile, render_table, run_loop
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
+from pkgintel.runtime.bootstrap import build_runtime
 
 BODY = {
     "type": "wrong-answer",

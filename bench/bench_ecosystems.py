@@ -116,7 +116,7 @@ def settings_for(db: Path, registry: str, *, cold: bool) -> Any:
 @contextlib.asynccontextmanager
 async def app_client(settings: Any, transport: httpx.AsyncBaseTransport | None) -> Any:
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
+    from pkgintel.runtime.bootstrap import build_runtime
 
     async with build_runtime(settings, transport=transport) as runtime:
         timer = ServerTimer(create_app(settings, runtime=runtime))

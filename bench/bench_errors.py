@@ -26,9 +26,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._common import percentile
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
-from pkgintel.domain.error_patterns import error_hash
+from pkgintel.domain.knowledge.error_patterns import error_hash
+from pkgintel.runtime.bootstrap import build_runtime
 from tests.fake_registry import build
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"

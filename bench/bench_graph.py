@@ -67,10 +67,10 @@ sys.path.insert(0, str(REPO))
 from _trees_b import trees_b
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
-from pkgintel.domain.history import HealthSnapshot
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.signals.history import HealthSnapshot
+from pkgintel.runtime.bootstrap import build_runtime
 from pkgintel.storage.history import SqlHistoryStore
 from pkgintel.storage.sql import create_engine
 from tests.fake_registry import ReplayRegistry, build

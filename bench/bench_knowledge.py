@@ -42,11 +42,11 @@ from _common import REPO, Row, ServerTimer, machine_info, percentile, render_tab
 sys.path.insert(0, str(REPO))
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
-from pkgintel.services.knowledge import ingest_curated
+from pkgintel.knowledge.services import ingest_curated
+from pkgintel.runtime.bootstrap import build_runtime
 from pkgintel.sources.name_lists import parse_name_list
 from tests.fake_registry import build
 

@@ -207,8 +207,8 @@ CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
 async def measure_inproc(env: dict[str, str], args: argparse.Namespace) -> list[Row]:
     """Server time in-process (`ServerTimer`): the same app and data, no sockets, no client cost."""
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
     from pkgintel.config import Settings
+    from pkgintel.runtime.bootstrap import build_runtime
 
     settings = Settings(
         _env_file=None,

@@ -109,7 +109,7 @@ def settings_for(db_url: str, *, cold: bool) -> Any:
 @contextlib.asynccontextmanager
 async def app_client(settings: Any, reg: Any, *, signals: bool = True) -> Any:
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
+    from pkgintel.runtime.bootstrap import build_runtime
 
     async with build_runtime(settings, transport=httpx.ASGITransport(app=reg.app)) as runtime:
         if not signals:

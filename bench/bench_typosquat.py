@@ -47,9 +47,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from pkgintel.domain.names import normalise_name  # noqa: E402
+from pkgintel.domain.names.rules import normalise_name  # noqa: E402
+from pkgintel.domain.names.typosquat import skeleton  # noqa: E402
 from pkgintel.domain.packages import Ecosystem  # noqa: E402
-from pkgintel.domain.typosquat import skeleton  # noqa: E402
 
 CONFIRMED = ROOT / "bench" / "data" / "confirmed_typosquats.tsv"
 TARGET_RECALL = 0.90
@@ -208,8 +208,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     import httpx
 
     from pkgintel.app import create_app
-    from pkgintel.bootstrap import build_runtime
     from pkgintel.config import Settings
+    from pkgintel.runtime.bootstrap import build_runtime
 
     shared = Path(args.shared)
     db = Path(args.db) if args.db else Path(tempfile.mkdtemp()) / "typosquat.db"

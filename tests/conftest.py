@@ -19,9 +19,9 @@ import pytest
 from sqlalchemy import text
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.bootstrap import build_runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.storage.sql import create_engine
 from tests.bodies import RECORDINGS
 from tests.fake_registry import ReplayRegistry, build

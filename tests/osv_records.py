@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from pkgintel.sources.osv_export import iter_records
 
 if TYPE_CHECKING:
-    from pkgintel.services.advisory_ingest import IngestSummary
-    from pkgintel.services.runtime import Runtime
+    from pkgintel.advisories.ingest import IngestSummary
+    from pkgintel.runtime.container import Runtime
 
 
 def record(

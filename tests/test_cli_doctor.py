@@ -17,12 +17,12 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel import bootstrap
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
-from pkgintel.cli import app
+from pkgintel.cli.main import app
 from pkgintel.config import Settings
-from pkgintel.services.doctor import Doctor
+from pkgintel.operations.doctor import Doctor
+from pkgintel.runtime import bootstrap
+from pkgintel.runtime.bootstrap import build_runtime
 from tests.services.test_doctor import load_fresh_data
 
 TOKEN = "doctor-admin-token"

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from pkgintel import __version__
-from pkgintel.cli import NAME_LIST_ACCEPT, _read_source
+from pkgintel.cli.main import NAME_LIST_ACCEPT, _read_source
 
 
 def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -11,9 +11,9 @@ import asyncio
 import httpx
 import pytest
 
-from pkgintel.bootstrap import build_http_client, configured_upstreams
 from pkgintel.config import Settings
-from pkgintel.upstream_guard import (
+from pkgintel.runtime.bootstrap import build_http_client, configured_upstreams
+from pkgintel.transport.guard import (
     BreakerPolicy,
     CircuitOpen,
     FanOut,

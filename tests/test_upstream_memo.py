@@ -15,8 +15,8 @@ import pytest
 from pkgintel.domain.errors import RegistryUnavailable
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems._http import get_json
-from pkgintel.upstream import send
-from pkgintel.upstream_memo import AnswerFetches, answer_fetches, one_answer
+from pkgintel.transport.memo import AnswerFetches, answer_fetches, one_answer
+from pkgintel.transport.upstream import send
 
 URL = "http://reg.example/pkg"
 

@@ -14,6 +14,7 @@ from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI
 
 from pkgintel import __version__
+from pkgintel.advisories import compromises
 from pkgintel.api.admin_audit import AdminAuditMiddleware
 from pkgintel.api.docs import install_docs
 from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
@@ -41,15 +42,14 @@ from pkgintel.api.routes import people as people_routes
 from pkgintel.api.routes import trust as trust_routes
 from pkgintel.api.routes import typosquat as typosquat_routes
 from pkgintel.api.usage import UsageMiddleware
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.logs import configure_logging
 from pkgintel.mcp.http import mount_mcp
-from pkgintel.reachability import preflight_blocking
-from pkgintel.services import compromises
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.bootstrap import build_runtime
+from pkgintel.runtime.container import Runtime
+from pkgintel.runtime.reachability import preflight_blocking
+from pkgintel.runtime.worker_host import embedded_worker, load_shipped
 from pkgintel.settings_errors import BadSetting, BadSettings, load_settings
-from pkgintel.worker_host import embedded_worker, load_shipped
 
 log = logging.getLogger(__name__)
 

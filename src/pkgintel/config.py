@@ -1,7 +1,7 @@
 """
 One `Settings` object, read from the environment (prefix `PKGINTEL_`).
 
-Only `bootstrap.py`, `app.py` and `cli.py` read settings; everything else receives plain values.
+Only `runtime/bootstrap.py`, `app.py` and `cli/main.py` read settings; everything else receives plain values.
 `python -m pkgintel.config --markdown` prints the README's configuration table.
 """
 

@@ -5,7 +5,7 @@ does the app factory under uvicorn (`app.app_from_env`).
 
 Two kinds: values `Settings` refuses (`settings_problems` turns pydantic's errors into one
 `BadSetting` per variable) and resources named by a setting that cannot be reached at start (the
-database, Redis: `reachability.py` raises `BadSetting` for them).
+database, Redis: `runtime/reachability.py` raises `BadSetting` for them).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 
 

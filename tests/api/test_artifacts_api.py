@@ -12,7 +12,7 @@ import asyncio
 import httpx
 import pytest
 
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.fake_registry import ReplayRegistry
 from tests.shared import read_shared_json, requires_shared
 from tests.supply_chain_bodies import NPM_ATTESTATIONS, SUPPLY_CHAIN_RECORDINGS

@@ -12,10 +12,10 @@ from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 from typer.testing import CliRunner
 
-from pkgintel.cli import app
-from pkgintel.domain.names import NameEntry
+from pkgintel.cli.main import app
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 
 REQUIREMENTS = "demo-pkg==1.0.0\nrequests>=2.0\n"

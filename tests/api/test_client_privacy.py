@@ -20,7 +20,7 @@ import pytest
 from pkgintel.api.http import ClientIdentity
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 PROXIES = ["10.0.0.0/8", "192.0.2.1/32"]
 

@@ -20,7 +20,7 @@ import pytest
 
 from pkgintel.mcp.render import compat as render_compat
 from pkgintel.mcp.tools import check_compatibility
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.fake_registry import ReplayRegistry
 from tests.shared import read_shared_bytes, read_shared_json, requires_shared
 

@@ -8,11 +8,11 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from pkgintel.bootstrap import prepare_database
 from pkgintel.config import Settings
-from pkgintel.domain.contact import ContactType
-from pkgintel.services.contact import ContactService
-from pkgintel.services.runtime import Runtime
+from pkgintel.domain.operations.contact import ContactType
+from pkgintel.operations.contact import ContactService
+from pkgintel.runtime.bootstrap import prepare_database
+from pkgintel.runtime.container import Runtime
 from pkgintel.storage.contact import SqlContactStore
 
 GOOD = {

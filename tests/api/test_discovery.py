@@ -13,8 +13,8 @@ import pytest
 from starlette.routing import Match
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
+from pkgintel.runtime.bootstrap import build_runtime
 from tests.conftest import NOW
 from tests.fake_registry import ReplayRegistry
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems import ADAPTERS
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 
 @pytest.mark.parametrize(

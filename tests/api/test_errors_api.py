@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pkgintel.domain.error_patterns import error_hash
+from pkgintel.domain.knowledge.error_patterns import error_hash
 from pkgintel.knowledge.error_fixes import load_error_knowledge
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 PIP_TRACE = """Collecting setuptools-scm
   Downloading setuptools_scm-8.0.4-py3-none-any.whl (42 kB)

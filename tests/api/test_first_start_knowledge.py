@@ -19,7 +19,7 @@ from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.popularity import snapshot_entries
 from pkgintel.mcp import tools
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 CV2 = """Traceback (most recent call last):
   File "app.py", line 1, in <module>

@@ -18,7 +18,7 @@ import uvicorn
 from pkgintel.api.routes.errors import MAX_QUERY_CHARS
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.mcp.test_mcp_arguments import connect
 
 

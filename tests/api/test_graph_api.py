@@ -12,10 +12,10 @@ import httpx
 import pytest
 
 from pkgintel.config import Settings
-from pkgintel.domain.dependency_tree import TREE_ECOSYSTEMS
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
-from pkgintel.tasks import health_snapshots
+from pkgintel.domain.trees.resolution import TREE_ECOSYSTEMS
+from pkgintel.runtime.container import Runtime
+from pkgintel.runtime.tasks import health_snapshots
 from tests.fake_registry import ReplayRegistry
 from tests.shared import read_shared_bytes
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
-from pkgintel.services.knowledge import ingest_curated
-from pkgintel.services.runtime import Runtime
+from pkgintel.knowledge.services import ingest_curated
+from pkgintel.runtime.container import Runtime
 from tests.conftest import NOW
 from tests.fake_registry import ReplayRegistry
 from tests.knowledge_data import add_github_business, add_npm_live

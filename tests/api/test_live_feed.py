@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from pkgintel.config import Settings
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious
 
 

@@ -17,9 +17,9 @@ import pytest
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, record
 
 MAX_LAG_S = 0.25

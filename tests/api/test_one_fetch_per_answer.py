@@ -21,7 +21,7 @@ import pytest
 from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.mcp.tools import check_compatibility
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.fake_registry import ReplayRegistry
 from tests.osv_records import record
 

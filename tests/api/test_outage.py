@@ -11,7 +11,7 @@ import httpx
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 
 def _registry_source(body: dict) -> dict:

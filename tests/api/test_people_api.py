@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.fake_registry import ReplayRegistry
 from tests.shared import requires_shared
 

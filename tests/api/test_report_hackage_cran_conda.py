@@ -12,7 +12,7 @@ import pytest
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import newest_first
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.sources.osv_export import iter_records
 from tests.api.test_report import assert_complete_report
 from tests.fake_registry import ReplayRegistry

@@ -13,10 +13,10 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import newest_first
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.sources.name_lists import parse_name_list
 from tests.api.test_report import assert_complete_report
 from tests.fake_registry import ReplayRegistry

@@ -23,13 +23,13 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel import cli_scan
 from pkgintel.api.routes.audit import IgnoreEntry
-from pkgintel.cli import app
-from pkgintel.cli_scan import EXIT_FINDINGS, EXIT_LOCKFILE, EXIT_NO_DATA, EXIT_OK, EXIT_USAGE
+from pkgintel.cli import scan as cli_scan
+from pkgintel.cli.main import app
+from pkgintel.cli.scan import EXIT_FINDINGS, EXIT_LOCKFILE, EXIT_NO_DATA, EXIT_OK, EXIT_USAGE
 from pkgintel.config import Settings
 from pkgintel.mcp.tools import scan_project
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 from tests.shared import SHARED_DATA
 

@@ -13,7 +13,7 @@ import pytest
 from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.lockfiles.helpers import read
 from tests.osv_records import ingest_records, record
 

@@ -15,8 +15,8 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli import app
-from pkgintel.services.runtime import Runtime
+from pkgintel.cli.main import app
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 
 OLD = "2026-01-01T00:00:00Z"

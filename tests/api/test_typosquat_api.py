@@ -8,10 +8,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.knowledge.slopsquats import all_hallucinated, hallucinated
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 
 async def test_no_name_index_is_unavailable_not_an_error(client: httpx.AsyncClient) -> None:
@@ -170,7 +170,7 @@ async def test_a_live_sighting_does_not_clear_a_suspect(
 async def test_a_target_outside_the_popular_pool_says_so(
     client: httpx.AsyncClient, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pkgintel.services import names as names_module
+    from pkgintel.names import service as names_module
 
     monkeypatch.setattr(names_module, "POPULAR_POOL", 1)
     await runtime.names.ingest(

@@ -48,10 +48,10 @@ def _asyncio_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 def _upstream_failures_are_one_line_each(caplog: pytest.LogCaptureFixture) -> None:
-    """Every upstream failure is one WARNING line (`pkgintel.upstream`), without a traceback."""
+    """Every upstream failure is one WARNING line (`pkgintel.transport.upstream`), without a traceback."""
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert [r.getMessage() for r in warnings if r.exc_info or r.stack_info] == []
-    failed = [r.getMessage() for r in warnings if r.name == "pkgintel.upstream"]
+    failed = [r.getMessage() for r in warnings if r.name == "pkgintel.transport.upstream"]
     assert all(re.match(r"upstream failed: (GET|POST) http\S+: \S", m) for m in failed), failed
     assert all("\n" not in r.getMessage() for r in warnings)
 
@@ -113,6 +113,6 @@ async def test_an_upstream_failure_is_one_warning_line(
         if r.levelno >= logging.WARNING and "/npm-downloads/downloads/point/" in r.getMessage()
     ]
     assert [(r.name, r.levelname, r.exc_info) for r in weekly] == [
-        ("pkgintel.upstream", "WARNING", None)
+        ("pkgintel.transport.upstream", "WARNING", None)
     ]
     assert weekly[0].getMessage().endswith("api.npmjs.org answered 429")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import httpx
 
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, record
 
 

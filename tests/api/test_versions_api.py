@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 
 HUGE = "1" * 5000

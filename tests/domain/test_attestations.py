@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pkgintel.domain.attestations import (
+from pkgintel.domain.signals.attestations import (
     SigstoreFacts,
     VersionAttestations,
     compare_with_predecessors,

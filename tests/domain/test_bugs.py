@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pkgintel.domain.bugs import (
+from pkgintel.domain.knowledge.bugs import (
     is_bug_label,
     link_fixes,
     parse_github_issues,

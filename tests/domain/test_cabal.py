@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pkgintel.domain.cabal import library_dependencies
 from pkgintel.domain.packages import Dependency
+from pkgintel.domain.trees.cabal import library_dependencies
 
 CABAL = """\
 cabal-version: 2.4

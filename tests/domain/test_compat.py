@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.compat import (
+from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.knowledge.compat import (
     PublishedConstraints,
     Requirement,
     StackItem,
@@ -14,10 +15,9 @@ from pkgintel.domain.compat import (
     preference_order,
     suggest_versions,
 )
-from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges import requirement_met as satisfies
-from pkgintel.services.compat import parse_stack
+from pkgintel.knowledge.compatibility import parse_stack
 
 
 def test_parse_stack_handles_scopes_and_runtimes() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.dependency_tree import (
+from pkgintel.domain.packages import Dependency, Ecosystem, Release
+from pkgintel.domain.trees.resolution import (
     Environment,
     UnevaluableRequirement,
     conflict_why,
@@ -14,7 +15,6 @@ from pkgintel.domain.dependency_tree import (
     one_version_per_name,
     pick_version,
 )
-from pkgintel.domain.packages import Dependency, Ecosystem, Release
 
 NPM_RELEASES = tuple(
     Release(v, prerelease="-" in v) for v in ("1.0.0", "1.2.3", "1.3.0-rc.1", "1.9.9", "2.0.0")

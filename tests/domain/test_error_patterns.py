@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from pkgintel.domain.error_patterns import (
+from pkgintel.domain.knowledge.error_patterns import (
     Form,
     error_hash,
     is_error_hash,

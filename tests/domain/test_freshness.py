@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from pkgintel.domain.freshness import DATA_STATUSES, as_of, freshness, worst_status
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 
 LOADED = datetime(2026, 11, 20, tzinfo=UTC)
 

@@ -1,10 +1,10 @@
-"""The health-history trend rule (`domain.history.trend`, documented in docs/scoring.md)."""
+"""The health-history trend rule (`domain.signals.history.trend`, documented in docs/scoring.md)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.history import trend
+from pkgintel.domain.signals.history import trend
 
 
 @pytest.mark.parametrize(

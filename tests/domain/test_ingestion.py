@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.ingestion import IngestReport, RunOutcome, retry_delay_s
+from pkgintel.domain.operations.ingestion import IngestReport, RunOutcome, retry_delay_s
 
 
 def test_outcome_follows_the_feeds() -> None:

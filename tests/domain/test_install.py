@@ -1,10 +1,10 @@
-"""Install commands (`domain/install.py`): tools per ecosystem, quoting, and exact pins when asked."""
+"""Install commands (`domain/install/commands.py`): tools per ecosystem, quoting, and exact pins when asked."""
 
 from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.install import INSTALLERS, install_commands
+from pkgintel.domain.install.commands import INSTALLERS, install_commands
 from pkgintel.domain.packages import Ecosystem
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pkgintel.domain.errors import InvalidInput
-from pkgintel.domain.install import install_commands
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.install.commands import install_commands
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 
 

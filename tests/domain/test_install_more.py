@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.install_more import INSTALLERS_MORE, pessimistic_operand
+from pkgintel.domain.install.rubygems_composer_pub_hex import INSTALLERS_MORE, pessimistic_operand
 from pkgintel.domain.packages import Ecosystem
 
 

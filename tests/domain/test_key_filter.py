@@ -1,4 +1,4 @@
-"""`domain.key_filter.KeyFilter`: never a false negative; false positives near the stated rate."""
+"""`domain.names.key_filter.KeyFilter`: never a false negative; false positives near the stated rate."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 import random
 import string
 
-from pkgintel.domain.key_filter import BITS_PER_KEY, HASHES, KeyFilter
+from pkgintel.domain.names.key_filter import BITS_PER_KEY, HASHES, KeyFilter
 
 
 def _names(rng: random.Random, count: int) -> list[str]:

@@ -8,13 +8,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pkgintel.domain.maintainers import (
+from pkgintel.domain.packages import Maintainer
+from pkgintel.domain.signals.maintainers import (
     Publication,
     PublisherHistory,
     analyse_maintainers,
     bus_factor,
 )
-from pkgintel.domain.packages import Maintainer
 from pkgintel.ecosystems.cargo import parse_publishers as parse_crate_publishers
 from pkgintel.ecosystems.npm import parse_packument, parse_publishers
 from tests.shared import read_shared_json

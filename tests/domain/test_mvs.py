@@ -1,11 +1,11 @@
-"""Minimal version selection (`domain/mvs.py`): the highest minimum wins, every reached version's
+"""Minimal version selection (`domain/trees/mvs.py`): the highest minimum wins, every reached version's
 requirements count, Go's version order (pseudo-versions, `+incompatible`), graph pruning."""
 
 from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.mvs import build_list, highest, newer, prunes, select
+from pkgintel.domain.trees.mvs import build_list, highest, newer, prunes, select
 
 
 def test_a_later_higher_minimum_raises_the_selection() -> None:

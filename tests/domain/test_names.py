@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.osv_ecosystems import OSV_ECOSYSTEMS, ecosystem_from_osv, osv_name
 from pkgintel.domain.packages import Ecosystem
 

@@ -10,7 +10,7 @@ import pytest
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
-from pkgintel.domain.near_names import NamePool, close_matches
+from pkgintel.domain.names.near import NamePool, close_matches
 from tests.shared import read_shared_bytes
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pkgintel.domain.release_notes import (
+from pkgintel.domain.knowledge.release_notes import (
     classify_entry,
     mark_major_bumps,
     parse_changelog,

@@ -1,8 +1,8 @@
-"""`domain.scoped_parts.ScopedParts`: the scopes that publish a package part, common words left out."""
+"""`domain.names.scoped_parts.ScopedParts`: the scopes that publish a package part, common words left out."""
 
 from __future__ import annotations
 
-from pkgintel.domain.scoped_parts import ScopedParts
+from pkgintel.domain.names.scoped_parts import ScopedParts
 
 
 def test_a_part_under_one_or_two_scopes_gives_those_names() -> None:

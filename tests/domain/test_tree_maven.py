@@ -1,4 +1,4 @@
-"""Maven's dependency rules (`domain/tree_maven.py`): the scope table, optional dependencies,
+"""Maven's dependency rules (`domain/trees/maven.py`): the scope table, optional dependencies,
 exclusions, the root's dependencyManagement, soft versions and ranges, nearest-wins mediation."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
-from pkgintel.domain.tree_maven import (
+from pkgintel.domain.trees.maven import (
     MAVEN_DEPENDENCIES,
     MAVEN_MANAGED,
     MavenDependency,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.dependency_tree import (
+from pkgintel.domain.packages import Dependency, Ecosystem, Release
+from pkgintel.domain.trees.jsr_cran_julia_hackage import requirement_met_a
+from pkgintel.domain.trees.resolution import (
     TREE_ECOSYSTEMS,
     Environment,
     UnevaluableRequirement,
@@ -13,8 +15,6 @@ from pkgintel.domain.dependency_tree import (
     one_version_per_name,
     pick_version,
 )
-from pkgintel.domain.packages import Dependency, Ecosystem, Release
-from pkgintel.domain.tree_rules_a import requirement_met_a
 
 ENV = Environment()
 

@@ -6,7 +6,18 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from pkgintel.domain.dependency_tree import (
+from pkgintel.domain.packages import Dependency, Ecosystem, Release
+from pkgintel.domain.ranges import RangeSyntaxError
+from pkgintel.domain.ranges.conda import CondaGrammar
+from pkgintel.domain.trees.conda_homebrew_cocoapods import (
+    POD_ITSELF,
+    UNSUPPORTED_WHY,
+    is_tap_formula,
+    missing_subspecs,
+    pod_subspecs,
+    requirement_met_b,
+)
+from pkgintel.domain.trees.resolution import (
     TREE_ECOSYSTEMS,
     Environment,
     UnevaluableRequirement,
@@ -14,17 +25,6 @@ from pkgintel.domain.dependency_tree import (
     edge_applies,
     one_version_per_name,
     pick_version,
-)
-from pkgintel.domain.packages import Dependency, Ecosystem, Release
-from pkgintel.domain.ranges import RangeSyntaxError
-from pkgintel.domain.ranges.conda import CondaGrammar
-from pkgintel.domain.tree_rules_b import (
-    POD_ITSELF,
-    UNSUPPORTED_WHY,
-    is_tap_formula,
-    missing_subspecs,
-    pod_subspecs,
-    requirement_met_b,
 )
 
 CONDA = Ecosystem.CONDA

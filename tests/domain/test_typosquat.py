@@ -1,10 +1,10 @@
-"""The typosquat variant model (`domain.typosquat`) and the popularity-gap rules (`scoring.typosquat`)."""
+"""The typosquat variant model (`domain.names.typosquat`) and the popularity-gap rules (`scoring.typosquat`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.typosquat import VariantIndex, classify_edit, fold, skeleton
+from pkgintel.domain.names.typosquat import VariantIndex, classify_edit, fold, skeleton
 from pkgintel.scoring.typosquat import (
     COMBO_TOP,
     ESTABLISHED_GAP,

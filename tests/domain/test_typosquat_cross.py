@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.typosquat import BrandIndex, VariantIndex, brands
+from pkgintel.domain.names.typosquat import BrandIndex, VariantIndex, brands
 
 NPM_POPULAR = ["base-x", "is-array", "express", "sqlite", "lodash", "react"]
 PYPI_POPULAR = ["opencv-python", "pyopenssl", "ffmpeg-python", "requests", "tblib", "sqlite-utils"]

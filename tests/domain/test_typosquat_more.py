@@ -1,4 +1,4 @@
-"""Variant-model techniques of ADR 0030 (`domain.typosquat`): scrambles, dropped scopes, the
+"""Variant-model techniques of ADR 0030 (`domain.names.typosquat`): scrambles, dropped scopes, the
 whole-index probe keys, install-file confusion, and which shapes draw typo traffic."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rapidfuzz.distance import DamerauLevenshtein
 
-from pkgintel.domain.typosquat import (
+from pkgintel.domain.names.typosquat import (
     MAX_WIDE,
     MIN_WIDE,
     TWO_EDIT_TOP,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pkgintel.domain.knowledge.successors import successors_from_message
+from pkgintel.domain.operations.usage import classify_user_agent
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.successors import successors_from_message
-from pkgintel.domain.usage import classify_user_agent
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from pkgintel.domain.errors import RegistryResponseInvalid
-from pkgintel.domain.provenance import SourceState
+from pkgintel.domain.signals.provenance import SourceState
 from pkgintel.ecosystems.cargo import (
     CargoAdapter,
     index_path,

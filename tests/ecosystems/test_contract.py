@@ -26,7 +26,7 @@ from pkgintel.domain.errors import (
     RegistryUnavailable,
     VersionNotFound,
 )
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import PackageInfo
 from pkgintel.domain.versions import sort_key
 from pkgintel.ecosystems import ADAPTERS

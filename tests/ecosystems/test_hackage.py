@@ -16,7 +16,7 @@ from pkgintel.domain.errors import (
     VersionNotFound,
 )
 from pkgintel.domain.packages import Dependency
-from pkgintel.domain.provenance import SourceState
+from pkgintel.domain.signals.provenance import SourceState
 from pkgintel.ecosystems.hackage import HackageAdapter, parse_package, parse_page
 from tests.ecosystems._routes import routes_transport, timeout
 from tests.shared import read_shared_bytes, read_shared_json, requires_shared

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from pkgintel.domain.compat import PublishedConstraints
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, RegistryUnavailable
+from pkgintel.domain.knowledge.compat import PublishedConstraints
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import is_valid, sort_key
 from pkgintel.ecosystems import npm

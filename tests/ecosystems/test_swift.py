@@ -14,7 +14,7 @@ from pkgintel.domain.errors import (
     RegistryUnavailable,
     VersionNotFound,
 )
-from pkgintel.domain.names import normalise_name, validate_name
+from pkgintel.domain.names.rules import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem, Maintainer
 from pkgintel.ecosystems.swift import (
     SwiftAdapter,

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, Phase, settings
 from schemathesis import checks
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
+from pkgintel.runtime.bootstrap import build_runtime
 from tests.bodies import RECORDINGS
 from tests.fake_registry import build
 

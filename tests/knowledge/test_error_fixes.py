@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from pkgintel.domain.error_patterns import Form, error_hash, normalise_line
+from pkgintel.domain.knowledge.error_patterns import Form, error_hash, normalise_line
 from pkgintel.knowledge.error_fixes import (
     KnowledgeDataError,
     load_error_knowledge,

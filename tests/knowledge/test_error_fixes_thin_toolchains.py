@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.error_patterns import Form, error_hash, normalise_error, normalise_line
+from pkgintel.domain.knowledge.error_patterns import (
+    Form,
+    error_hash,
+    normalise_error,
+    normalise_line,
+)
 from pkgintel.knowledge.error_fixes import load_error_knowledge
 
 # (id, raw text as printed, the entry's pattern as written in the data file, its form)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from pkgintel.domain.errors import LockfileError
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.lockfiles import EMPTY_NOTE, parse_lockfile
 from pkgintel.lockfiles.base import LockfileParser

@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 
 @asynccontextmanager

@@ -24,13 +24,13 @@ from sqlalchemy import select
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
+from pkgintel.knowledge.services import ingest_curated
 from pkgintel.mcp.args import ECOSYSTEM_IDS
 from pkgintel.mcp.tools import TOOLS
-from pkgintel.services.knowledge import ingest_curated
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.storage.tables import usage_event
 from tests.conftest import NOW
 from tests.fake_registry import ReplayRegistry

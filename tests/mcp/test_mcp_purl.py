@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 from sqlalchemy import select
 
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.storage.tables import usage_event
 from tests.mcp.test_mcp_http import (  # noqa: F401 - fixtures used by name
     app_settings,

@@ -18,9 +18,9 @@ import uvicorn
 from mcp import Client, StdioServerParameters
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
 from pkgintel.mcp.tools import TOOLS
+from pkgintel.runtime.bootstrap import build_runtime
 from tests.bodies import RECORDINGS
 from tests.fake_registry import build
 

@@ -16,10 +16,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from pkgintel.app import create_app
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
-from pkgintel.services.jobs import Worker
-from pkgintel.services.runtime import Runtime
+from pkgintel.operations.jobs import Worker
+from pkgintel.runtime.bootstrap import build_runtime
+from pkgintel.runtime.container import Runtime
 from tests.conftest import NOW
 from tests.ecosystems._recorded import recording_body
 from tests.fake_registry import ReplayRegistry

@@ -9,8 +9,8 @@ import pytest
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.services.jobs import Worker
-from pkgintel.services.runtime import Runtime
+from pkgintel.operations.jobs import Worker
+from pkgintel.runtime.container import Runtime
 from tests.ops.conftest import AUTH
 
 UUID = "123e4567-e89b-42d3-a456-426614174000"
@@ -161,7 +161,7 @@ async def test_agents_by_range_counts_calls_from_the_usage_log(admin: httpx.Asyn
     ],
 )
 def test_user_agent_classes(agent: str | None, expected: str) -> None:
-    from pkgintel.domain.ops import classify_user_agent
+    from pkgintel.domain.operations.ops import classify_user_agent
 
     assert classify_user_agent(agent) == expected
 

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pkgintel.services.cron import CronEntry, CronService
-from pkgintel.services.jobs import JobContext, JobKind, JobQueue
-from pkgintel.services.runtime import Runtime
+from pkgintel.operations.cron import CronEntry, CronService
+from pkgintel.operations.jobs import JobContext, JobKind, JobQueue
+from pkgintel.runtime.container import Runtime
 
 
 async def _noop(ctx: JobContext) -> dict[str, object]:

@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 
-from pkgintel.domain.ops import Job, JobStatus, Mission, MissionStatus
-from pkgintel.services.jobs import JobContext, JobKind, JobQueue, LeaseLost, Worker
-from pkgintel.services.runtime import Runtime
+from pkgintel.domain.operations.ops import Job, JobStatus, Mission, MissionStatus
+from pkgintel.operations.jobs import JobContext, JobKind, JobQueue, LeaseLost, Worker
+from pkgintel.runtime.container import Runtime
 from pkgintel.storage.ops import SqlOpsStore
 from tests.ops.conftest import wait_for
 

@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from pkgintel.bootstrap import build_runtime
 from pkgintel.config import Settings
-from pkgintel.services.ops import Ops
+from pkgintel.operations.ops import Ops
+from pkgintel.runtime.bootstrap import build_runtime
 from tests.conftest import PG_URL, reset_postgres
 
 pytestmark = pytest.mark.slow
@@ -205,7 +205,7 @@ async def test_kill_9_mid_job_leaves_it_retried_and_visible(db_url: str, tmp_pat
 async def test_lease_expiry_on_the_last_attempt_fails_the_job(db_url: str, tmp_path: Path) -> None:
     from datetime import timedelta
 
-    from pkgintel.domain.ops import JobStatus
+    from pkgintel.domain.operations.ops import JobStatus
     from pkgintel.storage.ops import SqlOpsStore
 
     names = _names(tmp_path / "names.tsv", 10)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from pkgintel.domain.errors import LockfileError
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.lockfiles import PARSERS, parse_lockfile
 from pkgintel.lockfiles.includes import expand_requirements
 

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pkgintel.domain.errors import InvalidInput
-from pkgintel.domain.github_facts import (
+from pkgintel.domain.signals.github_facts import (
     Account,
     parse_account,
     parse_organisations,

@@ -21,10 +21,10 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from pkgintel.advisories.ingest import AdvisoryIngestor
+from pkgintel.advisories.service import AdvisoryService
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.advisories import AdvisoryService
-from pkgintel.services.advisory_ingest import AdvisoryIngestor
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.sources.osv_export import iter_records
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade

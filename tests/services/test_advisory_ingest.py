@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.sources.osv_export import iter_records
 from tests.osv_records import ingest_records, malicious, record
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli import app
+from pkgintel.cli.main import app
 from pkgintel.domain.errors import PackageNotFound
 from pkgintel.domain.packages import Ecosystem
 
@@ -36,8 +36,8 @@ def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Ecosyst
     async def load_shipped(*_: Any, **__: Any) -> None:
         return None
 
-    monkeypatch.setattr("pkgintel.bootstrap.build_runtime", build_runtime)
-    monkeypatch.setattr("pkgintel.worker_host.load_shipped", load_shipped)
+    monkeypatch.setattr("pkgintel.runtime.bootstrap.build_runtime", build_runtime)
+    monkeypatch.setattr("pkgintel.runtime.worker_host.load_shipped", load_shipped)
     return seen
 
 

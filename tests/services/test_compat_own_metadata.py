@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pkgintel.api.schemas.compat import compat_wire
-from pkgintel.domain.compat import PublishedConstraints, Requirement, VersionConstraints
+from pkgintel.domain.knowledge.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
-from pkgintel.services.compat import CompatService, pypi_version_constraints
+from pkgintel.knowledge.compatibility import CompatService, pypi_version_constraints
 
 LIB = PackageInfo(
     ecosystem=Ecosystem.PYPI,

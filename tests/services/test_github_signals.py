@@ -11,8 +11,8 @@ import pytest
 
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.domain.errors import AccountNotFound, RegistryUnavailable
-from pkgintel.domain.provenance import SourceState
-from pkgintel.services.github_signals import GitHubSignals
+from pkgintel.domain.signals.provenance import SourceState
+from pkgintel.signals.github import GitHubSignals
 
 ADA = json.loads(
     (Path(__file__).parents[1] / "recordings" / "github" / "account-ada-example.json").read_text()

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli import app
-from pkgintel.cli_ingest import default_feed
+from pkgintel.cli.ingest import default_feed
+from pkgintel.cli.main import app
 from tests.osv_records import malicious, record, write_export
 
 KEV = {

@@ -9,10 +9,10 @@ from typing import ClassVar
 
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.domain.errors import PackageNotFound, RegistryUnavailable
-from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.provenance import SourceState
-from pkgintel.services.maintainers import MaintainerService
+from pkgintel.domain.signals.maintainers import Publication, PublisherHistory
+from pkgintel.domain.signals.provenance import SourceState
+from pkgintel.signals.maintainers import MaintainerService
 
 
 class FakeNpm:

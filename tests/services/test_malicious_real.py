@@ -24,10 +24,10 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from pkgintel.domain.matching import affects
-from pkgintel.domain.names import NameEntry, normalise_name
+from pkgintel.domain.names.rules import NameEntry, normalise_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.runtime.container import Runtime
 from pkgintel.scoring.verdicts import malicious_status
-from pkgintel.services.runtime import Runtime
 from pkgintel.sources.osv_schema import parse_osv
 from tests.osv_records import ingest_records
 from tests.shared import requires_shared, shared_path

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli import app
+from pkgintel.cli.main import app
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.sources.name_lists import parse_name_list
 from tests.shared import requires_shared, shared_path
@@ -84,8 +84,8 @@ def test_real_npm_list_parses_completely() -> None:
 async def test_popular_pool_loads_once_under_concurrency(tmp_path: Path) -> None:
     import asyncio
 
-    from pkgintel.domain.names import NameEntry
-    from pkgintel.services.names import NameService
+    from pkgintel.domain.names.rules import NameEntry
+    from pkgintel.names.service import NameService
     from pkgintel.storage.migrate import upgrade
     from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -114,8 +114,8 @@ async def test_popular_pool_loads_once_under_concurrency(tmp_path: Path) -> None
 
 
 async def test_warm_loads_the_pools_of_loaded_indexes_only(tmp_path: Path) -> None:
-    from pkgintel.domain.names import NameEntry
-    from pkgintel.services.names import NameService
+    from pkgintel.domain.names.rules import NameEntry
+    from pkgintel.names.service import NameService
     from pkgintel.storage.migrate import upgrade
     from pkgintel.storage.sql import SqlStore, create_engine
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.names import NameService
+from pkgintel.names.service import NameService
 from pkgintel.sources.name_lists import parse_name_list
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine

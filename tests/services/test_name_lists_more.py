@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 from typer.testing import CliRunner
 
-from pkgintel.cli import app
+from pkgintel.cli.main import app
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.names import NameService
+from pkgintel.names.service import NameService
 from pkgintel.sources.name_lists import parse_name_list
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.names import NameService
-from pkgintel.services.runtime import Runtime
+from pkgintel.names.service import NameService
+from pkgintel.runtime.container import Runtime
 
 
 async def test_cli_ingestion_is_seen_at_once(runtime: Runtime) -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services import names as names_module
-from pkgintel.services.names import NameService
+from pkgintel.names import service as names_module
+from pkgintel.names.service import NameService
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 from pkgintel.sources.name_lists import parse_tsv
 from tests.shared import requires_shared, shared_path
 

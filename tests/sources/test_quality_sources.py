@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pkgintel.domain.errors import RegistryResponseInvalid
-from pkgintel.domain.quality import download_trend
+from pkgintel.domain.signals.quality import download_trend
 from pkgintel.sources.quality import parse_dependents, parse_npm_point, parse_pypistats_recent
 from tests.shared import read_shared_json
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from pkgintel.config import Settings
-from pkgintel.domain.names import NameEntry, NameIndexState
+from pkgintel.domain.names.rules import NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.storage.migrate import current_revision, head_revision, upgrade
 from pkgintel.storage.sql import SqlStore, create_engine

@@ -7,7 +7,7 @@ from typing import Annotated, cast
 from fastapi import Depends, Path, Query, Request
 
 from pkgintel.api.http import ClientIdentity
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 
 async def get_runtime(request: Request) -> Runtime:

@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pkgintel.api.errors import dump_json
 from pkgintel.api.http import ClientIdentity
-from pkgintel.upstream_guard import FanOut, fan_out
+from pkgintel.transport.guard import FanOut, fan_out
 
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
 _NAMES: Final = {"\n": " (line feed)", "\r": " (carriage return)", "\t": " (tab)", "\x00": " (NUL)"}

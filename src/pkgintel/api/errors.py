@@ -31,7 +31,7 @@ from pkgintel.domain.errors import (
     StorageError,
     VersionNotFound,
 )
-from pkgintel.domain.ops import (
+from pkgintel.domain.operations.ops import (
     AdminAccessDenied,
     IllegalTransition,
     JobAlreadyRunning,

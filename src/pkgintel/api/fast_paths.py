@@ -18,7 +18,7 @@ from pkgintel.api.http import cached_json
 from pkgintel.api.routes.packages import EXISTS_CACHE, exists_body
 from pkgintel.api.usage import record_call
 from pkgintel.domain.errors import PkgIntelError
-from pkgintel.domain.names import MAX_NAME_LENGTH
+from pkgintel.domain.names.rules import MAX_NAME_LENGTH
 from pkgintel.domain.packages import Ecosystem
 
 PREFIX: Final = "/api/exists/"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 
 DATA_STATUSES: Final = ("complete", "stale", "partial", "unavailable")
 """Every data status an answer can carry, best first (the order `worst_status` ranks by)."""

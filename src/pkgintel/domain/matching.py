@@ -51,7 +51,7 @@ from pkgintel.domain.advisories import (
     RangeType,
     severity_from_osv,
 )
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import (
     SCHEME_BY_ECOSYSTEM,

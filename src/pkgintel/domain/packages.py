@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Final
 
 from pkgintel.domain.errors import InvalidInput
-from pkgintel.domain.provenance import SourceStatus
+from pkgintel.domain.signals.provenance import SourceStatus
 
 
 class Ecosystem(StrEnum):

@@ -42,7 +42,7 @@ from typing import Final
 from packageurl import PackageURL
 
 from pkgintel.domain.errors import InvalidInput
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageRef
 
 PURL_TYPES: Final[Mapping[Ecosystem, str]] = MappingProxyType(

@@ -16,8 +16,8 @@ One retry, after a short jittered pause, for connection failures (the request ne
 server, so repeating it is safe) and 502/503/504 (typical of a CDN hiccup). A 429 or 500 is not
 retried: repeating it right away would not help and doubles the latency of a cold report.
 
-The mapping itself is `pkgintel/upstream.py`, shared with the OSV API client. The shared
-`httpx.AsyncClient` (built in `bootstrap.py`) owns timeouts and the User-Agent; this
+The mapping itself is `pkgintel/transport/upstream.py`, shared with the OSV API client. The shared
+`httpx.AsyncClient` (built in `runtime/bootstrap.py`) owns timeouts and the User-Agent; this
 module adds only `Accept: application/json` and follows redirects. httpx already decodes
 `Content-Encoding: gzip`/`br`.
 """
@@ -34,10 +34,10 @@ import httpx
 
 from pkgintel.domain.errors import PackageNotFound, RegistryError, RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.provenance import SourceState, SourceStatus
-from pkgintel.gc_pause import collector_paused
-from pkgintel.side_tasks import abandon
-from pkgintel.upstream import (
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
+from pkgintel.transport.gc_pause import collector_paused
+from pkgintel.transport.side_tasks import abandon
+from pkgintel.transport.upstream import (
     MAX_ATTEMPTS,
     RETRY_STATUSES,
     json_object,
@@ -137,7 +137,7 @@ async def get_json_parsed(
     """
     `parse(get_json(...))` with the JSON decoding and `parse` run in a worker thread, for bodies
     large enough (npm packuments run to tens of MB) that decoding them on the event loop would
-    stall every other request; the cyclic collector is paused meanwhile (`pkgintel.gc_pause`).
+    stall every other request; the cyclic collector is paused meanwhile (`pkgintel.transport.gc_pause`).
     Raises like `get_json` (not-found always raises) and whatever `parse` raises.
     """
     response = await send(

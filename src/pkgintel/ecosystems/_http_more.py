@@ -4,7 +4,7 @@ arrives in a body the metadata fetch also needs.
 
 - `get_json_array`: like `_http.get_json`, same failure table, but the body must be a JSON array
   (RubyGems `api/v1/versions/{gem}.json`, `.../owners.json`).
-- `SharedFetches` (defined in `pkgintel/upstream_memo.py`, re-exported here for the adapters): one
+- `SharedFetches` (defined in `pkgintel/transport/memo.py`, re-exported here for the adapters): one
   in-flight request per key, awaited by every caller that asks for it while it runs.
   `PackageService` calls `fetch_package` and `fetch_weekly_downloads` concurrently; when both need
   one body (Hex's package document carries both), the registry is asked once.
@@ -21,8 +21,8 @@ import orjson
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems import _http
-from pkgintel.upstream import raise_if_unavailable, send
-from pkgintel.upstream_memo import SharedFetches as SharedFetches
+from pkgintel.transport.memo import SharedFetches as SharedFetches
+from pkgintel.transport.upstream import raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
 

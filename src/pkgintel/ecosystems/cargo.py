@@ -31,9 +31,9 @@ import httpx
 import orjson
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
-from pkgintel.domain.maintainers import Publication, PublisherHistory
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.maintainers import Publication, PublisherHistory
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
 from pkgintel.ecosystems._http import (
     SingleFlight,

@@ -43,7 +43,7 @@ from pkgintel.domain.errors import (
     VersionNotFound,
 )
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import JSONObject, abandon, get_json, get_text
 from pkgintel.ecosystems._urls import normalise_repository_url

@@ -39,7 +39,7 @@ from pkgintel.domain.errors import (
     VersionNotFound,
 )
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceStatus
+from pkgintel.domain.signals.provenance import SourceStatus
 from pkgintel.domain.versions import is_valid, newest_first, sort_key
 from pkgintel.ecosystems._html import read_page
 from pkgintel.ecosystems._http import (

@@ -37,7 +37,7 @@ import httpx
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
 from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url

@@ -8,7 +8,7 @@ API: https://hackage.haskell.org/api (no auth for reads). Four requests, run con
 | `GET /package/{name}.json` | every version with its status: `normal`, `unpreferred` or `deprecated` (authoritative; 404 = no such package) |
 | `GET /package/{name}` (latest) or `/package/{name}-{version}` (HTML) | synopsis, licence, maintainer field, home page, source repositories, upload time and uploader of that version, dependencies, downloads (`N total (M in the last 30 days)`) |
 | `GET /package/{name}/deprecated.json` | `{"is-deprecated": bool, "in-favour-of": [names]}` (package deprecation with its replacements) |
-| `GET /package/{name}/{name}.cabal` (highest version) or `/package/{name}-{version}/{name}.cabal` | the version's package description (latest revision): dependencies by component (`domain/cabal.py`); asked again by version when the highest version is not the latest (deprecated) |
+| `GET /package/{name}/{name}.cabal` (highest version) or `/package/{name}-{version}/{name}.cabal` | the version's package description (latest revision): dependencies by component (`domain/trees/cabal.py`); asked again by version when the highest version is not the latest (deprecated) |
 
 Versions are PVP (`domain.versions`, scheme `hackage`). The latest is the highest version whose
 status is not `deprecated` (cabal-install's solver prefers those; a deprecated version is still
@@ -34,7 +34,10 @@ from urllib.parse import quote
 
 import httpx
 
-from pkgintel.domain.cabal import (
+from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
+from pkgintel.domain.signals.provenance import SourceStatus
+from pkgintel.domain.trees.cabal import (
     GHC_VERSION,
     TARGET_ARCH,
     TARGET_OS,
@@ -42,9 +45,6 @@ from pkgintel.domain.cabal import (
     library_dependencies,
     split_top_level,
 )
-from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
-from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.versions import is_valid, newest_first, sort_key
 from pkgintel.ecosystems._html import Cell, clean_text, read_page
 from pkgintel.ecosystems._http import (
@@ -230,7 +230,7 @@ def parse_package(
     """
     `PackageInfo` from the version map, the HTML page of the target version (or None) and the
     deprecation document (or None). With the version's `.cabal` text, the dependencies are read
-    from it by component (`domain.cabal.library_dependencies`: `runtime` for what the library
+    from it by component (`domain.trees.cabal.library_dependencies`: `runtime` for what the library
     builds with on Linux/x86_64/GHC with default flags, `conditional` and `executable` for the
     rest) and `extra["dependencies_source"]` says so; without it they are the page's summary,
     which merges every component and every `if` branch (`extra["dependencies_scope"]`). Raises `RegistryResponseInvalid` on a body that is no version

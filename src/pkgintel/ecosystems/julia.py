@@ -49,7 +49,7 @@ from pkgintel.domain.errors import (
     VersionNotFound,
 )
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source
 from pkgintel.ecosystems._http_more import SharedFetches, get_json_array

@@ -38,10 +38,10 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     VersionNotFound,
 )
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceState, SourceStatus
-from pkgintel.domain.tree_maven import (
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
+from pkgintel.domain.trees.maven import (
     MAVEN_BOMS,
     MAVEN_DEPENDENCIES,
     MAVEN_MANAGED,
@@ -632,7 +632,7 @@ def build_info(
                 "c": resolve(d["classifier"]),
             }
         )
-    # What `domain/tree_maven.py` needs beyond `Dependency` (scope, optional, exclusions, the
+    # What `domain/trees/maven.py` needs beyond `Dependency` (scope, optional, exclusions, the
     # version as written, the POM chain's dependencyManagement): kept out of the wire's metadata.
     extra[MAVEN_DEPENDENCIES] = orjson.dumps(records).decode()
     extra[MAVEN_MANAGED] = orjson.dumps(

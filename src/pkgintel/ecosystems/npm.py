@@ -27,11 +27,11 @@ from urllib.parse import quote, unquote
 
 import httpx
 
-from pkgintel.domain.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
-from pkgintel.domain.maintainers import Publication, PublisherHistory
+from pkgintel.domain.knowledge.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.search import SearchHit
+from pkgintel.domain.signals.maintainers import Publication, PublisherHistory
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
 from pkgintel.ecosystems._http import SingleFlight, get_json, get_json_parsed
 from pkgintel.ecosystems._urls import normalise_repository_url

@@ -33,7 +33,7 @@ import httpx
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
 from pkgintel.ecosystems._http import (
     JSONObject,

@@ -8,7 +8,7 @@ Protocol stays as it is). An adapter that has a capability just defines the meth
 - `SuccessorAware.successors(info)`: successor names the registry states in structured form
   (NuGet `alternatePackage`, Composer `abandoned: "vendor/pkg"`, Pub `replacedBy`, Homebrew
   `deprecation_replacement`, Maven relocation). Free-text npm deprecation messages are read by
-  `domain/successors.py` for every ecosystem.
+  `domain/knowledge/successors.py` for every ecosystem.
 - `PublisherHistorySource.fetch_publishers(name)`: who published each release (npm `_npmUser` and
   per-version `maintainers`, crates.io `published_by`), for `/api/maintainers`. Registries without
   per-release publisher data simply lack it; the answer then says so.
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Protocol, runtime_checkable
 
-from pkgintel.domain.maintainers import PublisherHistory
 from pkgintel.domain.packages import PackageInfo
 from pkgintel.domain.search import SearchHit
+from pkgintel.domain.signals.maintainers import PublisherHistory
 
 
 @runtime_checkable

@@ -38,7 +38,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, sort_key
 from pkgintel.ecosystems._http import JSONObject, get_json

@@ -34,9 +34,9 @@ from packaging.metadata import parse_email
 from packaging.version import InvalidVersion, Version
 
 from pkgintel.domain.errors import RegistryResponseInvalid
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.upstream import raise_if_unavailable, send
+from pkgintel.transport.upstream import raise_if_unavailable, send
 
 PUBLIC_FILES_URL: Final = "https://files.pythonhosted.org"
 FILES_SOURCE: Final = "files.pythonhosted.org"

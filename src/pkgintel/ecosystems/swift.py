@@ -57,14 +57,14 @@ from pkgintel.domain.errors import (
     RegistryUnavailable,
     VersionNotFound,
 )
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem, Maintainer, PackageInfo, Release
-from pkgintel.domain.provenance import SourceState, SourceStatus
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key, versions_equal
 from pkgintel.ecosystems import _http
 from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
-from pkgintel.upstream import raise_if_unavailable, send
+from pkgintel.transport.upstream import raise_if_unavailable, send
 
 DEFAULT_BASE_URL: Final = "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main"
 DEFAULT_GITHUB_API_URL: Final = "https://api.github.com"

@@ -13,7 +13,7 @@ from importlib import resources
 
 import yaml
 
-from pkgintel.domain.compat import Breakage
+from pkgintel.domain.knowledge.compat import Breakage
 from pkgintel.domain.packages import Ecosystem
 
 

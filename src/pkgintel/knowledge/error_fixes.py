@@ -16,7 +16,7 @@ File shape::
         source: https://peps.python.org/pep-0668/     # or `sources: [...]`
         tool: pip                 # overrides the file's default
 
-`pattern` is normalised on load (`domain.error_patterns.normalise_line` in the stated form), so a raw
+`pattern` is normalised on load (`domain.knowledge.error_patterns.normalise_line` in the stated form), so a raw
 message line may be written; the stored key is the SHA-256 of the normalised pattern. Every entry
 needs a title, a cause, at least one fix step and at least one https source. Two entries with the
 same normalised pattern are an error in the data (`KnowledgeDataError`).
@@ -31,8 +31,8 @@ from typing import Any
 
 import yaml
 
-from pkgintel.domain.error_knowledge import ErrorEntry, InvolvedPackage
-from pkgintel.domain.error_patterns import Form, error_hash, normalise_line
+from pkgintel.domain.knowledge.error_patterns import Form, error_hash, normalise_line
+from pkgintel.domain.knowledge.errors import ErrorEntry, InvolvedPackage
 
 _DATA_PACKAGE = "pkgintel.knowledge"
 _DATA_FOLDER = "errors"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from pkgintel.domain.names.typosquat import skeleton
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.typosquat import skeleton
 
 
 @dataclass(frozen=True, slots=True)

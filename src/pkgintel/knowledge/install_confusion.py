@@ -6,7 +6,7 @@ registers it (or a misspelling of it) runs code on that machine. PyPI refuses `r
 itself, but not its misspellings nor the other requirement files projects keep, and squats of
 both have been published (`requiremetnstxt` and others in 2024). Each entry names the ecosystem,
 the file, the command the user meant, and the public source that documents the mistake.
-The variant model (`domain.typosquat.install_confusion`) matches a name against these files.
+The variant model (`domain.names.typosquat.install_confusion`) matches a name against these files.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 
 

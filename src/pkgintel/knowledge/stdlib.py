@@ -8,7 +8,7 @@ optionally `also_on_registry` (standard names that are *also* real registry pack
 same module, e.g. the PyPI backport `dataclasses`) and `prefix_only` (npm modules that exist only as
 `node:<name>`). Ecosystems without a file (Maven, NuGet, ...) have no standard-library names here.
 
-Name comparison follows each ecosystem's rules (`domain.names.normalise_name`): PyPI is
+Name comparison follows each ecosystem's rules (`domain.names.rules.normalise_name`): PyPI is
 case-insensitive and PEP 503-normalised (`Importlib` = `importlib`; names are project names, so
 `os.path` is not `os`), Cargo folds `_`/`-` and case, Julia drops a `.jl` suffix, the others compare
 exactly. On npm a `node:` prefix is stripped before comparing (`node:fs` is `fs`); modules in
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 
 _DATA_PACKAGE = "pkgintel.knowledge"

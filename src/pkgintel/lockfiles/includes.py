@@ -18,7 +18,7 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import replace
 
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges import satisfies
 from pkgintel.lockfiles._support import registry_package

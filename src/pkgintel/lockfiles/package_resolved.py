@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from pkgintel.domain.errors import InvalidInput, LockfileError
-from pkgintel.domain.names import normalise_name, validate_name
+from pkgintel.domain.names.rules import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.lockfiles._support import (
     head,

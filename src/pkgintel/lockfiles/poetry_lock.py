@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pkgintel.domain.errors import LockfileError
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.lockfiles._support import (
     array_of_tables,

@@ -30,7 +30,7 @@ from starlette.types import Receive, Scope, Send
 
 from pkgintel import __version__
 from pkgintel.mcp.server import build_server
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 MIN_BODY_BYTES = 4 * 1024 * 1024

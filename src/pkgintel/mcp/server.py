@@ -30,7 +30,7 @@ from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.purl import parse_purl
 from pkgintel.mcp.args import PURL_PARAM, named_by_purl, resolve_purl_arguments
 from pkgintel.mcp.tools import TOOLS, Tool, ToolAnswer
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -78,16 +78,20 @@ from pkgintel.api.schemas.packages import (
     PackageReportOut,
 )
 from pkgintel.api.schemas.typosquat import TyposquatOut
-from pkgintel.domain.contact import (
+from pkgintel.audit.bulk import MAX_ITEMS
+from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.operations.contact import (
     MAX_EMAIL_CHARS,
     MAX_MESSAGE_CHARS,
     MAX_PACKAGE_CHARS,
     MIN_MESSAGE_CHARS,
 )
-from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import MAX_PURL_CHARS, purl_of
 from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
+from pkgintel.knowledge.compare import MAX_PACKAGES, MIN_PACKAGES
+from pkgintel.knowledge.compatibility import parse_stack
+from pkgintel.knowledge.error_resolver import MAX_ERROR_CHARS
 from pkgintel.mcp import render
 from pkgintel.mcp.args import (
     ECOSYSTEM_IDS,
@@ -97,11 +101,7 @@ from pkgintel.mcp.args import (
     PackageArg,
     VersionArg,
 )
-from pkgintel.services.bulk import MAX_ITEMS
-from pkgintel.services.compare import MAX_PACKAGES, MIN_PACKAGES
-from pkgintel.services.compat import parse_stack
-from pkgintel.services.errors import MAX_ERROR_CHARS
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,7 +132,7 @@ class HealthSignals:
     """False when the registry keeps only the current version (Homebrew): the version count says
     nothing about maturity, which is then not scored rather than scored low."""
     bus_factor: int | None = None
-    """Fewest publishers covering half the releases (`domain/maintainers.py`); None when the registry
+    """Fewest publishers covering half the releases (`domain/signals/maintainers.py`); None when the registry
     does not say who published each release (community then rests on the maintainer count alone)."""
     new_publisher_on_latest: bool = False
     """The latest release was published by an account that had published no earlier release."""

@@ -15,7 +15,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Final
 
-from pkgintel.domain.github_facts import Account, OwnedRepository
+from pkgintel.domain.signals.github_facts import Account, OwnedRepository
 
 TRUST_WEIGHTS: Final = MappingProxyType(
     {

@@ -1,7 +1,7 @@
 """
 When a name that imitates a popular one is a typosquat *suspect* (pure).
 
-The variant model (`domain.typosquat`) says which popular names a name imitates and how; this
+The variant model (`domain.names.typosquat`) says which popular names a name imitates and how; this
 module weighs the **popularity gap**, which decides whether the imitation is suspicious:
 
 - A popular package is never a suspect of a less popular one: the target must be at least
@@ -140,7 +140,7 @@ def suspected_by(
     """
     Whether one variant makes its name a suspect, given the gap (see the module docstring).
     `typo_traffic`: users reach the name by a slip when they mean the target
-    (`domain.typosquat.Variant.typo_traffic`). A name of another shape (an extra word, two edits)
+    (`domain.names.typosquat.Variant.typo_traffic`). A name of another shape (an extra word, two edits)
     draws none of the target's traffic, so its own downloads say nothing: it is a suspect only when
     new (not listed, or young with few releases), never when established.
     `listed`: the name is in the index (it exists and has what evidence the index holds); when the

@@ -1,8 +1,8 @@
 """
 GitHub REST API client for release notes, changelog files, bug issues, repository statistics and
 account facts (maintainer trust)
-(https://docs.github.com/en/rest). Fetch only; parsing lives in `domain/release_notes.py` and
-`domain/bugs.py`, tested on the recorded bodies in `../shared/data/registry-fixtures/github/`.
+(https://docs.github.com/en/rest). Fetch only; parsing lives in `domain/knowledge/release_notes.py` and
+`domain/knowledge/bugs.py`, tested on the recorded bodies in `../shared/data/registry-fixtures/github/`.
 
 Endpoints used (base `PKGINTEL_UPSTREAM_GITHUB_API_URL`, default https://api.github.com):
 
@@ -12,12 +12,12 @@ Endpoints used (base `PKGINTEL_UPSTREAM_GITHUB_API_URL`, default https://api.git
 - `GET /repos/{o}/{r}/issues?labels={label}&state=all&per_page=100` for each of `BUG_LABELS`
   until one answers with issues (label names differ between projects).
 - `GET /repos/{o}/{r}` (report `github_stats`), `GET /users/{login}`, `/users/{login}/repos` and
-  `/users/{login}/orgs` (maintainer trust); parsed by `domain/github_facts.py`. These run on the
-  request path, each answer cached 6 hours by `services/github_signals.py`.
+  `/users/{login}/orgs` (maintainer trust); parsed by `domain/signals/github_facts.py`. These run on the
+  request path, each answer cached 6 hours by `signals/github.py`.
 
 An optional token (`PKGINTEL_GITHUB_TOKEN`) is sent as `Authorization: Bearer`; without one GitHub
 allows 60 requests per hour, which is why harvests run as jobs, not on the request path. Failures map
-like the registries' (`pkgintel/upstream.py`): 429/5xx and a 403 with `x-ratelimit-remaining: 0` →
+like the registries' (`pkgintel/transport/upstream.py`): 429/5xx and a 403 with `x-ratelimit-remaining: 0` →
 `RegistryUnavailable`; a 404 repository → `RepositoryNotFound`.
 """
 
@@ -37,7 +37,7 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     RegistryUnavailable,
 )
-from pkgintel.upstream import parse_retry_after, raise_if_unavailable, send
+from pkgintel.transport.upstream import parse_retry_after, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
 

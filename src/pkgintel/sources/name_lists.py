@@ -46,7 +46,7 @@ from xml.etree.ElementTree import ParseError
 import orjson
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
 
-from pkgintel.domain.names import MAX_NAME_LENGTH, NameEntry, normalise_name
+from pkgintel.domain.names.rules import MAX_NAME_LENGTH, NameEntry, normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import sort_key
 

@@ -10,7 +10,7 @@ Endpoints used:
   A query with a `next_page_token` is asked again with that `page_token` until none comes back.
 - `GET {base}/v1/vulns/{id}`: one OSV record (id URL-quoted, `/` included).
 
-Failures are mapped by `pkgintel/upstream.py`, the same code `ecosystems/_http.py` uses for
+Failures are mapped by `pkgintel/transport/upstream.py`, the same code `ecosystems/_http.py` uses for
 registries:
 
 | upstream outcome                                   | raised                                          |
@@ -43,7 +43,7 @@ from pkgintel.domain.advisories import Advisory
 from pkgintel.domain.errors import RegistryResponseInvalid
 from pkgintel.sources.errors import AdvisoryNotFound
 from pkgintel.sources.osv_schema import InvalidOSVRecord, parse_osv
-from pkgintel.upstream import json_object, raise_if_unavailable, send
+from pkgintel.transport.upstream import json_object, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ from pkgintel.domain.advisories import (
     Reference,
     severity_from_osv,
 )
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.osv_ecosystems import ecosystem_from_osv
 
 

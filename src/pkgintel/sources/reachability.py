@@ -15,7 +15,7 @@ import time
 
 import httpx
 
-from pkgintel.domain.doctor import Probe
+from pkgintel.domain.operations.doctor import Probe
 from pkgintel.sources.fetch import is_url, local_path
 
 

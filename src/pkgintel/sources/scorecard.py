@@ -8,7 +8,7 @@ Only repositories Scorecard scans have a result (about a million GitHub projects
 404. No auth, no published rate limit. Fetch here; `parse_scorecard` is pure and tested on the real
 body in `../shared/data/registry-fixtures/scorecard/`.
 
-Failures map like the registries' (`pkgintel/upstream.py`): 429/5xx/timeouts →
+Failures map like the registries' (`pkgintel/transport/upstream.py`): 429/5xx/timeouts →
 `RegistryUnavailable`; a non-JSON or shapeless body → `RegistryResponseInvalid`.
 """
 
@@ -23,8 +23,8 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import RegistryResponseInvalid
-from pkgintel.domain.scorecard import Scorecard, ScorecardCheck
-from pkgintel.upstream import json_object, raise_if_unavailable, send
+from pkgintel.domain.signals.scorecard import Scorecard, ScorecardCheck
+from pkgintel.transport.upstream import json_object, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from typing import Any, Final
 import orjson
 from cryptography import x509
 
-from pkgintel.domain.attestations import SigstoreFacts
+from pkgintel.domain.signals.attestations import SigstoreFacts
 
 logger = logging.getLogger(__name__)
 

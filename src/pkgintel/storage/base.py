@@ -7,14 +7,14 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from pkgintel.domain.bugs import BugReport
-from pkgintel.domain.error_knowledge import ErrorEntry, ErrorMiss, KnowledgeLoad, VoteOutcome
 from pkgintel.domain.feeds import EpssFact, FeedEvent, KevFact, RecordRow, SourceRun, StoredRecord
-from pkgintel.domain.knowledge import CuratedRow, HarvestState, StoredBug
-from pkgintel.domain.names import NameEntry, NameIndexState
+from pkgintel.domain.knowledge.bugs import BugReport
+from pkgintel.domain.knowledge.errors import ErrorEntry, ErrorMiss, KnowledgeLoad, VoteOutcome
+from pkgintel.domain.knowledge.release_notes import ReleaseSection
+from pkgintel.domain.knowledge.values import CuratedRow, HarvestState, StoredBug
+from pkgintel.domain.names.rules import NameEntry, NameIndexState
+from pkgintel.domain.operations.usage import UsageEvent
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.release_notes import ReleaseSection
-from pkgintel.domain.usage import UsageEvent
 
 
 class NameStore(Protocol):

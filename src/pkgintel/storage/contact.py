@@ -9,8 +9,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from pkgintel.domain.contact import ContactRequest, ContactType, StoredContact
 from pkgintel.domain.errors import StorageError
+from pkgintel.domain.operations.contact import ContactRequest, ContactType, StoredContact
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.storage.tables import contact_request
 

@@ -19,15 +19,15 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from pkgintel.domain.error_knowledge import (
+from pkgintel.domain.errors import StorageError
+from pkgintel.domain.knowledge.error_patterns import Form
+from pkgintel.domain.knowledge.errors import (
     ErrorEntry,
     ErrorMiss,
     InvolvedPackage,
     KnowledgeLoad,
     VoteOutcome,
 )
-from pkgintel.domain.error_patterns import Form
-from pkgintel.domain.errors import StorageError
 from pkgintel.storage.sql import insert_for
 from pkgintel.storage.tables import error_entry, error_miss, error_vote
 

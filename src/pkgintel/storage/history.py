@@ -11,13 +11,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.domain.errors import StorageError
-from pkgintel.domain.history import HealthSnapshot
+from pkgintel.domain.signals.history import HealthSnapshot
 from pkgintel.storage.sql import insert_for
 from pkgintel.storage.tables import health_snapshot
 
 
 class SqlHistoryStore:
-    """Implements `services.history.HistoryStore`. Raises `StorageError` when the database fails."""
+    """Implements `signals.history.HistoryStore`. Raises `StorageError` when the database fails."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine

@@ -18,14 +18,14 @@ from sqlalchemy import Float, and_, case, column, delete, func, literal_column, 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from pkgintel.domain.bugs import BugReport
 from pkgintel.domain.errors import StorageError
-from pkgintel.domain.knowledge import CuratedRow, HarvestState, StoredBug
-from pkgintel.domain.names import NameEntry
+from pkgintel.domain.knowledge.bugs import BugReport
+from pkgintel.domain.knowledge.release_notes import BreakingChange, ReleaseSection
+from pkgintel.domain.knowledge.values import CuratedRow, HarvestState, StoredBug
+from pkgintel.domain.names.rules import NameEntry
+from pkgintel.domain.operations.usage import UsageEvent
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.release_notes import BreakingChange, ReleaseSection
 from pkgintel.domain.search import query_tokens
-from pkgintel.domain.usage import UsageEvent
 from pkgintel.storage.sql import insert_for
 from pkgintel.storage.tables import (
     harvest_state,

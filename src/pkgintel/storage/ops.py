@@ -66,7 +66,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from pkgintel.domain.ops import (
+from pkgintel.domain.operations.ops import (
     TERMINAL_JOB,
     CuratorDecision,
     Job,

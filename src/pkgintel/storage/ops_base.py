@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from pkgintel.domain.ops import (
+from pkgintel.domain.operations.ops import (
     CuratorDecision,
     Job,
     JobEvent,

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from pkgintel.domain.errors import StorageError
-from pkgintel.domain.names import SNAPSHOT_ROW_SOURCE, NameEntry, NameIndexState
+from pkgintel.domain.names.rules import SNAPSHOT_ROW_SOURCE, NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.storage.tables import name_index, package_name, package_snapshot
 

@@ -25,13 +25,13 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from pkgintel.api.errors import problem
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.api.routes.contact import contact_service, contact_wire
-from pkgintel.domain.contact import ContactType
-from pkgintel.domain.ops import AdminAccessDenied, Job, OpsNotFound, OpsUnavailable
-from pkgintel.services.agents_by_range import BUCKETS, MAX_BUCKETS
-from pkgintel.services.missions import mission_wire
-from pkgintel.services.ops import Ops
-from pkgintel.services.proposals import proposal_wire
-from pkgintel.services.runtime import Runtime
+from pkgintel.domain.operations.contact import ContactType
+from pkgintel.domain.operations.ops import AdminAccessDenied, Job, OpsNotFound, OpsUnavailable
+from pkgintel.operations.agents_by_range import BUCKETS, MAX_BUCKETS
+from pkgintel.operations.missions import mission_wire
+from pkgintel.operations.ops import Ops
+from pkgintel.operations.proposals import proposal_wire
+from pkgintel.runtime.container import Runtime
 
 _PROBLEM: dict[str, Any] = {"content": {"application/problem+json": {}}}
 RESPONSES: dict[int | str, dict[str, Any]] = {

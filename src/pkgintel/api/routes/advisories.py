@@ -22,12 +22,12 @@ from pkgintel.api.schemas.wire import (
 )
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import feeds_wire, iso
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import validate_version
 from pkgintel.knowledge.compromises import compromises_for
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["vulnerabilities"])
 

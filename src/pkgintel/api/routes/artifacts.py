@@ -11,11 +11,11 @@ from pkgintel.api.schemas.artifacts import ProvenanceOut, ScorecardOut
 from pkgintel.api.schemas.artifacts_wire import provenance_wire, scorecard_wire
 from pkgintel.api.schemas.wire import sources_wire
 from pkgintel.domain.errors import EcosystemNotSupported, PackageNotFound
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.provenance import SourceState, SourceStatus
 from pkgintel.domain.purl import purl_of
-from pkgintel.services.runtime import Runtime
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["supply chain"])
 

@@ -26,9 +26,11 @@ from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.errors import problem, validation_error
 from pkgintel.api.gc_pause import collector_paused
 from pkgintel.api.http import NO_STORE, plain_json
+from pkgintel.audit.bulk import MAX_ITEMS
+from pkgintel.audit.scan import packages_from_mapping, purl_keys_resolved, to_sbom
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import Freshness, iso
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import MAX_PURL_CHARS, parse_purl
 from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
@@ -37,17 +39,15 @@ from pkgintel.domain.versions import validate_version
 from pkgintel.lockfiles import ParsedLockfile, is_empty, parse_lockfile
 from pkgintel.lockfiles.includes import MAX_FILES as MAX_INCLUDE_FILES
 from pkgintel.lockfiles.includes import expand_requirements
-from pkgintel.services.audit import packages_from_mapping, purl_keys_resolved, to_sbom
-from pkgintel.services.bulk import MAX_ITEMS
-from pkgintel.services.runtime import Runtime
-from pkgintel.upstream_guard import fan_out
+from pkgintel.runtime.container import Runtime
+from pkgintel.transport.guard import fan_out
 
 router = APIRouter(prefix="/api", tags=["audit"])
 
 OFF_LOOP_BYTES = 64 * 1024
 """Bodies at least this large are decoded, validated and parsed, and SBOMs always built, in a
 worker thread: pure CPU work of up to hundreds of milliseconds that would otherwise stall every
-other request. Matching runs on the loop in slices (`services.audit.CHUNK`), and large answers
+other request. Matching runs on the loop in slices (`audit.scan.CHUNK`), and large answers
 are encoded in a thread too."""
 
 

@@ -15,7 +15,7 @@ from pkgintel.api.http import cached_bytes
 from pkgintel.api.routes.packages import health_answer
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/badge", tags=["badges"])
 

@@ -16,16 +16,16 @@ from pkgintel.api.deps import IdentityDep, RuntimeDep
 from pkgintel.api.http import NO_STORE, cached_json, plain_json
 from pkgintel.api.openapi import problem_responses
 from pkgintel.api.schemas.answers import SourcesMetaOut
-from pkgintel.domain.contact import (
+from pkgintel.domain.operations.contact import (
     MAX_EMAIL_CHARS,
     MAX_MESSAGE_CHARS,
     MAX_PACKAGE_CHARS,
     MIN_MESSAGE_CHARS,
     StoredContact,
 )
-from pkgintel.domain.ops import OpsUnavailable
-from pkgintel.services.contact import ContactService
-from pkgintel.services.runtime import Runtime
+from pkgintel.domain.operations.ops import OpsUnavailable
+from pkgintel.operations.contact import ContactService
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api/contact", tags=["contact"])
 

@@ -20,10 +20,10 @@ from pkgintel.api.schemas.errors import (
     resolution_wire,
     vote_wire,
 )
-from pkgintel.domain.error_knowledge import Vote
 from pkgintel.domain.errors import EcosystemNotSupported
-from pkgintel.services.errors import MAX_ERROR_CHARS, ErrorService
-from pkgintel.services.runtime import Runtime
+from pkgintel.domain.knowledge.errors import Vote
+from pkgintel.knowledge.error_resolver import MAX_ERROR_CHARS, ErrorService
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api/error", tags=["errors"])
 

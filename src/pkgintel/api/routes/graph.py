@@ -12,14 +12,14 @@ from pkgintel.api.http import STALE_CACHE, Answer, cached_json
 from pkgintel.api.schemas.graph import HistoryOut, TreeLicensesOut, TreeOut
 from pkgintel.api.schemas.wire import _iso, sources_wire
 from pkgintel.domain.errors import PkgIntelError
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.services.graph import Graph
-from pkgintel.services.history import History
-from pkgintel.services.runtime import Runtime
-from pkgintel.services.tree import DependencyTree, TreeNode
-from pkgintel.services.tree_licenses import LicenseVerdict, TreeLicenses
+from pkgintel.runtime.container import Runtime
+from pkgintel.signals.history import History
+from pkgintel.trees.graph import Graph
+from pkgintel.trees.licenses import LicenseVerdict, TreeLicenses
+from pkgintel.trees.service import DependencyTree, TreeNode
 
 router = APIRouter(prefix="/api", tags=["dependencies"])
 

@@ -28,11 +28,11 @@ from pkgintel.api.schemas.knowledge import (
 from pkgintel.api.schemas.knowledge_out import AlternativesOut, BreakingOut, BugsOut, SameAsOut
 from pkgintel.api.schemas.wire import _iso
 from pkgintel.domain.errors import InvalidInput, PackageNotFound
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.services.knowledge import Knowledge
-from pkgintel.services.runtime import Runtime
+from pkgintel.knowledge.services import Knowledge
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["knowledge"])
 

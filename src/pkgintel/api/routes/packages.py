@@ -29,16 +29,16 @@ from pkgintel.api.schemas.wire import (
     sources_wire,
 )
 from pkgintel.domain.errors import PackageNotFound, VersionNotFound
-from pkgintel.domain.install import install_commands
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.install.commands import install_commands
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
+from pkgintel.packages.briefs import render_brief, render_prompt
+from pkgintel.packages.reports import PackageReport, resolve_version
+from pkgintel.packages.service import Snapshot
+from pkgintel.runtime.container import Runtime
 from pkgintel.scoring import classify_license
-from pkgintel.services.briefs import render_brief, render_prompt
-from pkgintel.services.packages import Snapshot
-from pkgintel.services.reports import PackageReport, resolve_version
-from pkgintel.services.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["packages"])
 
@@ -409,7 +409,7 @@ async def install(
     runtime: RuntimeDep,
     version: VersionQuery = None,
 ) -> Response:
-    """Install commands and manifest lines for the ecosystem's tools (`domain/install.py`), for `version` (pinned exactly) or the latest."""
+    """Install commands and manifest lines for the ecosystem's tools (`domain/install/commands.py`), for `version` (pinned exactly) or the latest."""
     answer = await install_answer(runtime, ecosystem, package, version)
     return cached_json(request, answer.body, cache_control=answer.cache_control)
 

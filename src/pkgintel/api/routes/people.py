@@ -23,11 +23,11 @@ from pkgintel.api.schemas.people import (
 )
 from pkgintel.api.schemas.wire import meta_wire, sources_wire
 from pkgintel.domain.errors import PackageNotFound
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.services.runtime import Runtime
-from pkgintel.services.trust_signals import TrustSignals
+from pkgintel.runtime.container import Runtime
+from pkgintel.signals.trust import TrustSignals
 
 router = APIRouter(prefix="/api", tags=["supply-chain"])
 

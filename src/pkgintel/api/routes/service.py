@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.http import NO_STORE, cached_json, plain_json
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(tags=["service"])
 

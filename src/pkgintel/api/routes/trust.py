@@ -25,7 +25,7 @@ from pkgintel.api.schemas.people import MaintainersOut, QualityOut
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["supply-chain"])
 

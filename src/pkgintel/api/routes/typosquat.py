@@ -11,10 +11,10 @@ from pkgintel.api.deps import PackagePath, RuntimeDep
 from pkgintel.api.http import Answer, cached_json
 from pkgintel.api.schemas.typosquat import TyposquatOut, name_index_source, typosquat_wire
 from pkgintel.api.schemas.wire import sources_wire
-from pkgintel.domain.names import validate_name
+from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.services.runtime import Runtime
+from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["packages"])
 

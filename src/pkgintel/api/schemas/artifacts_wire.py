@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pkgintel.domain.attestations import SigstoreFacts
 from pkgintel.domain.purl import purl_of
-from pkgintel.domain.scorecard import CALLED_OUT, ScorecardCheck
-from pkgintel.services.artifacts import BundleFacts, TypescriptFacts
-from pkgintel.services.provenance import ProvenanceAnswer, VersionProvenance
-from pkgintel.services.scorecard import ScorecardResult
+from pkgintel.domain.signals.attestations import SigstoreFacts
+from pkgintel.domain.signals.scorecard import CALLED_OUT, ScorecardCheck
+from pkgintel.signals.artifacts import BundleFacts, TypescriptFacts
+from pkgintel.signals.provenance import ProvenanceAnswer, VersionProvenance
+from pkgintel.signals.scorecard import ScorecardResult
 
 _CALLED_OUT_KEYS = {
     "Branch-Protection": "branch_protection",

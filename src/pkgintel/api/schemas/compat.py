@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.domain.compat import Conflict
-from pkgintel.services.compat import CompatReport
+from pkgintel.domain.knowledge.compat import Conflict
+from pkgintel.knowledge.compatibility import CompatReport
 
 
 def conflict_wire(c: Conflict) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.domain.error_knowledge import ErrorEntry, ErrorMatch, ErrorResolution, VoteOutcome
-from pkgintel.domain.error_patterns import NormalisedError
+from pkgintel.domain.knowledge.error_patterns import NormalisedError
+from pkgintel.domain.knowledge.errors import ErrorEntry, ErrorMatch, ErrorResolution, VoteOutcome
 
 
 def entry_wire(entry: ErrorEntry) -> dict[str, Any]:

@@ -5,18 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from pkgintel.api.schemas.wire import _iso, path_name, sources_wire
-from pkgintel.domain.bugs import BugReport
+from pkgintel.domain.knowledge.bugs import BugReport
+from pkgintel.domain.knowledge.release_notes import BreakingChange
+from pkgintel.domain.operations.usage import Trend
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.domain.release_notes import BreakingChange
 from pkgintel.domain.search import SearchHit
-from pkgintel.domain.usage import Trend
-from pkgintel.services.alternatives import AlternativesAnswer, MigrationAnswer, MigrationSide
-from pkgintel.services.breaking import BreakingAnswer, VersionBreaking
-from pkgintel.services.bugs import PackageBugs
-from pkgintel.services.compare import Comparison
-from pkgintel.services.discovery import SameAsAnswer, SearchAnswer
-from pkgintel.services.reports import PackageReport
+from pkgintel.knowledge.alternatives import AlternativesAnswer, MigrationAnswer, MigrationSide
+from pkgintel.knowledge.breaking import BreakingAnswer, VersionBreaking
+from pkgintel.knowledge.bugs import PackageBugs
+from pkgintel.knowledge.compare import Comparison
+from pkgintel.packages.discovery import SameAsAnswer, SearchAnswer
+from pkgintel.packages.reports import PackageReport
 
 
 def report_brief(report: PackageReport) -> dict[str, Any]:

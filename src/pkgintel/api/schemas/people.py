@@ -14,12 +14,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from pkgintel.api.schemas.packages import purl_field
-from pkgintel.domain.maintainers import MaintainerAnalysis
 from pkgintel.domain.purl import purl_of
-from pkgintel.services.github_signals import RepoStatsAnswer, TrustAnswer
-from pkgintel.services.maintainers import MaintainersAnswer
-from pkgintel.services.quality import QualityAnswer
-from pkgintel.services.reports import PackageReport
+from pkgintel.domain.signals.maintainers import MaintainerAnalysis
+from pkgintel.packages.reports import PackageReport
+from pkgintel.signals.github import RepoStatsAnswer, TrustAnswer
+from pkgintel.signals.maintainers import MaintainersAnswer
+from pkgintel.signals.quality import QualityAnswer
 
 
 def _iso(value: datetime | None) -> str | None:

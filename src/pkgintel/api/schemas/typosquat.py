@@ -8,9 +8,9 @@ from pydantic import Field
 
 from pkgintel.api.schemas.answers import SourcesMetaOut, _Open
 from pkgintel.api.schemas.packages import purl_field
-from pkgintel.domain.names import NameIndexState
-from pkgintel.domain.provenance import SourceState, SourceStatus
-from pkgintel.services.names import TyposquatHint
+from pkgintel.domain.names.rules import NameIndexState
+from pkgintel.domain.signals.provenance import SourceState, SourceStatus
+from pkgintel.names.service import TyposquatHint
 
 
 def suspected_or_unknown(hint: TyposquatHint) -> bool | None:

@@ -6,19 +6,19 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from pkgintel.advisories.compromises import incident_wire
+from pkgintel.advisories.vulnerabilities import SEVERITIES, MaliciousAnswer, VulnerabilityReport
 from pkgintel.api.schemas import people
 from pkgintel.api.schemas.artifacts_wire import bundle_wire, scorecard_wire, typescript_wire
 from pkgintel.api.schemas.typosquat import typosquat_wire
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.provenance import SourceStatus
 from pkgintel.domain.purl import purl_of
+from pkgintel.domain.signals.provenance import SourceStatus
 from pkgintel.domain.versions import newest_first
 from pkgintel.knowledge.compromises import CompromiseMatch, compromises_for
+from pkgintel.packages.reports import RECENT_VERSIONS, PackageReport
 from pkgintel.scoring import HealthScore, Recommendation
 from pkgintel.scoring.verdicts import UpgradePlan, effective_severity
-from pkgintel.services.compromises import incident_wire
-from pkgintel.services.reports import RECENT_VERSIONS, PackageReport
-from pkgintel.services.vulnerabilities import SEVERITIES, MaliciousAnswer, VulnerabilityReport
 
 POWERED_BY = (
     "pkgintel — registry metadata from the ecosystems' own registries; advisories from OSV (CC-BY-4.0) "

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import yaml
 
-from pkgintel.domain.names import normalise_name
+from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 
 KINDS: Final = frozenset(

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import ClassVar, Protocol
 from urllib.parse import urlsplit
 
-from pkgintel.domain.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.signals.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
 
 
 class ProvenanceSource(Protocol):

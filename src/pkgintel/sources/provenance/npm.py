@@ -18,12 +18,12 @@ from urllib.parse import quote, unquote
 
 import httpx
 
-from pkgintel.domain.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
 from pkgintel.domain.errors import RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.signals.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
 from pkgintel.sources.provenance.base import reroot
 from pkgintel.sources.sigstore import npm_bundle_facts
-from pkgintel.upstream import json_object, raise_if_unavailable, send
+from pkgintel.transport.upstream import json_object, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
 

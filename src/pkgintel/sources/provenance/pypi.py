@@ -27,12 +27,12 @@ from packaging.utils import (
 )
 from packaging.version import InvalidVersion, Version
 
-from pkgintel.domain.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
 from pkgintel.domain.errors import RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.signals.attestations import ProvenanceIndex, SigstoreFacts, VersionAttestations
 from pkgintel.sources.provenance.base import reroot
 from pkgintel.sources.sigstore import pypi_attestation_facts
-from pkgintel.upstream import json_object, raise_if_unavailable, send
+from pkgintel.transport.upstream import json_object, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,1 @@
+"""Pure install commands, one module per ecosystem family."""

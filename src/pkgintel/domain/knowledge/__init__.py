@@ -1,0 +1,1 @@
+"""Pure values and rules of curated package knowledge: errors, compatibility, bugs, release notes."""

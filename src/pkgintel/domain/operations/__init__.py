@@ -1,0 +1,1 @@
+"""Pure values of operations: jobs, doctor checks, ingestion outcomes, usage and contact."""

@@ -1,0 +1,1 @@
+"""Pure dependency-tree rules, one module per ecosystem family."""

@@ -1,0 +1,1 @@
+"""Package names: the name index, existence, and the typosquat judgement."""

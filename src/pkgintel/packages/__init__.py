@@ -1,0 +1,1 @@
+"""The package report: registry facts, reports and briefs, verdicts, discovery (search, popular, trending)."""

@@ -1,1 +1,0 @@
-"""Use cases: the only callers of adapters and stores. Front doors (API, CLI, MCP) call these."""
