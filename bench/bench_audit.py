@@ -84,14 +84,14 @@ from _common import (
     run_loop,
 )
 
-from pkgintel.advisories.ingest import AdvisoryIngestor
-from pkgintel.audit.scan import to_sbom
 from pkgintel.config import Settings
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.names.rules import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.stdlib import stdlib_list
 from pkgintel.lockfiles import parse_lockfile
+from pkgintel.services.advisories.ingest import AdvisoryIngestor
+from pkgintel.services.audit.scan import to_sbom
 from pkgintel.sources.osv_export import export_location, is_missing_locally, iter_records
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade

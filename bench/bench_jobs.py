@@ -21,7 +21,7 @@ from typing import Any
 
 from _common import machine_info, percentile
 
-from pkgintel.operations.jobs import JobContext, JobKind, JobQueue, Worker
+from pkgintel.services.operations.jobs import JobContext, JobKind, JobQueue, Worker
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.ops import SqlOpsStore
 from pkgintel.storage.sql import create_engine

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from pkgintel.sources.osv_export import iter_records
 
 if TYPE_CHECKING:
-    from pkgintel.advisories.ingest import IngestSummary
     from pkgintel.runtime.container import Runtime
+    from pkgintel.services.advisories.ingest import IngestSummary
 
 
 def record(

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 from pkgintel.app import create_app
 from pkgintel.cli.main import app
 from pkgintel.config import Settings
-from pkgintel.operations.doctor import Doctor
 from pkgintel.runtime import bootstrap
 from pkgintel.runtime.bootstrap import build_runtime
+from pkgintel.services.operations.doctor import Doctor
 from tests.services.test_doctor import load_fresh_data
 
 TOKEN = "doctor-admin-token"

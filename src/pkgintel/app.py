@@ -14,7 +14,6 @@ from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI
 
 from pkgintel import __version__
-from pkgintel.advisories import compromises
 from pkgintel.api.admin_audit import AdminAuditMiddleware
 from pkgintel.api.docs import install_docs
 from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
@@ -49,6 +48,7 @@ from pkgintel.runtime.bootstrap import build_runtime
 from pkgintel.runtime.container import Runtime
 from pkgintel.runtime.reachability import preflight_blocking
 from pkgintel.runtime.worker_host import embedded_worker, load_shipped
+from pkgintel.services.advisories import compromises
 from pkgintel.settings_errors import BadSetting, BadSettings, load_settings
 
 log = logging.getLogger(__name__)

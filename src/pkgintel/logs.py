@@ -5,7 +5,7 @@ workers, `pkgintel mcp` (stdio: stdout carries the protocol, so logs go to stder
 
 Every record is one line on stderr with its time (ISO 8601, UTC), level, logger and message:
 
-- `text` (default): `2026-11-27T18:55:01.123Z WARNING pkgintel.packages.service: downloads ...`;
+- `text` (default): `2026-11-27T18:55:01.123Z WARNING pkgintel.services.packages.service: downloads ...`;
   fields passed with `extra=` follow as `key=value`.
 - `json` (for log collectors): one object per line, `{"ts", "level", "logger", "msg", ...}` with the
   `extra=` fields as further keys and `exc` (the traceback as one string) when one is attached.

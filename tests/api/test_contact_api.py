@@ -10,9 +10,9 @@ import pytest
 
 from pkgintel.config import Settings
 from pkgintel.domain.operations.contact import ContactType
-from pkgintel.operations.contact import ContactService
 from pkgintel.runtime.bootstrap import prepare_database
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.contact import ContactService
 from pkgintel.storage.contact import SqlContactStore
 
 GOOD = {

@@ -15,8 +15,8 @@ import pytest
 from pkgintel.api.schemas.wire import report_wire
 from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.packages.briefs import render_prompt
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.packages.briefs import render_prompt
 
 
 def _loc(resp: httpx.Response) -> list[Any]:

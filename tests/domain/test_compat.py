@@ -17,7 +17,7 @@ from pkgintel.domain.knowledge.compat import (
 )
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges import requirement_met as satisfies
-from pkgintel.knowledge.compatibility import parse_stack
+from pkgintel.services.knowledge.compatibility import parse_stack
 
 
 def test_parse_stack_handles_scopes_and_runtimes() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.audit.scan import purl_keys_resolved
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.osv_ecosystems import OSV_ECOSYSTEMS, OSV_NAME_BY_ECOSYSTEM
 from pkgintel.domain.packages import (
@@ -14,6 +13,7 @@ from pkgintel.domain.packages import (
     resolve_ecosystem,
 )
 from pkgintel.domain.purl import PURL_TYPES, build_purl, purl_target
+from pkgintel.services.audit.scan import purl_keys_resolved
 
 
 def test_every_osv_name_names_its_ecosystem() -> None:

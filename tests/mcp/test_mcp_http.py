@@ -27,10 +27,10 @@ from pkgintel.config import Settings
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
-from pkgintel.knowledge.services import ingest_curated
 from pkgintel.mcp.args import ECOSYSTEM_IDS
 from pkgintel.mcp.tools import TOOLS
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.knowledge.container import ingest_curated
 from pkgintel.storage.tables import usage_event
 from tests.conftest import NOW
 from tests.fake_registry import ReplayRegistry

@@ -17,9 +17,9 @@ from starlette.routing import Route
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.operations.jobs import Worker
 from pkgintel.runtime.bootstrap import build_runtime
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.jobs import Worker
 from tests.conftest import NOW
 from tests.ecosystems._recorded import recording_body
 from tests.fake_registry import ReplayRegistry

@@ -9,8 +9,8 @@ import pytest
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
-from pkgintel.operations.jobs import Worker
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.jobs import Worker
 from tests.ops.conftest import AUTH
 
 UUID = "123e4567-e89b-42d3-a456-426614174000"

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pkgintel.operations.cron import CronEntry, CronService
-from pkgintel.operations.jobs import JobContext, JobKind, JobQueue
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.cron import CronEntry, CronService
+from pkgintel.services.operations.jobs import JobContext, JobKind, JobQueue
 
 
 async def _noop(ctx: JobContext) -> dict[str, object]:

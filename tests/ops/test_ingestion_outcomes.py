@@ -21,16 +21,16 @@ from typing import Any
 import httpx
 import pytest
 
-from pkgintel.advisories.ingest_status import INGEST_RETRY
 from pkgintel.app import create_app
 from pkgintel.config import Settings
 from pkgintel.domain.operations.ingestion import IngestReport
 from pkgintel.domain.operations.ops import Job, JobStatus
-from pkgintel.operations.jobs import Worker
-from pkgintel.operations.ops import INITIAL_INGESTION, Ops
 from pkgintel.runtime.bootstrap import build_runtime
 from pkgintel.runtime.container import Runtime
 from pkgintel.runtime.worker_host import maybe_initial_ingestion
+from pkgintel.services.advisories.ingest_status import INGEST_RETRY
+from pkgintel.services.operations.jobs import Worker
+from pkgintel.services.operations.ops import INITIAL_INGESTION, Ops
 from tests.ops.test_initial_ingestion import EPSS, KEV
 from tests.osv_records import record, write_export
 

@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 
 from pkgintel.domain.operations.ops import Job, JobStatus, Mission, MissionStatus
-from pkgintel.operations.jobs import JobContext, JobKind, JobQueue, LeaseLost, Worker
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.jobs import JobContext, JobKind, JobQueue, LeaseLost, Worker
 from pkgintel.storage.ops import SqlOpsStore
 from tests.ops.conftest import wait_for
 

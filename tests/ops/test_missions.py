@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.operations.jobs import Worker
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.jobs import Worker
 from tests.ops.conftest import FakeModel, wait_for
 
 
@@ -346,7 +346,7 @@ async def test_a_stopping_worker_fails_a_running_mission_instead_of_leaving_it(
 async def test_curator_checks_the_suggested_package_through_our_own_report(
     admin: httpx.AsyncClient, ops_runtime: Runtime
 ) -> None:
-    from pkgintel.operations.curator import Curator
+    from pkgintel.services.operations.curator import Curator
 
     ops = ops_runtime.ops
     assert ops is not None

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 
 from pkgintel.config import Settings
-from pkgintel.operations.ops import Ops
 from pkgintel.runtime.bootstrap import build_runtime
+from pkgintel.services.operations.ops import Ops
 from tests.conftest import PG_URL, reset_postgres
 
 pytestmark = pytest.mark.slow

@@ -21,10 +21,10 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from pkgintel.advisories.ingest import AdvisoryIngestor
-from pkgintel.advisories.service import AdvisoryService
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.advisories.ingest import AdvisoryIngestor
+from pkgintel.services.advisories.service import AdvisoryService
 from pkgintel.sources.osv_export import iter_records
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pkgintel.api.schemas.compat import compat_wire
 from pkgintel.domain.knowledge.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
-from pkgintel.knowledge.compatibility import CompatService, pypi_version_constraints
+from pkgintel.services.knowledge.compatibility import CompatService, pypi_version_constraints
 
 LIB = PackageInfo(
     ecosystem=Ecosystem.PYPI,

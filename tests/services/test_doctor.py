@@ -14,17 +14,17 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from pkgintel.advisories.ingest_status import IngestionTracker
 from pkgintel.config import Settings
 from pkgintel.domain.names.rules import NameIndexState
 from pkgintel.domain.operations.doctor import DoctorReport, Finding, Probe, Status
 from pkgintel.domain.operations.ingestion import IngestReport
 from pkgintel.domain.operations.ops import JobStatus
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.operations.doctor import UpstreamTarget, partial_failures, upstream_finding
 from pkgintel.runtime.bootstrap import open_doctor
 from pkgintel.runtime.doctor_wiring import OPTIONAL_UPSTREAMS, upstream_targets
 from pkgintel.runtime.tasks import configured_feeds
+from pkgintel.services.advisories.ingest_status import IngestionTracker
+from pkgintel.services.operations.doctor import UpstreamTarget, partial_failures, upstream_finding
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import head_revision, upgrade
 from pkgintel.storage.ops import SqlOpsStore

@@ -12,7 +12,7 @@ import pytest
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.domain.errors import AccountNotFound, RegistryUnavailable
 from pkgintel.domain.signals.provenance import SourceState
-from pkgintel.signals.github import GitHubSignals
+from pkgintel.services.signals.github import GitHubSignals
 
 ADA = json.loads(
     (Path(__file__).parents[1] / "recordings" / "github" / "account-ada-example.json").read_text()

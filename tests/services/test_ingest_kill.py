@@ -1,6 +1,6 @@
 """
 A real `kill -9` in the middle of `pkgintel ingest osv`, then a rerun: the database must end with
-the same content as one clean run (the contract in `advisories/ingest.py`).
+the same content as one clean run (the contract in `services/advisories/ingest.py`).
 
 The ingestion runs as a subprocess on the shared `osv-malicious/npm` export (22,241 records, 23
 batches of 1,000). The test polls the SQLite file read-only until some batches, but not all, are

@@ -12,8 +12,8 @@ import pytest
 
 from pkgintel.domain.errors import RegistryUnavailable
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.operations.usage import UsageLog
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.usage import UsageLog
 from pkgintel.sources.github import GitHubClient, RepositoryNotFound, github_repo
 from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade

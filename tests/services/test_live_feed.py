@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from pkgintel.advisories.live_feed import LiveFeed
 from pkgintel.events.memory import MemoryBus
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.advisories.live_feed import LiveFeed
 
 
 async def test_bus_wakes_reader_and_quiet_yields_ticks(runtime: Runtime) -> None:

@@ -12,7 +12,7 @@ from pkgintel.domain.errors import PackageNotFound, RegistryUnavailable
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.signals.maintainers import Publication, PublisherHistory
 from pkgintel.domain.signals.provenance import SourceState
-from pkgintel.signals.maintainers import MaintainerService
+from pkgintel.services.signals.maintainers import MaintainerService
 
 
 class FakeNpm:

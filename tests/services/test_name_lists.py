@@ -85,7 +85,7 @@ async def test_popular_pool_loads_once_under_concurrency(tmp_path: Path) -> None
     import asyncio
 
     from pkgintel.domain.names.rules import NameEntry
-    from pkgintel.names.service import NameService
+    from pkgintel.services.names.service import NameService
     from pkgintel.storage.migrate import upgrade
     from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -115,7 +115,7 @@ async def test_popular_pool_loads_once_under_concurrency(tmp_path: Path) -> None
 
 async def test_warm_loads_the_pools_of_loaded_indexes_only(tmp_path: Path) -> None:
     from pkgintel.domain.names.rules import NameEntry
-    from pkgintel.names.service import NameService
+    from pkgintel.services.names.service import NameService
     from pkgintel.storage.migrate import upgrade
     from pkgintel.storage.sql import SqlStore, create_engine
 

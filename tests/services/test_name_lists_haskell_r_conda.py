@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.names.service import NameService
+from pkgintel.services.names.service import NameService
 from pkgintel.sources.name_lists import parse_name_list
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine

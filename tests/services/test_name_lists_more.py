@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pkgintel.cli.main import app
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.names.service import NameService
+from pkgintel.services.names.service import NameService
 from pkgintel.sources.name_lists import parse_name_list
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine

@@ -8,8 +8,8 @@ import contextlib
 
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.names.service import NameService
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.names.service import NameService
 
 
 async def test_cli_ingestion_is_seen_at_once(runtime: Runtime) -> None:

@@ -16,13 +16,13 @@ from pkgintel.domain.names.rules import SNAPSHOT_ROW_SOURCE, NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
 from pkgintel.knowledge.error_fixes import load_error_knowledge
-from pkgintel.knowledge.load_state import LoadState
 from pkgintel.knowledge.popularity import load_snapshot, snapshot_entries
 from pkgintel.knowledge.popularity.derive import round_significant
 from pkgintel.knowledge.revision import curated_revision
-from pkgintel.knowledge.shipped import PopularitySource, ShippedKnowledge, _Stopped
 from pkgintel.runtime.container import Runtime
 from pkgintel.runtime.worker_host import database_is_empty
+from pkgintel.services.knowledge.load_state import LoadState
+from pkgintel.services.knowledge.shipped import PopularitySource, ShippedKnowledge, _Stopped
 from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.locks import load_lock
 from pkgintel.storage.ops import SqlOpsStore

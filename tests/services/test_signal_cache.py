@@ -6,7 +6,7 @@ import pytest
 
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.domain.errors import RegistryUnavailable
-from pkgintel.signals.cache import cached_signal
+from pkgintel.services.signals.cache import cached_signal
 
 
 class Clock:

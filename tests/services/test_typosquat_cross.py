@@ -11,8 +11,8 @@ import pytest
 
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.names import service as names_module
-from pkgintel.names.service import NameService
+from pkgintel.services.names import service as names_module
+from pkgintel.services.names.service import NameService
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 

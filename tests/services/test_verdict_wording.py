@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from pkgintel.advisories.vulnerabilities import NoAdvisoryData, VulnerabilityReport
 from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
-from pkgintel.packages.reports import vulnerability_summary
-from pkgintel.packages.verdicts import VerdictService
 from pkgintel.scoring import compute_health, compute_recommendation
 from pkgintel.scoring.verdicts import UpgradePlan
+from pkgintel.services.advisories.vulnerabilities import NoAdvisoryData, VulnerabilityReport
+from pkgintel.services.packages.reports import vulnerability_summary
+from pkgintel.services.packages.verdicts import VerdictService
 from tests.scoring.factories import NOW, signals
 
 

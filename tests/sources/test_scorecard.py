@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from pkgintel.domain.errors import RegistryResponseInvalid, RegistryUnavailable
-from pkgintel.signals.scorecard import scorecard_project
+from pkgintel.services.signals.scorecard import scorecard_project
 from pkgintel.sources.scorecard import ScorecardClient, parse_scorecard
 from tests.shared import read_shared_json
 

@@ -1,5 +1,5 @@
 """
-ASGI middleware that records each answered API call in the usage log (`operations/usage.py`): the route
+ASGI middleware that records each answered API call in the usage log (`services/operations/usage.py`): the route
 template as source tag (`api:/api/check/{ecosystem}/{package}`), the ecosystem and package path
 parameters, the User-Agent and the caller's keyed hash. Recording is an in-memory append; the write
 happens later in a batch, off the request path. Failed calls (status ≥ 400) are not recorded.

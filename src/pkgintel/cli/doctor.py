@@ -1,7 +1,7 @@
 """
 `pkgintel doctor`: check this installation and say what to do about each problem.
 
-A composition root like `cli/main.py`. Checks and statuses: `operations/doctor.py` and `domain/operations/doctor.py`.
+A composition root like `cli/main.py`. Checks and statuses: `services/operations/doctor.py` and `domain/operations/doctor.py`.
 Exit codes: 0 healthy (no check fails; warnings allowed), 1 a check fails (a bad setting included:
 the doctor reports it rather than stopping), 2 bad usage.
 """

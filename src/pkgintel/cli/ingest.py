@@ -3,7 +3,7 @@
 
 Each command prints a summary line per run and exits 0 when every source loaded, 1 when a source
 could not be read (the others still load), 2 on bad usage. Runs are safe to repeat and to kill:
-see `advisories/ingest.py`.
+see `services/advisories/ingest.py`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 
 if TYPE_CHECKING:
-    from pkgintel.advisories.ingest import AdvisoryIngestor
+    from pkgintel.services.advisories.ingest import AdvisoryIngestor
 
 ingest_app = typer.Typer(help="Load data into the database.", no_args_is_help=True)
 err = Console(stderr=True)
@@ -54,9 +54,9 @@ class _Tools:
 
 @asynccontextmanager
 async def _tools(settings: Settings) -> AsyncIterator[_Tools]:
-    from pkgintel.advisories.ingest import AdvisoryIngestor
     from pkgintel.runtime.bootstrap import build_bus, build_http_client, prepare_database
     from pkgintel.runtime.reachability import check_redis
+    from pkgintel.services.advisories.ingest import AdvisoryIngestor
     from pkgintel.storage.advisories import SqlAdvisoryStore
 
     await check_redis(settings.redis_url)

@@ -173,9 +173,9 @@ def check(
     """
     from pkgintel.api.schemas.wire import report_wire
     from pkgintel.domain.names.rules import validate_name
-    from pkgintel.packages.briefs import render_prompt
     from pkgintel.runtime.bootstrap import build_runtime
     from pkgintel.runtime.worker_host import load_shipped
+    from pkgintel.services.packages.briefs import render_prompt
 
     ref = parse_package_target(target, package, version)
     settings = Settings()
@@ -240,8 +240,8 @@ def ingest_names(
     ],
 ) -> None:
     """Load a registry name list into the name index (backs /api/exists and did-you-mean)."""
-    from pkgintel.names.service import NameService
     from pkgintel.runtime.bootstrap import prepare_database
+    from pkgintel.services.names.service import NameService
     from pkgintel.sources.name_lists import parse_name_list
 
     settings = Settings()

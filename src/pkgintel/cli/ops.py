@@ -22,8 +22,8 @@ from rich.table import Table
 
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
-from pkgintel.operations.ops import Ops
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.ops import Ops
 
 jobs_app = typer.Typer(help="List, run and kill background jobs.", no_args_is_help=True)
 cron_app = typer.Typer(help="Scheduled jobs.", no_args_is_help=True)

@@ -2,7 +2,7 @@
 `pkgintel scan`: audit a lockfile against the local database (offline) or a service (`--server`).
 
 Reading the lockfile, finding the suppression file and printing (table, JSON, SARIF, CycloneDX,
-SPDX) live here; the audit and the suppression matching are the service's (`audit/scan.py`,
+SPDX) live here; the audit and the suppression matching are the service's (`services/audit/scan.py`,
 `domain/suppressions.py`), the same as `POST /api/scan` and the MCP tool `scan_project`.
 
 Exit codes (`EXIT_*`): 0 nothing at or above `--fail-on`; 1 findings; 2 usage error (a bad option,
@@ -224,8 +224,8 @@ async def _local(
     from datetime import UTC, datetime
 
     from pkgintel import __version__
-    from pkgintel.audit.scan import to_sbom
     from pkgintel.runtime.bootstrap import build_runtime
+    from pkgintel.services.audit.scan import to_sbom
 
     settings = Settings(osv_api_fallback=False)
     async with build_runtime(settings) as runtime:
@@ -370,7 +370,7 @@ def scan(
     suppressed and does not fail the run; once its date has passed it counts again, with a
     warning.
     """
-    from pkgintel.audit.scan import SEVERITY_RANK, worst_rank
+    from pkgintel.services.audit.scan import SEVERITY_RANK, worst_rank
 
     fmt = "json" if fmt == "native" else fmt
     if fmt not in FORMATS or fail_on not in FAIL_ON:

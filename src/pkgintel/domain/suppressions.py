@@ -145,7 +145,7 @@ def apply(
     packages: Sequence[dict[str, Any]], entries: Sequence[Suppression], today: date
 ) -> Applied:
     """
-    Mark every finding of `packages` (audit items, `audit/scan.py`) that an active entry
+    Mark every finding of `packages` (audit items, `services/audit/scan.py`) that an active entry
     names — by the advisory id or any alias — as `suppressed: true` with its `suppression`;
     every other finding gets `suppressed: false`. A malicious flag is suppressed only when an
     active entry names every one of its `malicious_advisories`. A package whose every finding is

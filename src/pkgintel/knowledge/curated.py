@@ -1,7 +1,7 @@
 """
 Curated knowledge files (`curated/*.yaml`, shipped in the package): alternatives, migration paths and
 breaking changes, each entry with a source URL. Parsed and validated here (pure); the services
-answer from the database, which `knowledge.shipped` fills from these files at start when the shipped
+answer from the database, which `services.knowledge.shipped` fills from these files at start when the shipped
 revision changed (and `pkgintel ingest knowledge` on demand).
 
 A file that breaks the rules (missing field, a source that is not an http(s) URL, an unknown

@@ -2,7 +2,7 @@
 The revision of the curated knowledge the services read from the database: a SHA-256 over the
 shipped files of those sets (`errors/*.yaml`: error-to-fix; `curated/*.yaml`: alternatives,
 migration paths, breaking changes) and the pkgintel version (whose code turns them into rows).
-`knowledge.shipped` stores it with each load, so a start finds in one query whether the database
+`services.knowledge.shipped` stores it with each load, so a start finds in one query whether the database
 holds what this installation ships.
 
 The other shipped sets (past compromises, the compatibility matrix `compat/breakages.yaml`,

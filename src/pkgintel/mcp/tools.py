@@ -78,7 +78,6 @@ from pkgintel.api.schemas.packages import (
     PackageReportOut,
 )
 from pkgintel.api.schemas.typosquat import TyposquatOut
-from pkgintel.audit.bulk import MAX_ITEMS
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.operations.contact import (
     MAX_EMAIL_CHARS,
@@ -89,9 +88,6 @@ from pkgintel.domain.operations.contact import (
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import MAX_PURL_CHARS, purl_of
 from pkgintel.domain.suppressions import MAX_ENTRIES as MAX_IGNORE_ENTRIES
-from pkgintel.knowledge.compare import MAX_PACKAGES, MIN_PACKAGES
-from pkgintel.knowledge.compatibility import parse_stack
-from pkgintel.knowledge.error_resolver import MAX_ERROR_CHARS
 from pkgintel.mcp import render
 from pkgintel.mcp.args import (
     ECOSYSTEM_IDS,
@@ -102,6 +98,10 @@ from pkgintel.mcp.args import (
     VersionArg,
 )
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.audit.bulk import MAX_ITEMS
+from pkgintel.services.knowledge.compare import MAX_PACKAGES, MIN_PACKAGES
+from pkgintel.services.knowledge.compatibility import parse_stack
+from pkgintel.services.knowledge.error_resolver import MAX_ERROR_CHARS
 
 
 @dataclass(frozen=True, slots=True)

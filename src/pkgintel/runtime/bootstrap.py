@@ -16,14 +16,6 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel import __version__
-from pkgintel.advisories.ingest import AdvisoryIngestor
-from pkgintel.advisories.live_feed import LiveFeed
-from pkgintel.advisories.malicious import MaliciousService
-from pkgintel.advisories.pin_safe import PinSafeService
-from pkgintel.advisories.service import AdvisoryService
-from pkgintel.audit.bulk import BulkCheckService
-from pkgintel.audit.scan import AuditService
-from pkgintel.audit.stack import StackService
 from pkgintel.cache.base import Cache
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.cache.redis_cache import RedisCache
@@ -34,33 +26,42 @@ from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.events.base import EventBus
 from pkgintel.events.memory import MemoryBus
 from pkgintel.events.redis_bus import RedisBus
-from pkgintel.knowledge.alternatives import AlternativesService
-from pkgintel.knowledge.breaking import BreakingService
-from pkgintel.knowledge.bugs import BugService
-from pkgintel.knowledge.compare import CompareService
-from pkgintel.knowledge.compatibility import CompatService, NpmConstraintSource
-from pkgintel.knowledge.deprecations import CuratedDeprecations
-from pkgintel.knowledge.error_resolver import ErrorService
-from pkgintel.knowledge.harvest import HarvestService
-from pkgintel.knowledge.load_state import LoadState
-from pkgintel.knowledge.services import Knowledge
-from pkgintel.knowledge.shipped import PopularitySource, ShippedKnowledge
-from pkgintel.names.service import NameService
-from pkgintel.operations.contact import ContactService
-from pkgintel.operations.doctor import Doctor
-from pkgintel.operations.ops import Ops
-from pkgintel.operations.status import StatusService
-from pkgintel.operations.usage import UsageLog
-from pkgintel.packages.discovery import DiscoveryService
-from pkgintel.packages.reports import ReportService
-from pkgintel.packages.service import PackageService
-from pkgintel.packages.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.runtime.container import Runtime
 from pkgintel.runtime.doctor_wiring import build_doctor
 from pkgintel.runtime.reachability import check_database, check_redis
-from pkgintel.signals.artifacts import ArtifactService
-from pkgintel.signals.provenance import ProvenanceService
-from pkgintel.signals.scorecard import ScorecardService
+from pkgintel.services.advisories.ingest import AdvisoryIngestor
+from pkgintel.services.advisories.live_feed import LiveFeed
+from pkgintel.services.advisories.malicious import MaliciousService
+from pkgintel.services.advisories.pin_safe import PinSafeService
+from pkgintel.services.advisories.service import AdvisoryService
+from pkgintel.services.audit.bulk import BulkCheckService
+from pkgintel.services.audit.scan import AuditService
+from pkgintel.services.audit.stack import StackService
+from pkgintel.services.knowledge.alternatives import AlternativesService
+from pkgintel.services.knowledge.breaking import BreakingService
+from pkgintel.services.knowledge.bugs import BugService
+from pkgintel.services.knowledge.compare import CompareService
+from pkgintel.services.knowledge.compatibility import CompatService, NpmConstraintSource
+from pkgintel.services.knowledge.container import Knowledge
+from pkgintel.services.knowledge.deprecations import CuratedDeprecations
+from pkgintel.services.knowledge.error_resolver import ErrorService
+from pkgintel.services.knowledge.harvest import HarvestService
+from pkgintel.services.knowledge.load_state import LoadState
+from pkgintel.services.knowledge.shipped import PopularitySource, ShippedKnowledge
+from pkgintel.services.names.service import NameService
+from pkgintel.services.operations.contact import ContactService
+from pkgintel.services.operations.doctor import Doctor
+from pkgintel.services.operations.ops import Ops
+from pkgintel.services.operations.status import StatusService
+from pkgintel.services.operations.usage import UsageLog
+from pkgintel.services.packages.discovery import DiscoveryService
+from pkgintel.services.packages.reports import ReportService
+from pkgintel.services.packages.service import PackageService
+from pkgintel.services.packages.verdicts import VerdictService, VulnerabilityAnswers
+from pkgintel.services.signals.artifacts import ArtifactService
+from pkgintel.services.signals.provenance import ProvenanceService
+from pkgintel.services.signals.scorecard import ScorecardService
+from pkgintel.services.trees.graph import Graph
 from pkgintel.sources.github import GitHubClient
 from pkgintel.sources.osv_api import OsvApiClient
 from pkgintel.sources.provenance import PROVENANCE_SOURCES
@@ -72,7 +73,6 @@ from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 from pkgintel.transport.guard import BreakerPolicy, GuardedTransport, Upstream
-from pkgintel.trees.graph import Graph
 
 logger = logging.getLogger(__name__)
 
@@ -360,11 +360,14 @@ def build_graph(
 ) -> Graph:
     """Dependency trees, their licences and the health history (issue 16, items 7-8)."""
     from pkgintel.domain.trees.resolution import Environment
-    from pkgintel.operations.usage import TRENDING_EXCLUDED_CLASSES, TRENDING_EXCLUDED_SOURCES
-    from pkgintel.signals.history import HistoryService
+    from pkgintel.services.operations.usage import (
+        TRENDING_EXCLUDED_CLASSES,
+        TRENDING_EXCLUDED_SOURCES,
+    )
+    from pkgintel.services.signals.history import HistoryService
+    from pkgintel.services.trees.licenses import TreeLicenseService
+    from pkgintel.services.trees.service import TreeService
     from pkgintel.storage.history import SqlHistoryStore
-    from pkgintel.trees.licenses import TreeLicenseService
-    from pkgintel.trees.service import TreeService
 
     trees = TreeService(
         reports,
@@ -407,10 +410,10 @@ def build_trust_signals(
     clock: Any,
 ) -> Any:
     """Maintainers, GitHub statistics and trust, and quality (issue 16), on the shared resources."""
-    from pkgintel.signals.github import GitHubSignals
-    from pkgintel.signals.maintainers import MaintainerService
-    from pkgintel.signals.quality import QualityService
-    from pkgintel.signals.trust import TrustSignals
+    from pkgintel.services.signals.github import GitHubSignals
+    from pkgintel.services.signals.maintainers import MaintainerService
+    from pkgintel.services.signals.quality import QualityService
+    from pkgintel.services.signals.trust import TrustSignals
     from pkgintel.sources.quality import QualitySources
 
     ttl = {"ttl_s": settings.cache_ttl_s, "stale_s": settings.cache_stale_s, "clock": clock}
@@ -620,8 +623,8 @@ async def open_doctor(
     The doctor of `pkgintel doctor`, on its own engine, cache and client. Unlike `build_runtime` it
     never migrates (the doctor reports the revision) and never creates a SQLite file.
     """
-    from pkgintel.advisories.ingest_status import IngestionTracker
     from pkgintel.runtime.tasks import configured_feeds
+    from pkgintel.services.advisories.ingest_status import IngestionTracker
     from pkgintel.storage.ops import SqlOpsStore
 
     engine = create_engine(settings.database_url)
@@ -673,16 +676,7 @@ def build_ops(
     """The job system: queue, cron (registered tasks only), missions, proposals, curator."""
     from urllib.parse import quote
 
-    from pkgintel.advisories.ingest_status import INGEST_RETRY, IngestionTracker
     from pkgintel.knowledge.missions import load_profiles, load_prompts
-    from pkgintel.operations.agents_by_range import AgentsByRange
-    from pkgintel.operations.cron import CronEntry, CronService
-    from pkgintel.operations.curator import CURATOR_JOB, Curator
-    from pkgintel.operations.jobs import JobKind, JobQueue
-    from pkgintel.operations.mission_rules import RULES
-    from pkgintel.operations.missions import MISSION_JOB, Budget, MissionService, Profile
-    from pkgintel.operations.ops import INITIAL_INGESTION
-    from pkgintel.operations.proposals import PROPOSAL_KINDS, ProposalService, RevisionApplier
     from pkgintel.runtime.tasks import (
         DESCRIPTIONS,
         TASKS,
@@ -692,6 +686,19 @@ def build_ops(
         exclusive_group,
         ingest_retry,
         initial_ingestion,
+    )
+    from pkgintel.services.advisories.ingest_status import INGEST_RETRY, IngestionTracker
+    from pkgintel.services.operations.agents_by_range import AgentsByRange
+    from pkgintel.services.operations.cron import CronEntry, CronService
+    from pkgintel.services.operations.curator import CURATOR_JOB, Curator
+    from pkgintel.services.operations.jobs import JobKind, JobQueue
+    from pkgintel.services.operations.mission_rules import RULES
+    from pkgintel.services.operations.missions import MISSION_JOB, Budget, MissionService, Profile
+    from pkgintel.services.operations.ops import INITIAL_INGESTION
+    from pkgintel.services.operations.proposals import (
+        PROPOSAL_KINDS,
+        ProposalService,
+        RevisionApplier,
     )
     from pkgintel.sources.links import HttpLinkChecker
     from pkgintel.sources.llm import ChatClient

@@ -4,30 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pkgintel.advisories.ingest import AdvisoryIngestor
-from pkgintel.advisories.live_feed import LiveFeed
-from pkgintel.advisories.malicious import MaliciousService
-from pkgintel.advisories.pin_safe import PinSafeService
-from pkgintel.advisories.service import AdvisoryService
-from pkgintel.audit.bulk import BulkCheckService
-from pkgintel.audit.scan import AuditService
-from pkgintel.audit.stack import StackService
-from pkgintel.knowledge.compatibility import CompatService
-from pkgintel.knowledge.error_resolver import ErrorService
-from pkgintel.knowledge.services import Knowledge
-from pkgintel.knowledge.shipped import ShippedKnowledge
-from pkgintel.names.service import NameService
-from pkgintel.operations.contact import ContactService
-from pkgintel.operations.doctor import Doctor
-from pkgintel.operations.ops import Ops
-from pkgintel.operations.status import StatusService
-from pkgintel.packages.reports import ReportService
-from pkgintel.packages.service import PackageService
-from pkgintel.packages.verdicts import VerdictService, VulnerabilityAnswers
-from pkgintel.signals.provenance import ProvenanceService
-from pkgintel.signals.scorecard import ScorecardService
-from pkgintel.signals.trust import TrustSignals
-from pkgintel.trees.graph import Graph
+from pkgintel.services.advisories.ingest import AdvisoryIngestor
+from pkgintel.services.advisories.live_feed import LiveFeed
+from pkgintel.services.advisories.malicious import MaliciousService
+from pkgintel.services.advisories.pin_safe import PinSafeService
+from pkgintel.services.advisories.service import AdvisoryService
+from pkgintel.services.audit.bulk import BulkCheckService
+from pkgintel.services.audit.scan import AuditService
+from pkgintel.services.audit.stack import StackService
+from pkgintel.services.knowledge.compatibility import CompatService
+from pkgintel.services.knowledge.container import Knowledge
+from pkgintel.services.knowledge.error_resolver import ErrorService
+from pkgintel.services.knowledge.shipped import ShippedKnowledge
+from pkgintel.services.names.service import NameService
+from pkgintel.services.operations.contact import ContactService
+from pkgintel.services.operations.doctor import Doctor
+from pkgintel.services.operations.ops import Ops
+from pkgintel.services.operations.status import StatusService
+from pkgintel.services.packages.reports import ReportService
+from pkgintel.services.packages.service import PackageService
+from pkgintel.services.packages.verdicts import VerdictService, VulnerabilityAnswers
+from pkgintel.services.signals.provenance import ProvenanceService
+from pkgintel.services.signals.scorecard import ScorecardService
+from pkgintel.services.signals.trust import TrustSignals
+from pkgintel.services.trees.graph import Graph
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from pkgintel.cache.base import Cache
 from pkgintel.config import Settings
 from pkgintel.domain.operations.doctor import Finding, Probe, Status
-from pkgintel.operations.doctor import (
+from pkgintel.services.operations.doctor import (
     DatabaseTarget,
     DataExpectations,
     Doctor,

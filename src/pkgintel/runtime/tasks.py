@@ -37,14 +37,14 @@ from typing import Any
 
 import httpx
 
-from pkgintel.advisories.ingest import AdvisoryIngestor
-from pkgintel.advisories.ingest_status import IngestionTracker
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.operations.ingestion import IngestReport, RunOutcome
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.names.service import NameService
-from pkgintel.operations.jobs import Handler, JobContext, JobIncomplete
-from pkgintel.packages.service import PackageService
+from pkgintel.services.advisories.ingest import AdvisoryIngestor
+from pkgintel.services.advisories.ingest_status import IngestionTracker
+from pkgintel.services.names.service import NameService
+from pkgintel.services.operations.jobs import Handler, JobContext, JobIncomplete
+from pkgintel.services.packages.service import PackageService
 from pkgintel.sources.fetch import SourceFetchError, is_url, local_path, locate
 from pkgintel.sources.name_lists import parse_name_list
 from pkgintel.sources.osv_export import (
@@ -76,7 +76,7 @@ class TaskDeps:
     invalidate: Callable[[], None]
     """Drops this process's cached advisory coverage after an ingestion."""
     knowledge: Any = None
-    """`knowledge.services.Knowledge` (harvests, usage log), when wired."""
+    """`services.knowledge.container.Knowledge` (harvests, usage log), when wired."""
     harvest_top: int = 20
     contact: Any = None
     """`operations.contact.ContactService`, when wired."""

@@ -14,9 +14,9 @@ from collections.abc import AsyncIterator
 
 from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.operations.jobs import Worker
-from pkgintel.operations.ops import INITIAL_INGESTION, Ops
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.jobs import Worker
+from pkgintel.services.operations.ops import INITIAL_INGESTION, Ops
 
 logger = logging.getLogger(__name__)
 

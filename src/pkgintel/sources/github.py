@@ -13,7 +13,7 @@ Endpoints used (base `PKGINTEL_UPSTREAM_GITHUB_API_URL`, default https://api.git
   until one answers with issues (label names differ between projects).
 - `GET /repos/{o}/{r}` (report `github_stats`), `GET /users/{login}`, `/users/{login}/repos` and
   `/users/{login}/orgs` (maintainer trust); parsed by `domain/signals/github_facts.py`. These run on the
-  request path, each answer cached 6 hours by `signals/github.py`.
+  request path, each answer cached 6 hours by `services/signals/github.py`.
 
 An optional token (`PKGINTEL_GITHUB_TOKEN`) is sent as `Authorization: Bearer`; without one GitHub
 allows 60 requests per hour, which is why harvests run as jobs, not on the request path. Failures map

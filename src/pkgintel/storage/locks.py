@@ -5,7 +5,7 @@ knowledge at start), so two workers starting together do not write the same rows
 PostgreSQL: a session-level advisory lock (`pg_advisory_lock`) held on its own connection for the
 section, released on exit. SQLite: no lock is taken; SQLite runs one write transaction at a time,
 and the loads that use this section are idempotent and written in single transactions, so the
-second process redoes the same rows, or fails and finds the work done (see `knowledge.shipped`).
+second process redoes the same rows, or fails and finds the work done (see `services.knowledge.shipped`).
 """
 
 from __future__ import annotations

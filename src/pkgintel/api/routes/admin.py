@@ -27,11 +27,11 @@ from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.api.routes.contact import contact_service, contact_wire
 from pkgintel.domain.operations.contact import ContactType
 from pkgintel.domain.operations.ops import AdminAccessDenied, Job, OpsNotFound, OpsUnavailable
-from pkgintel.operations.agents_by_range import BUCKETS, MAX_BUCKETS
-from pkgintel.operations.missions import mission_wire
-from pkgintel.operations.ops import Ops
-from pkgintel.operations.proposals import proposal_wire
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.agents_by_range import BUCKETS, MAX_BUCKETS
+from pkgintel.services.operations.missions import mission_wire
+from pkgintel.services.operations.ops import Ops
+from pkgintel.services.operations.proposals import proposal_wire
 
 _PROBLEM: dict[str, Any] = {"content": {"application/problem+json": {}}}
 RESPONSES: dict[int | str, dict[str, Any]] = {

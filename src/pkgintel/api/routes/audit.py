@@ -26,8 +26,6 @@ from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.errors import problem, validation_error
 from pkgintel.api.gc_pause import collector_paused
 from pkgintel.api.http import NO_STORE, plain_json
-from pkgintel.audit.bulk import MAX_ITEMS
-from pkgintel.audit.scan import packages_from_mapping, purl_keys_resolved, to_sbom
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.freshness import Freshness, iso
 from pkgintel.domain.names.rules import validate_name
@@ -40,6 +38,8 @@ from pkgintel.lockfiles import ParsedLockfile, is_empty, parse_lockfile
 from pkgintel.lockfiles.includes import MAX_FILES as MAX_INCLUDE_FILES
 from pkgintel.lockfiles.includes import expand_requirements
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.audit.bulk import MAX_ITEMS
+from pkgintel.services.audit.scan import packages_from_mapping, purl_keys_resolved, to_sbom
 from pkgintel.transport.guard import fan_out
 
 router = APIRouter(prefix="/api", tags=["audit"])

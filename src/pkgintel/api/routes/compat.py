@@ -16,8 +16,8 @@ from pkgintel.api.openapi import problem_responses
 from pkgintel.api.schemas.compat import CompatOut, compat_wire
 from pkgintel.domain.errors import EcosystemNotSupported, InvalidInput
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.knowledge.compatibility import SUPPORTED, CompatService, parse_stack
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.knowledge.compatibility import SUPPORTED, CompatService, parse_stack
 
 router = APIRouter(prefix="/api", tags=["compatibility"])
 

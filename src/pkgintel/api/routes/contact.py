@@ -24,8 +24,8 @@ from pkgintel.domain.operations.contact import (
     StoredContact,
 )
 from pkgintel.domain.operations.ops import OpsUnavailable
-from pkgintel.operations.contact import ContactService
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.contact import ContactService
 
 router = APIRouter(prefix="/api/contact", tags=["contact"])
 

@@ -22,8 +22,8 @@ from pkgintel.api.schemas.errors import (
 )
 from pkgintel.domain.errors import EcosystemNotSupported
 from pkgintel.domain.knowledge.errors import Vote
-from pkgintel.knowledge.error_resolver import MAX_ERROR_CHARS, ErrorService
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.knowledge.error_resolver import MAX_ERROR_CHARS, ErrorService
 
 router = APIRouter(prefix="/api/error", tags=["errors"])
 

@@ -31,8 +31,8 @@ from pkgintel.domain.errors import InvalidInput, PackageNotFound
 from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.knowledge.services import Knowledge
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.knowledge.container import Knowledge
 
 router = APIRouter(prefix="/api", tags=["knowledge"])
 

@@ -34,11 +34,11 @@ from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
-from pkgintel.packages.briefs import render_brief, render_prompt
-from pkgintel.packages.reports import PackageReport, resolve_version
-from pkgintel.packages.service import Snapshot
 from pkgintel.runtime.container import Runtime
 from pkgintel.scoring import classify_license
+from pkgintel.services.packages.briefs import render_brief, render_prompt
+from pkgintel.services.packages.reports import PackageReport, resolve_version
+from pkgintel.services.packages.service import Snapshot
 
 router = APIRouter(prefix="/api", tags=["packages"])
 

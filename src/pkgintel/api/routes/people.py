@@ -27,7 +27,7 @@ from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.runtime.container import Runtime
-from pkgintel.signals.trust import TrustSignals
+from pkgintel.services.signals.trust import TrustSignals
 
 router = APIRouter(prefix="/api", tags=["supply-chain"])
 

@@ -8,9 +8,9 @@ from typing import Any
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.signals.attestations import SigstoreFacts
 from pkgintel.domain.signals.scorecard import CALLED_OUT, ScorecardCheck
-from pkgintel.signals.artifacts import BundleFacts, TypescriptFacts
-from pkgintel.signals.provenance import ProvenanceAnswer, VersionProvenance
-from pkgintel.signals.scorecard import ScorecardResult
+from pkgintel.services.signals.artifacts import BundleFacts, TypescriptFacts
+from pkgintel.services.signals.provenance import ProvenanceAnswer, VersionProvenance
+from pkgintel.services.signals.scorecard import ScorecardResult
 
 _CALLED_OUT_KEYS = {
     "Branch-Protection": "branch_protection",

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from pkgintel.domain.knowledge.compat import Conflict
-from pkgintel.knowledge.compatibility import CompatReport
+from pkgintel.services.knowledge.compatibility import CompatReport
 
 
 def conflict_wire(c: Conflict) -> dict[str, Any]:

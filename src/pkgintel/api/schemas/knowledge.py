@@ -11,12 +11,16 @@ from pkgintel.domain.operations.usage import Trend
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.search import SearchHit
-from pkgintel.knowledge.alternatives import AlternativesAnswer, MigrationAnswer, MigrationSide
-from pkgintel.knowledge.breaking import BreakingAnswer, VersionBreaking
-from pkgintel.knowledge.bugs import PackageBugs
-from pkgintel.knowledge.compare import Comparison
-from pkgintel.packages.discovery import SameAsAnswer, SearchAnswer
-from pkgintel.packages.reports import PackageReport
+from pkgintel.services.knowledge.alternatives import (
+    AlternativesAnswer,
+    MigrationAnswer,
+    MigrationSide,
+)
+from pkgintel.services.knowledge.breaking import BreakingAnswer, VersionBreaking
+from pkgintel.services.knowledge.bugs import PackageBugs
+from pkgintel.services.knowledge.compare import Comparison
+from pkgintel.services.packages.discovery import SameAsAnswer, SearchAnswer
+from pkgintel.services.packages.reports import PackageReport
 
 
 def report_brief(report: PackageReport) -> dict[str, Any]:

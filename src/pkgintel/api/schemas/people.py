@@ -16,10 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from pkgintel.api.schemas.packages import purl_field
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.signals.maintainers import MaintainerAnalysis
-from pkgintel.packages.reports import PackageReport
-from pkgintel.signals.github import RepoStatsAnswer, TrustAnswer
-from pkgintel.signals.maintainers import MaintainersAnswer
-from pkgintel.signals.quality import QualityAnswer
+from pkgintel.services.packages.reports import PackageReport
+from pkgintel.services.signals.github import RepoStatsAnswer, TrustAnswer
+from pkgintel.services.signals.maintainers import MaintainersAnswer
+from pkgintel.services.signals.quality import QualityAnswer
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -6,8 +6,6 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from pkgintel.advisories.compromises import incident_wire
-from pkgintel.advisories.vulnerabilities import SEVERITIES, MaliciousAnswer, VulnerabilityReport
 from pkgintel.api.schemas import people
 from pkgintel.api.schemas.artifacts_wire import bundle_wire, scorecard_wire, typescript_wire
 from pkgintel.api.schemas.typosquat import typosquat_wire
@@ -16,9 +14,15 @@ from pkgintel.domain.purl import purl_of
 from pkgintel.domain.signals.provenance import SourceStatus
 from pkgintel.domain.versions import newest_first
 from pkgintel.knowledge.compromises import CompromiseMatch, compromises_for
-from pkgintel.packages.reports import RECENT_VERSIONS, PackageReport
 from pkgintel.scoring import HealthScore, Recommendation
 from pkgintel.scoring.verdicts import UpgradePlan, effective_severity
+from pkgintel.services.advisories.compromises import incident_wire
+from pkgintel.services.advisories.vulnerabilities import (
+    SEVERITIES,
+    MaliciousAnswer,
+    VulnerabilityReport,
+)
+from pkgintel.services.packages.reports import RECENT_VERSIONS, PackageReport
 
 POWERED_BY = (
     "pkgintel — registry metadata from the ecosystems' own registries; advisories from OSV (CC-BY-4.0) "

@@ -1,6 +1,6 @@
 """
 Dependency-tree rules for Conda, Homebrew and CocoaPods (pure; `dependency_tree` dispatches here,
-`trees/conda_homebrew_cocoapods.py` walks). Each follows its installer's own documentation:
+`services/trees/conda_homebrew_cocoapods.py` walks). Each follows its installer's own documentation:
 
 - **Conda** (`conda install`): a version's edges are the `depends` match specs of the one build the
   adapter reads (noarch, else linux-64, the newest upload; `extra["dependencies_platform"]`). The

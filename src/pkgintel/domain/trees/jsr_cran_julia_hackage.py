@@ -1,6 +1,6 @@
 """
 Dependency-tree rules for JSR, CRAN, Julia and Hackage (pure; `domain.trees.resolution` dispatches to them
-with one branch per rule, `trees/jsr_cran_julia_hackage.py` does the fetching).
+with one branch per rule, `services/trees/jsr_cran_julia_hackage.py` does the fetching).
 
 - **JSR** (`deno install`, `npx jsr add`). A version's `jsr:` and `npm:` import specifiers are its
   dependencies (the adapter names the npm ones `npm:<name>`). Specifier ranges are node-semver
@@ -11,7 +11,7 @@ with one branch per rule, `trees/jsr_cran_julia_hackage.py` does the fetching).
   `^14.2.0` both take 14.2.0), otherwise another version sits beside it, as with npm
   (`deno why`, https://docs.deno.com/runtime/reference/cli/why/, lists several versions of one
   package in one graph). `npm:` dependencies are npm packages: the tree resolves them in the npm
-  registry with npm's own rules (`trees/jsr_cran_julia_hackage.py`), their nodes keep the `npm:` prefix.
+  registry with npm's own rules (`services/trees/jsr_cran_julia_hackage.py`), their nodes keep the `npm:` prefix.
 - **CRAN** (`install.packages`). Its default `dependencies = NA` installs `Depends`, `Imports`
   and `LinkingTo`, never `Suggests` or `Enhances`
   (https://stat.ethz.ch/R-manual/R-devel/library/utils/html/install.packages.html; "Writing R
@@ -42,7 +42,7 @@ with one branch per rule, `trees/jsr_cran_julia_hackage.py` does the fetching).
   and default flags: dependencies only in branches not taken there (`if os(windows)`) and the
   executables' ones are skipped with why. When the `.cabal` file could not be read, the package
   page's summary merges every component and branch, so that node's dependencies are unknown
-  (`trees/jsr_cran_julia_hackage.py`), never guessed. Ranges are Cabal's (`domain/ranges/hackage.py`: `^>=`,
+  (`services/trees/jsr_cran_julia_hackage.py`), never guessed. Ranges are Cabal's (`domain/ranges/hackage.py`: `^>=`,
   `==1.2.*`, `&&`, `||`, version sets). GHC's boot packages come with the compiler (`GHC_FIXED`,
   never rebuilt; `GHC_BOOT`, used when in range): skipped with that reason. cabal's solver keeps
   one version per package and prefers versions Hackage does not mark deprecated; the tree takes

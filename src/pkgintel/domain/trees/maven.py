@@ -1,5 +1,5 @@
 """
-Maven's dependency rules for a tree (`trees/maven.py` walks the graph with them).
+Maven's dependency rules for a tree (`services/trees/maven.py` walks the graph with them).
 
 The tree is the root artifact's runtime classpath as Maven resolves it when building the root
 (`mvn dependency:tree -Dscope=runtime`): the `compile` and `runtime` dependencies of the root and,

@@ -1,5 +1,5 @@
 """
-Pure rules of dependency-tree resolution (`trees/service.py` does the fetching).
+Pure rules of dependency-tree resolution (`services/trees/service.py` does the fetching).
 
 - `edge_applies`: which declared dependencies an install brings in, by each ecosystem's own rules —
   npm installs runtime, optional and (npm 7+) peer dependencies; PyPI installs `requires_dist`
@@ -226,7 +226,7 @@ def edge_applies(
         return _nuget_edge(dep, env.nuget_framework, groups)
     if ecosystem is Ecosystem.GO:
         # every go.mod `require` line, `// indirect` ones too, is part of the module graph MVS
-        # reads (https://go.dev/ref/mod#minimal-version-selection); `trees/go.py` resolves
+        # reads (https://go.dev/ref/mod#minimal-version-selection); `services/trees/go.py` resolves
         return EdgeDecision(True)
     if ecosystem in _TREES_B:
         from pkgintel.domain.trees import conda_homebrew_cocoapods as tree_rules_b

@@ -2,7 +2,7 @@
 Mission profiles and prompts, shipped as data: `profiles.yaml` and `prompts/<name>.md`.
 
 `load_profiles()` and `load_prompts()` read them once (with `importlib.resources`, so they work from
-a wheel); `operations/missions.py` receives the parsed values.
+a wheel); `services/operations/missions.py` receives the parsed values.
 """
 
 from __future__ import annotations

@@ -1,0 +1,323 @@
+"""
+`AlternativesService`: what to use instead of a deprecated or unhealthy package, and how to migrate.
+
+Alternatives come from, in this order:
+1. the registry's own deprecation data: successor names in the deprecation message
+   (`domain/knowledge/successors.py`) and, when the adapter has the `SuccessorAware` capability, the
+   registry's structured successor field;
+2. curated pairs (`knowledge/curated/alternatives.yaml`, loaded by `pkgintel ingest knowledge`),
+   each with why and a source link.
+Every candidate gets its own current report (fetched concurrently): health score, risk, action. A
+candidate the registry does not know is dropped (we never recommend an unpublished name); one whose
+report cannot be built now is kept with `status: "unavailable"`. A package that is healthy and has
+no stated successor gets an empty list, never filler.
+
+Migration: a curated path when one exists; otherwise a scaffold from live data of both packages,
+marked `kind: "generated"`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pkgintel.domain.errors import InvalidInput, PackageNotFound, PkgIntelError
+from pkgintel.domain.knowledge.successors import successors_from_message
+from pkgintel.domain.names.rules import normalise_name, validate_name
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.ecosystems.base import RegistryAdapter
+from pkgintel.ecosystems.optional import SuccessorAware
+from pkgintel.services.packages.reports import PackageReport, ReportService
+from pkgintel.storage.base import KnowledgeStore
+
+UNHEALTHY_ACTIONS = frozenset({"find_alternative", "do_not_use"})
+MAX_CANDIDATES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class AlternativeOption:
+    name: str
+    why: str
+    origin: str
+    """`registry-deprecation` (the deprecation message), `registry` (a structured registry field) or `curated`."""
+    sources: tuple[str, ...]
+    status: str
+    """`ok` or `unavailable` (its report could not be built now)."""
+    report: PackageReport | None
+
+
+@dataclass(frozen=True, slots=True)
+class AlternativesAnswer:
+    ecosystem: Ecosystem
+    package: str
+    report: PackageReport
+    needs_replacement: bool
+    reason: str
+    curated_reason: str | None
+    curated_source: str | None
+    alternatives: tuple[AlternativeOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationSide:
+    name: str
+    status: str
+    """`ok`, `not_found` or `unavailable`."""
+    report: PackageReport | None
+    install: Mapping[str, str]
+    uninstall: Mapping[str, str]
+    error: PkgIntelError | None = None
+
+    @property
+    def detail(self) -> str | None:
+        return self.error.message if self.error else None
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationAnswer:
+    ecosystem: Ecosystem
+    kind: str
+    """`curated` or `generated`."""
+    source: MigrationSide
+    target: MigrationSide
+    curated: Mapping[str, object] | None
+    """The curated entry (rationale, steps, before, after, differences, estimated_minutes, sources)."""
+    notes: tuple[str, ...]
+
+
+def package_commands(
+    ecosystem: Ecosystem, name: str, version: str | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(install, uninstall) commands of the common tools, shell-quoted; empty for ecosystems we do not know."""
+    q = shlex.quote
+    if ecosystem is Ecosystem.NPM:
+        spec = q(f"{name}@{version}" if version else name)
+        return (
+            {"npm": f"npm install {spec}", "yarn": f"yarn add {spec}", "pnpm": f"pnpm add {spec}"},
+            {
+                "npm": f"npm uninstall {q(name)}",
+                "yarn": f"yarn remove {q(name)}",
+                "pnpm": f"pnpm remove {q(name)}",
+            },
+        )
+    if ecosystem is Ecosystem.PYPI:
+        spec = q(f"{name}=={version}" if version else name)
+        return (
+            {"pip": f"pip install {spec}", "uv": f"uv add {spec}", "poetry": f"poetry add {spec}"},
+            {
+                "pip": f"pip uninstall {q(name)}",
+                "uv": f"uv remove {q(name)}",
+                "poetry": f"poetry remove {q(name)}",
+            },
+        )
+    if ecosystem is Ecosystem.CARGO:
+        spec = q(f"{name}@{version}" if version else name)
+        return {"cargo": f"cargo add {spec}"}, {"cargo": f"cargo remove {q(name)}"}
+    if ecosystem is Ecosystem.RUBYGEMS:
+        ver = f" -v {q(version)}" if version else ""
+        return {"gem": f"gem install {q(name)}{ver}", "bundler": f"bundle add {q(name)}"}, {
+            "gem": f"gem uninstall {q(name)}",
+            "bundler": f"bundle remove {q(name)}",
+        }
+    if ecosystem is Ecosystem.COMPOSER:
+        spec = q(f"{name}:{version}" if version else name)
+        return {"composer": f"composer require {spec}"}, {"composer": f"composer remove {q(name)}"}
+    if ecosystem is Ecosystem.GO:
+        spec = q(f"{name}@v{version.removeprefix('v')}" if version else name)
+        return {"go": f"go get {spec}"}, {"go": f"go get {q(name)}@none"}
+    if ecosystem is Ecosystem.NUGET:
+        ver = f" --version {q(version)}" if version else ""
+        return {"dotnet": f"dotnet add package {q(name)}{ver}"}, {
+            "dotnet": f"dotnet remove package {q(name)}"
+        }
+    if ecosystem is Ecosystem.PUB:
+        spec = q(f"{name}:{version}" if version else name)
+        return {"dart": f"dart pub add {spec}"}, {"dart": f"dart pub remove {q(name)}"}
+    return {}, {}
+
+
+def needs_replacement(report: PackageReport) -> tuple[bool, str]:
+    """Whether the report itself says to move away, and why."""
+    if report.malicious.is_malicious:
+        return True, "the package is reported as malicious"
+    if report.health.deprecated or report.deprecated:
+        msg = report.deprecated_message or "the registry marks it deprecated"
+        return True, f"deprecated: {msg}"
+    if report.recommendation.action in UNHEALTHY_ACTIONS:
+        return (
+            True,
+            f"recommendation is {report.recommendation.action} (health {report.health.score}/100)",
+        )
+    return (
+        False,
+        f"healthy enough to keep (health {report.health.score}/100, action {report.recommendation.action})",
+    )
+
+
+class AlternativesService:
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        reports: ReportService,
+        store: KnowledgeStore,
+        adapters: Mapping[Ecosystem, RegistryAdapter],
+    ) -> None:
+        self._reports = reports
+        self._store = store
+        self._adapters = adapters
+
+    async def _candidate(
+        self, ecosystem: Ecosystem, name: str
+    ) -> tuple[str, PackageReport | None] | None:
+        try:
+            return "ok", await self._reports.get_report(ecosystem, name)
+        except PackageNotFound:
+            return None
+        except PkgIntelError:
+            return "unavailable", None
+
+    async def alternatives(self, ecosystem: Ecosystem, name: str) -> AlternativesAnswer:
+        """
+        Replacements for `name` (see the module docstring). Raises like `ReportService.get_report`
+        for the package itself (404 unknown, 503 registry down with nothing cached, 501 no adapter).
+        """
+        name = validate_name(ecosystem, name)
+        report = await self._reports.get_report(ecosystem, name)
+        info = report.info
+        flagged, reason = needs_replacement(report)
+        proposals: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        own = normalise_name(ecosystem, info.name)
+        message = info.deprecated_message or (
+            next(
+                (
+                    r.deprecated
+                    for r in info.releases
+                    if r.version == info.latest_version and r.deprecated
+                ),
+                None,
+            )
+        )
+        for succ in successors_from_message(ecosystem, message):
+            proposals.setdefault(
+                succ,
+                (
+                    f"the registry's deprecation message names it: {message!r}",
+                    "registry-deprecation",
+                    (),
+                ),
+            )
+        adapter = self._adapters.get(ecosystem)
+        if isinstance(adapter, SuccessorAware):
+            for succ in adapter.successors(info):
+                proposals.setdefault(
+                    succ, ("the registry names it as the successor", "registry", ())
+                )
+        curated_rows = await self._store.curated("alternatives", ecosystem, own)
+        curated_reason = curated_source = None
+        if curated_rows:
+            row = curated_rows[0]
+            curated_reason, curated_source = row.payload["reason"], row.source
+            for choice in row.payload["alternatives"]:
+                proposals.setdefault(
+                    choice["name"], (choice["why"], "curated", (choice["source"], row.source))
+                )
+            if not flagged:
+                flagged, reason = True, f"curated: {curated_reason}"
+        proposals = {k: v for k, v in proposals.items() if normalise_name(ecosystem, k) != own}
+        if not flagged:
+            return AlternativesAnswer(ecosystem, info.name, report, False, reason, None, None, ())
+        names = list(proposals)[:MAX_CANDIDATES]
+        results = await asyncio.gather(*(self._candidate(ecosystem, n) for n in names))
+        options = []
+        for cand, result in zip(names, results, strict=True):
+            if result is None:
+                continue
+            why, origin, sources = proposals[cand]
+            status, cand_report = result
+            options.append(
+                AlternativeOption(
+                    cand_report.info.name if cand_report else cand,
+                    why,
+                    origin,
+                    sources,
+                    status,
+                    cand_report,
+                )
+            )
+        options.sort(
+            key=lambda o: (
+                o.report is None,
+                bool(o.report and (o.report.health.deprecated or o.report.deprecated)),
+                -(o.report.health.score if o.report else 0),
+            )
+        )
+        return AlternativesAnswer(
+            ecosystem,
+            info.name,
+            report,
+            True,
+            reason,
+            curated_reason,
+            curated_source,
+            tuple(options),
+        )
+
+    async def _side(self, ecosystem: Ecosystem, name: str) -> MigrationSide:
+        try:
+            report = await self._reports.get_report(ecosystem, name)
+        except PackageNotFound as exc:
+            return MigrationSide(name, "not_found", None, {}, {}, exc)
+        except PkgIntelError as exc:
+            return MigrationSide(name, "unavailable", None, {}, {}, exc)
+        install, _ = package_commands(ecosystem, report.info.name, report.info.latest_version)
+        _, uninstall = package_commands(ecosystem, report.info.name, None)
+        return MigrationSide(report.info.name, "ok", report, install, uninstall)
+
+    async def migration(self, ecosystem: Ecosystem, from_pkg: str, to_pkg: str) -> MigrationAnswer:
+        """
+        The curated path from → to, or a generated scaffold. Raises `InvalidInput` when both names are
+        the same package, and `PackageNotFound` when there is no curated path and either package is
+        unknown to the registry (a scaffold needs both).
+        """
+        from_pkg, to_pkg = validate_name(ecosystem, from_pkg), validate_name(ecosystem, to_pkg)
+        a, b = normalise_name(ecosystem, from_pkg), normalise_name(ecosystem, to_pkg)
+        if a == b:
+            raise InvalidInput("to_pkg", "from and to name the same package")
+        rows, source, target = await asyncio.gather(
+            self._store.curated("migration", ecosystem, a, b),
+            self._side(ecosystem, from_pkg),
+            self._side(ecosystem, to_pkg),
+        )
+        if rows:
+            return MigrationAnswer(
+                ecosystem,
+                "curated",
+                source,
+                target,
+                rows[0].payload,
+                (
+                    "curated path written from the sources listed; live facts of both packages beside it",
+                ),
+            )
+        for side in (source, target):
+            if side.error is not None:
+                raise side.error
+        notes = [
+            "generated from the registries' data of both packages; not a curated migration guide",
+            "no before/after code: we only show code a person has checked",
+        ]
+        if source.report and target.report:
+            if source.report.license.license != target.report.license.license:
+                notes.append(
+                    f"licence changes from {source.report.license.license or 'unknown'} to "
+                    f"{target.report.license.license or 'unknown'}"
+                )
+            deps_a = {d.name for d in source.report.info.dependencies}
+            if normalise_name(ecosystem, target.name) in {
+                normalise_name(ecosystem, d) for d in deps_a
+            }:
+                notes.append(f"{source.name} already depends on {target.name}")
+        return MigrationAnswer(ecosystem, "generated", source, target, None, tuple(notes))
