@@ -16,7 +16,7 @@ from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.signals.history import History
+from pkgintel.services.reports.history import History
 from pkgintel.services.trees.graph import Graph
 from pkgintel.services.trees.licenses import LicenseVerdict, TreeLicenses
 from pkgintel.services.trees.service import DependencyTree, TreeNode

@@ -27,8 +27,8 @@ from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.trees.cabal import GHC_VERSION, TARGET_ARCH, TARGET_OS
 from pkgintel.domain.trees.jsr_cran_julia_hackage import NPM_PREFIX, requirement_met_a
 from pkgintel.domain.trees.resolution import edge_applies
-from pkgintel.services.packages.reports import PackageReport
 from pkgintel.services.packages.service import Snapshot
+from pkgintel.services.reports.service import PackageReport
 from pkgintel.services.trees.service import Unresolved, _Resolution
 
 

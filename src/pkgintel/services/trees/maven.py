@@ -52,7 +52,7 @@ from pkgintel.domain.trees.maven import (
     pick_version,
     requirement,
 )
-from pkgintel.services.packages.reports import PackageReport
+from pkgintel.services.reports.service import PackageReport
 from pkgintel.services.trees.service import DependencyTree, Unresolved, _Resolution
 
 CLASSPATH: Final = (

@@ -68,7 +68,7 @@ from pkgintel.domain.trees.resolution import (
     pick_version,
 )
 from pkgintel.scoring.license_compat import copyleft_family
-from pkgintel.services.packages.reports import PackageReport, ReportService
+from pkgintel.services.reports.service import PackageReport, ReportService
 from pkgintel.transport.guard import FanOut, fan_out
 from pkgintel.transport.memo import one_answer
 
