@@ -46,7 +46,7 @@ from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
 from pkgintel.runtime.bootstrap import build_runtime
-from pkgintel.services.knowledge.container import ingest_curated
+from pkgintel.services.knowledge.curated_ingest import ingest_curated
 from pkgintel.sources.name_lists import parse_name_list
 from tests.fake_registry import build
 

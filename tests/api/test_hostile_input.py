@@ -16,7 +16,7 @@ from pkgintel.api.schemas.wire import report_wire
 from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.packages.briefs import render_prompt
+from pkgintel.services.reports.briefs import render_prompt
 
 
 def _loc(resp: httpx.Response) -> list[Any]:

@@ -16,7 +16,7 @@ from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.knowledge.container import ingest_curated
+from pkgintel.services.knowledge.curated_ingest import ingest_curated
 from tests.conftest import NOW
 from tests.fake_registry import ReplayRegistry
 from tests.knowledge_data import add_github_business, add_npm_live

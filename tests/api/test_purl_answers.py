@@ -17,7 +17,7 @@ from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import load_curated
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.knowledge.container import ingest_curated
+from pkgintel.services.knowledge.curated_ingest import ingest_curated
 from tests.api.test_tree_maven import artifact, dep
 from tests.bodies import npm_packument
 from tests.conftest import NOW

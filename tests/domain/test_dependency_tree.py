@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
+from pkgintel.domain.trees.edges import UnevaluableRequirement
 from pkgintel.domain.trees.resolution import (
     Environment,
-    UnevaluableRequirement,
     conflict_why,
     edge_applies,
     find_cycles,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
+from pkgintel.domain.trees.edges import UnevaluableRequirement
 from pkgintel.domain.trees.jsr_cran_julia_hackage import requirement_met_a
 from pkgintel.domain.trees.resolution import (
     TREE_ECOSYSTEMS,
     Environment,
-    UnevaluableRequirement,
     conflict_why,
     edge_applies,
     one_version_per_name,

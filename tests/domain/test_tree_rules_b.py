@@ -17,10 +17,10 @@ from pkgintel.domain.trees.conda_homebrew_cocoapods import (
     pod_subspecs,
     requirement_met_b,
 )
+from pkgintel.domain.trees.edges import UnevaluableRequirement
 from pkgintel.domain.trees.resolution import (
     TREE_ECOSYSTEMS,
     Environment,
-    UnevaluableRequirement,
     conflict_why,
     edge_applies,
     one_version_per_name,

@@ -30,7 +30,7 @@ from pkgintel.knowledge.curated import load_curated
 from pkgintel.mcp.args import ECOSYSTEM_IDS
 from pkgintel.mcp.tools import TOOLS
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.knowledge.container import ingest_curated
+from pkgintel.services.knowledge.curated_ingest import ingest_curated
 from pkgintel.storage.tables import usage_event
 from tests.conftest import NOW
 from tests.fake_registry import ReplayRegistry

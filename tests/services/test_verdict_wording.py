@@ -14,9 +14,9 @@ import pytest
 from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
 from pkgintel.scoring import compute_health, compute_recommendation
 from pkgintel.scoring.verdicts import UpgradePlan
+from pkgintel.services.advisories.verdicts import VerdictService
 from pkgintel.services.advisories.vulnerabilities import NoAdvisoryData, VulnerabilityReport
-from pkgintel.services.packages.reports import vulnerability_summary
-from pkgintel.services.packages.verdicts import VerdictService
+from pkgintel.services.reports.service import vulnerability_summary
 from tests.scoring.factories import NOW, signals
 
 

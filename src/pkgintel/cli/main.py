@@ -175,7 +175,7 @@ def check(
     from pkgintel.domain.names.rules import validate_name
     from pkgintel.runtime.bootstrap import build_runtime
     from pkgintel.runtime.worker_host import load_shipped
-    from pkgintel.services.packages.briefs import render_prompt
+    from pkgintel.services.reports.briefs import render_prompt
 
     ref = parse_package_target(target, package, version)
     settings = Settings()

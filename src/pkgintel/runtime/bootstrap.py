@@ -28,12 +28,14 @@ from pkgintel.events.memory import MemoryBus
 from pkgintel.events.redis_bus import RedisBus
 from pkgintel.runtime.container import Runtime
 from pkgintel.runtime.doctor_wiring import build_doctor
+from pkgintel.runtime.knowledge import Knowledge
 from pkgintel.runtime.reachability import check_database, check_redis
 from pkgintel.services.advisories.ingest import AdvisoryIngestor
 from pkgintel.services.advisories.live_feed import LiveFeed
 from pkgintel.services.advisories.malicious import MaliciousService
 from pkgintel.services.advisories.pin_safe import PinSafeService
 from pkgintel.services.advisories.service import AdvisoryService
+from pkgintel.services.advisories.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.services.audit.bulk import BulkCheckService
 from pkgintel.services.audit.scan import AuditService
 from pkgintel.services.audit.stack import StackService
@@ -42,8 +44,6 @@ from pkgintel.services.knowledge.breaking import BreakingService
 from pkgintel.services.knowledge.bugs import BugService
 from pkgintel.services.knowledge.compare import CompareService
 from pkgintel.services.knowledge.compatibility import CompatService, NpmConstraintSource
-from pkgintel.services.knowledge.container import Knowledge
-from pkgintel.services.knowledge.deprecations import CuratedDeprecations
 from pkgintel.services.knowledge.error_resolver import ErrorService
 from pkgintel.services.knowledge.harvest import HarvestService
 from pkgintel.services.knowledge.load_state import LoadState
@@ -55,9 +55,9 @@ from pkgintel.services.operations.ops import Ops
 from pkgintel.services.operations.status import StatusService
 from pkgintel.services.operations.usage import UsageLog
 from pkgintel.services.packages.discovery import DiscoveryService
-from pkgintel.services.packages.reports import ReportService
 from pkgintel.services.packages.service import PackageService
-from pkgintel.services.packages.verdicts import VerdictService, VulnerabilityAnswers
+from pkgintel.services.reports.deprecations import CuratedDeprecations
+from pkgintel.services.reports.service import ReportService
 from pkgintel.services.signals.artifacts import ArtifactService
 from pkgintel.services.signals.provenance import ProvenanceService
 from pkgintel.services.signals.scorecard import ScorecardService
@@ -359,12 +359,12 @@ def build_graph(
     clock: Any,
 ) -> Graph:
     """Dependency trees, their licences and the health history (issue 16, items 7-8)."""
-    from pkgintel.domain.trees.resolution import Environment
-    from pkgintel.services.operations.usage import (
+    from pkgintel.domain.operations.usage import (
         TRENDING_EXCLUDED_CLASSES,
         TRENDING_EXCLUDED_SOURCES,
     )
-    from pkgintel.services.signals.history import HistoryService
+    from pkgintel.domain.trees.resolution import Environment
+    from pkgintel.services.reports.history import HistoryService
     from pkgintel.services.trees.licenses import TreeLicenseService
     from pkgintel.services.trees.service import TreeService
     from pkgintel.storage.history import SqlHistoryStore

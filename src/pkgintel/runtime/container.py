@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pkgintel.runtime.knowledge import Knowledge
 from pkgintel.services.advisories.ingest import AdvisoryIngestor
 from pkgintel.services.advisories.live_feed import LiveFeed
 from pkgintel.services.advisories.malicious import MaliciousService
 from pkgintel.services.advisories.pin_safe import PinSafeService
 from pkgintel.services.advisories.service import AdvisoryService
+from pkgintel.services.advisories.verdicts import VerdictService, VulnerabilityAnswers
 from pkgintel.services.audit.bulk import BulkCheckService
 from pkgintel.services.audit.scan import AuditService
 from pkgintel.services.audit.stack import StackService
 from pkgintel.services.knowledge.compatibility import CompatService
-from pkgintel.services.knowledge.container import Knowledge
 from pkgintel.services.knowledge.error_resolver import ErrorService
 from pkgintel.services.knowledge.shipped import ShippedKnowledge
 from pkgintel.services.names.service import NameService
@@ -21,9 +22,8 @@ from pkgintel.services.operations.contact import ContactService
 from pkgintel.services.operations.doctor import Doctor
 from pkgintel.services.operations.ops import Ops
 from pkgintel.services.operations.status import StatusService
-from pkgintel.services.packages.reports import ReportService
 from pkgintel.services.packages.service import PackageService
-from pkgintel.services.packages.verdicts import VerdictService, VulnerabilityAnswers
+from pkgintel.services.reports.service import ReportService
 from pkgintel.services.signals.provenance import ProvenanceService
 from pkgintel.services.signals.scorecard import ScorecardService
 from pkgintel.services.signals.trust import TrustSignals

@@ -76,7 +76,7 @@ class TaskDeps:
     invalidate: Callable[[], None]
     """Drops this process's cached advisory coverage after an ingestion."""
     knowledge: Any = None
-    """`services.knowledge.container.Knowledge` (harvests, usage log), when wired."""
+    """`runtime.knowledge.Knowledge` (harvests, usage log), when wired."""
     harvest_top: int = 20
     contact: Any = None
     """`operations.contact.ContactService`, when wired."""

@@ -457,6 +457,6 @@ health_snapshot = Table(
     Column("vulnerabilities", Text, nullable=False),
     Column("latest_version", String(128), nullable=False),
 )
-"""One health snapshot per package per day (issue 16's history; `services/signals/history.py`).
+"""One health snapshot per package per day (issue 16's history; `services/reports/history.py`).
 `breakdown` and `vulnerabilities` are JSON objects; `package` is the normalised name."""
 Index("ix_health_snapshot_day", health_snapshot.c.day)

@@ -15,11 +15,11 @@ from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
+from pkgintel.domain.trees.values import DependencyTree, TreeNode
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.signals.history import History
+from pkgintel.services.reports.history import History
 from pkgintel.services.trees.graph import Graph
 from pkgintel.services.trees.licenses import LicenseVerdict, TreeLicenses
-from pkgintel.services.trees.service import DependencyTree, TreeNode
 
 router = APIRouter(prefix="/api", tags=["dependencies"])
 

@@ -32,7 +32,7 @@ from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.knowledge.container import Knowledge
+from pkgintel.runtime.knowledge import Knowledge
 
 router = APIRouter(prefix="/api", tags=["knowledge"])
 

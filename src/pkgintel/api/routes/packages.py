@@ -33,12 +33,13 @@ from pkgintel.domain.install.commands import install_commands
 from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
+from pkgintel.domain.releases import resolve_version
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
 from pkgintel.runtime.container import Runtime
 from pkgintel.scoring import classify_license
-from pkgintel.services.packages.briefs import render_brief, render_prompt
-from pkgintel.services.packages.reports import PackageReport, resolve_version
 from pkgintel.services.packages.service import Snapshot
+from pkgintel.services.reports.briefs import render_brief, render_prompt
+from pkgintel.services.reports.service import PackageReport
 
 router = APIRouter(prefix="/api", tags=["packages"])
 

@@ -20,7 +20,7 @@ from pkgintel.services.knowledge.breaking import BreakingAnswer, VersionBreaking
 from pkgintel.services.knowledge.bugs import PackageBugs
 from pkgintel.services.knowledge.compare import Comparison
 from pkgintel.services.packages.discovery import SameAsAnswer, SearchAnswer
-from pkgintel.services.packages.reports import PackageReport
+from pkgintel.services.reports.service import PackageReport
 
 
 def report_brief(report: PackageReport) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pkgintel.api.schemas.packages import purl_field
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.signals.maintainers import MaintainerAnalysis
-from pkgintel.services.packages.reports import PackageReport
+from pkgintel.services.reports.service import PackageReport
 from pkgintel.services.signals.github import RepoStatsAnswer, TrustAnswer
 from pkgintel.services.signals.maintainers import MaintainersAnswer
 from pkgintel.services.signals.quality import QualityAnswer

@@ -22,7 +22,7 @@ from pkgintel.services.advisories.vulnerabilities import (
     MaliciousAnswer,
     VulnerabilityReport,
 )
-from pkgintel.services.packages.reports import RECENT_VERSIONS, PackageReport
+from pkgintel.services.reports.service import RECENT_VERSIONS, PackageReport
 
 POWERED_BY = (
     "pkgintel — registry metadata from the ecosystems' own registries; advisories from OSV (CC-BY-4.0) "

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 UA_CLASSES = ("ai-agent", "ci", "browser", "crawler", "other")
+TRENDING_EXCLUDED_CLASSES = ("crawler",)
+"""User-agent classes never counted as interest in a package (trending, popularity harvests)."""
+TRENDING_EXCLUDED_SOURCES = ("api:/api/status", "api:/api/health", "api:/api/now")
+"""Call sources never counted as interest in a package (health checks)."""
 
 _AI = re.compile(
     r"claude|anthropic|openai|chatgpt|gptbot-user|copilot|cursor|aider|codex|gemini|windsurf|"

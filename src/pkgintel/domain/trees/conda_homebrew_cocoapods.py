@@ -47,7 +47,7 @@ from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError, VersionRange
 from pkgintel.domain.ranges.conda import CondaGrammar
 from pkgintel.domain.ranges.rubygems import RubyGemsGrammar
-from pkgintel.domain.trees.resolution import EdgeDecision, UnevaluableRequirement
+from pkgintel.domain.trees.edges import EdgeDecision, UnevaluableRequirement
 from pkgintel.domain.versions import sort_key
 
 ECOSYSTEMS: Final = frozenset({Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS})

@@ -1,5 +1,5 @@
 """
-Pure rules of dependency-tree resolution (`services/trees/service.py` does the fetching).
+Pure rules of dependency-tree resolution (`services/trees/` does the fetching).
 
 - `edge_applies`: which declared dependencies an install brings in, by each ecosystem's own rules —
   npm installs runtime, optional and (npm 7+) peer dependencies; PyPI installs `requires_dist`
@@ -29,8 +29,9 @@ Pure rules of dependency-tree resolution (`services/trees/service.py` does the f
 - `find_cycles`: the elementary cycles of the resolved graph, each once.
 
 Conda, Homebrew and CocoaPods: `edge_applies`, `pick_version` and `conflict_why` hand over to
-`tree_rules_b` (their rules and sources are there). JSR, CRAN, Julia and Hackage: the same, and
-`one_version_per_name`, hand over to `tree_rules_a`.
+`conda_homebrew_cocoapods.py` (their rules and sources are there). JSR, CRAN, Julia and Hackage: the
+same, and `one_version_per_name`, hand over to `jsr_cran_julia_hackage.py`. Both families answer
+with the values of `edges.py`.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError, grammar_for
-from pkgintel.domain.trees import jsr_cran_julia_hackage as tree_rules_a
+from pkgintel.domain.trees import conda_homebrew_cocoapods, jsr_cran_julia_hackage
+from pkgintel.domain.trees.edges import EdgeDecision, UnevaluableRequirement
 from pkgintel.domain.versions import is_prerelease, sort_key
 
 TREE_ECOSYSTEMS: Final = frozenset(
@@ -59,18 +61,20 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.HEX,
         Ecosystem.NUGET,
         Ecosystem.GO,
-        # Conda, Homebrew, CocoaPods: rules in `tree_rules_b.py`
+        # Conda, Homebrew, CocoaPods: rules in `conda_homebrew_cocoapods.py`
         Ecosystem.CONDA,
         Ecosystem.HOMEBREW,
         Ecosystem.COCOAPODS,
-        *tree_rules_a.ECOSYSTEMS,  # JSR, CRAN, Julia, Hackage: `domain/trees/jsr_cran_julia_hackage.py`
+        *jsr_cran_julia_hackage.ECOSYSTEMS,  # JSR, CRAN, Julia, Hackage: `domain/trees/jsr_cran_julia_hackage.py`
         Ecosystem.MAVEN,  # scopes, exclusions, nearest-wins mediation: `domain/trees/maven.py`
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""
 
-_TREES_B: Final = frozenset({Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS})
-"""Dispatched to `tree_rules_b` (imported where used: it builds on this module)."""
+_CONDA_HOMEBREW_COCOAPODS: Final = frozenset(
+    {Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS}
+)
+"""Dispatched to `conda_homebrew_cocoapods.py`."""
 
 _MULTI_VERSION: Final = frozenset({Ecosystem.NPM, Ecosystem.CARGO})
 """Installers that place several versions of one name side by side (npm nesting, Cargo semver-
@@ -134,13 +138,6 @@ class Environment:
             "platform_version": "",
             "extra": extra,
         }
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeDecision:
-    applies: bool
-    why: str | None = None
-    """Why an edge was left out (a marker that does not hold, a feature-gated crate...)."""
 
 
 def edge_applies(
@@ -228,12 +225,10 @@ def edge_applies(
         # every go.mod `require` line, `// indirect` ones too, is part of the module graph MVS
         # reads (https://go.dev/ref/mod#minimal-version-selection); `services/trees/go.py` resolves
         return EdgeDecision(True)
-    if ecosystem in _TREES_B:
-        from pkgintel.domain.trees import conda_homebrew_cocoapods as tree_rules_b
-
-        return tree_rules_b.edge_applies_b(ecosystem, dep, env.python_version)
-    if ecosystem in tree_rules_a.ECOSYSTEMS:
-        why = tree_rules_a.skip_reason(ecosystem, dep)
+    if ecosystem in _CONDA_HOMEBREW_COCOAPODS:
+        return conda_homebrew_cocoapods.edge_applies_b(ecosystem, dep, env.python_version)
+    if ecosystem in jsr_cran_julia_hackage.ECOSYSTEMS:
+        why = jsr_cran_julia_hackage.skip_reason(ecosystem, dep)
         return EdgeDecision(why is None, why)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
 
@@ -316,15 +311,15 @@ def nearest_nuget_group(groups: Sequence[str], target: str) -> str | None:
 def one_version_per_name(ecosystem: Ecosystem) -> bool:
     """True when the installer keeps one version of each package name (pip, Bundler, Composer, pub,
     mix); npm and Cargo place several side by side."""
-    if ecosystem in tree_rules_a.ECOSYSTEMS:
-        return ecosystem not in tree_rules_a.MULTI_VERSION
+    if ecosystem in jsr_cran_julia_hackage.ECOSYSTEMS:
+        return ecosystem not in jsr_cran_julia_hackage.MULTI_VERSION
     return ecosystem not in _MULTI_VERSION
 
 
 def conflict_why(ecosystem: Ecosystem) -> str:
     """The sentence a second requirement the kept version does not meet is reported with."""
-    if ecosystem in tree_rules_a.ECOSYSTEMS:
-        return tree_rules_a.conflict_why(ecosystem)
+    if ecosystem in jsr_cran_julia_hackage.ECOSYSTEMS:
+        return jsr_cran_julia_hackage.conflict_why(ecosystem)
     if ecosystem is Ecosystem.NUGET:
         # restore moves the one version up to the lowest meeting every range when there is one
         # (NU1608/NU1107 otherwise); the tree keeps the first version chosen and names the clash
@@ -332,16 +327,10 @@ def conflict_why(ecosystem: Ecosystem) -> str:
             "NuGet restore keeps one version per name (the lowest meeting every range); the "
             "version this tree kept does not meet this requirement"
         )
-    if ecosystem in _TREES_B:
-        from pkgintel.domain.trees import conda_homebrew_cocoapods as tree_rules_b
-
-        return tree_rules_b.conflict_why_b(ecosystem)
+    if ecosystem in _CONDA_HOMEBREW_COCOAPODS:
+        return conda_homebrew_cocoapods.conflict_why_b(ecosystem)
     installer = _INSTALLER.get(ecosystem, ecosystem.value)
     return f"{installer} installs one version per name; this requirement is not met by it"
-
-
-class UnevaluableRequirement(ValueError):
-    """The requirement is not a version range of the ecosystem (a git URL, an alias, a tag...)."""
 
 
 def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement: str) -> str | None:
@@ -352,14 +341,12 @@ def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement:
     (npm `git+https:`/`file:`/`npm:` aliases and dist-tags other than `latest`, an unparsable
     specifier): such an edge cannot be resolved from the registry's version list.
     """
-    if ecosystem in _TREES_B:
-        from pkgintel.domain.trees import conda_homebrew_cocoapods as tree_rules_b
-
-        return tree_rules_b.pick_version_b(ecosystem, releases, requirement)
+    if ecosystem in _CONDA_HOMEBREW_COCOAPODS:
+        return conda_homebrew_cocoapods.pick_version_b(ecosystem, releases, requirement)
     req = requirement.strip()
-    if ecosystem in tree_rules_a.ECOSYSTEMS:
+    if ecosystem in jsr_cran_julia_hackage.ECOSYSTEMS:
         try:
-            return tree_rules_a.pick_version_a(ecosystem, releases, req)
+            return jsr_cran_julia_hackage.pick_version_a(ecosystem, releases, req)
         except RangeSyntaxError as exc:
             raise UnevaluableRequirement(str(exc)) from None
     grammar = grammar_for(ecosystem)

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pkgintel.domain.errors import PackageNotFound, PkgIntelError
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.scoring.verdicts import MaliciousStatus
+from pkgintel.services.advisories.verdicts import VerdictService
 from pkgintel.services.advisories.vulnerabilities import AdvisoryLookup, MaliciousAnswer
 from pkgintel.services.names.service import NameService
 from pkgintel.services.packages.service import PackageService
-from pkgintel.services.packages.verdicts import VerdictService
 
 WEEKS_A_MONTH = 30.44 / 7
 

@@ -36,8 +36,8 @@ from pkgintel.domain.purl import purl_of
 from pkgintel.knowledge.stdlib import backport_on_registry, is_stdlib
 from pkgintel.services.advisories.compromises import bulk_status
 from pkgintel.services.advisories.service import AdvisoryService
+from pkgintel.services.advisories.verdicts import VerdictService
 from pkgintel.services.names.service import NameService
-from pkgintel.services.packages.verdicts import VerdictService
 
 MAX_ITEMS = 100
 

@@ -39,9 +39,9 @@ from pkgintel.sbom.spdx import to_spdx
 from pkgintel.scoring import classify_license
 from pkgintel.scoring.verdicts import UpgradePlan
 from pkgintel.services.advisories.service import AdvisoryService
+from pkgintel.services.advisories.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.advisories.vulnerabilities import VulnerabilityReport
 from pkgintel.services.packages.service import PackageService
-from pkgintel.services.packages.verdicts import VerdictService, with_published_fixes
 
 SEVERITY_RANK = {"malicious": 5, "critical": 4, "high": 3, "medium": 2, "low": 1, "unrated": 3}
 """Rank for `--fail-on` style thresholds. An unrated advisory ranks with `high`: not known to be

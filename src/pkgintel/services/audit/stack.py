@@ -35,15 +35,15 @@ from pkgintel.domain.freshness import Freshness, freshness, iso
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.purl import purl_of
+from pkgintel.domain.releases import resolve_version
 from pkgintel.domain.versions import is_valid, sort_key
 from pkgintel.scoring.verdicts import VERDICT_GATE, at_or_above
+from pkgintel.services.advisories.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.advisories.vulnerabilities import AdvisoryLookup, VulnerabilityReport
 from pkgintel.services.audit.bulk import BulkCheckService
 from pkgintel.services.knowledge.compatibility import SUPPORTED as COMPAT_ECOSYSTEMS
 from pkgintel.services.knowledge.compatibility import CompatService, Suggestion
-from pkgintel.services.packages.reports import resolve_version
 from pkgintel.services.packages.service import PackageService
-from pkgintel.services.packages.verdicts import VerdictService, with_published_fixes
 from pkgintel.transport.memo import one_answer
 
 ACTION_RANK = {

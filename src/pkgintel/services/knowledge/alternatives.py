@@ -29,7 +29,7 @@ from pkgintel.domain.names.rules import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.ecosystems.optional import SuccessorAware
-from pkgintel.services.packages.reports import PackageReport, ReportService
+from pkgintel.services.reports.service import PackageReport, ReportService
 from pkgintel.storage.base import KnowledgeStore
 
 UNHEALTHY_ACTIONS = frozenset({"find_alternative", "do_not_use"})

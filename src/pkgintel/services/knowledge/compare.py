@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pkgintel.domain.errors import InvalidInput, PackageNotFound, PkgIntelError
 from pkgintel.domain.names.rules import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.packages.reports import PackageReport, ReportService
+from pkgintel.services.reports.service import PackageReport, ReportService
 from pkgintel.transport.memo import one_answer
 
 MIN_PACKAGES = 2

@@ -30,9 +30,9 @@ from pkgintel.domain.knowledge.release_notes import (
 )
 from pkgintel.domain.knowledge.values import HarvestState
 from pkgintel.domain.names.rules import normalise_name, validate_name
+from pkgintel.domain.operations.usage import TRENDING_EXCLUDED_CLASSES, TRENDING_EXCLUDED_SOURCES
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions import is_valid, sort_key
-from pkgintel.services.operations.usage import TRENDING_EXCLUDED_CLASSES, TRENDING_EXCLUDED_SOURCES
 from pkgintel.services.packages.service import PackageService
 from pkgintel.sources.github import GitHubClient, github_repo
 from pkgintel.storage.base import KnowledgeStore

@@ -37,7 +37,7 @@ from pkgintel.domain.knowledge.errors import KnowledgeLoad
 from pkgintel.domain.names.rules import NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.curated import CuratedKnowledge
-from pkgintel.services.knowledge.container import ingest_curated
+from pkgintel.services.knowledge.curated_ingest import ingest_curated
 from pkgintel.services.knowledge.error_resolver import ErrorService
 from pkgintel.services.knowledge.load_state import LoadState
 from pkgintel.services.names.service import NameService

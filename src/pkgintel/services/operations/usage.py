@@ -26,14 +26,19 @@ from datetime import UTC, datetime, timedelta
 
 from pkgintel.domain.errors import InvalidInput, StorageError
 from pkgintel.domain.names.rules import normalise_name
-from pkgintel.domain.operations.usage import UA_CLASSES, Trend, UsageEvent, classify_user_agent
+from pkgintel.domain.operations.usage import (
+    TRENDING_EXCLUDED_CLASSES,
+    TRENDING_EXCLUDED_SOURCES,
+    UA_CLASSES,
+    Trend,
+    UsageEvent,
+    classify_user_agent,
+)
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.storage.base import KnowledgeStore
 
 logger = logging.getLogger(__name__)
 
-TRENDING_EXCLUDED_CLASSES = ("crawler",)
-TRENDING_EXCLUDED_SOURCES = ("api:/api/status", "api:/api/health", "api:/api/now")
 MAX_BUFFER = 50_000
 """Events kept while the database is failing; older ones are dropped (and counted)."""
 _PRUNE_EVERY_S = 3600.0

@@ -1,1 +1,1 @@
-"""The package report: registry facts, reports and briefs, verdicts, discovery (search, popular, trending)."""
+"""Registry facts: `PackageService` (snapshots from cache, registry or stored copy), the snapshot codec, and discovery (search, popular, trending)."""

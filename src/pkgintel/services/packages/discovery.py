@@ -6,7 +6,7 @@
   (names and summaries). Every ecosystem answers: index-only where the registry has no search API
   or the index is all we have. Registry answers are reused for `SEARCH_TTL_S`.
 - Popular: the name index ordered by downloads (or the list's download rank).
-- Trending: our own query log (`UsageLog.trending`).
+- Trending: our own query log (`TrendingLog`, which the operations usage log satisfies).
 - Same-as: packages in any ecosystem whose normalised source repository equals this one's (from
   every package a live report has seen), plus a relocation the registry states (`info.extra
   ["relocated_to"]`, e.g. Maven), plus same-name entries in the paired ecosystem's name index
@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
 from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.names.rules import NameEntry, normalise_name, validate_name
@@ -31,7 +32,6 @@ from pkgintel.domain.search import SearchHit, merge_hits, query_tokens
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.ecosystems.optional import SearchableRegistry
-from pkgintel.services.operations.usage import UsageLog
 from pkgintel.services.packages.service import PackageService
 from pkgintel.storage.base import KnowledgeStore, NameStore
 
@@ -49,6 +49,16 @@ NAME_PAIRS: Mapping[Ecosystem, Ecosystem] = {
     Ecosystem.NPM: Ecosystem.JSR,
     Ecosystem.JSR: Ecosystem.NPM,
 }
+
+
+class TrendingLog(Protocol):
+    """The query log trending is read from (the operations usage log, `UsageLog`)."""
+
+    async def trending(
+        self, ecosystem: str | None = None, limit: int = 20
+    ) -> tuple[list[Trend], datetime, datetime]:
+        """Most-asked packages of the current window, and the window's start and end."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +155,7 @@ class DiscoveryService:
         store: KnowledgeStore,
         packages: PackageService,
         adapters: Mapping[Ecosystem, RegistryAdapter],
-        usage: UsageLog,
+        usage: TrendingLog,
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:

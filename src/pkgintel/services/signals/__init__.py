@@ -1,1 +1,1 @@
-"""Supply-chain signals: maintainers, trust, quality, Scorecard, provenance, artifacts, GitHub facts and health history."""
+"""Supply-chain signals: maintainers, trust, quality, Scorecard, provenance, artifacts and GitHub facts."""

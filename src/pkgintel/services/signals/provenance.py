@@ -31,6 +31,7 @@ from pkgintel.cache.base import Cache
 from pkgintel.domain.errors import RegistryError, VersionNotFound
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.releases import resolve_version
 from pkgintel.domain.signals.attestations import (
     ProvenanceChange,
     ProvenanceIndex,
@@ -42,7 +43,6 @@ from pkgintel.domain.signals.attestations import (
 )
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
-from pkgintel.services.packages.reports import resolve_version
 from pkgintel.services.packages.service import PackageService, Snapshot
 from pkgintel.services.signals.cache import Cached, cached_signal
 from pkgintel.sources.provenance.base import ProvenanceSource

@@ -24,10 +24,10 @@ import orjson
 from pkgintel.cache.base import Cache, CacheUnavailable
 from pkgintel.domain.errors import RegistryError
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.releases import VersionHistory, summarise_history
 from pkgintel.domain.signals.maintainers import MaintainerAnalysis
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.signals.quality import DownloadTrend, download_trend
-from pkgintel.services.packages.reports import VersionHistory, summarise_history
 from pkgintel.services.packages.service import PackageService, Snapshot
 from pkgintel.services.signals.github import GitHubSignals, RepoStatsAnswer
 from pkgintel.services.signals.maintainers import HistoryResult, MaintainerService

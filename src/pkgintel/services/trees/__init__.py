@@ -1,1 +1,1 @@
-"""Dependency trees: the tree service and one resolution module per ecosystem family, licences over a tree, the graph container."""
+"""Dependency trees: the tree service, its cache codec, the base resolution and one resolution module per ecosystem family (chosen through `registry.RESOLUTIONS`), licences over a tree, the graph container."""

@@ -1,7 +1,7 @@
 """
 Conda, Homebrew and CocoaPods trees (`TreeService.tree` for `conda`, `homebrew`, `cocoapods`).
 
-The walk is `services/trees/service.py`'s (level by level, newest in range, one version per name, the same
+The walk is `services/trees/resolution.py`'s (level by level, newest in range, one version per name, the same
 bounds, cache and reports); this resolution changes only what each ecosystem needs
 (`domain/trees/conda_homebrew_cocoapods.py` has the rules and their sources):
 
@@ -10,11 +10,11 @@ bounds, cache and reports); this resolution changes only what each ecosystem nee
   dependencies from the channels it was installed from; Homebrew build dependencies are listed in
   `skipped` (bottles do not need them), a third-party tap formula is `unresolved` (`unevaluable`);
   CocoaPods `Pod/Subspec` edges go to the pod `Pod`, and a pod node's edges are its root
-  dependencies plus those of the subspecs its parents asked for (`tree_rules_b.pod_subspecs`; the
+  dependencies plus those of the subspecs its parents asked for (`domain/trees/conda_homebrew_cocoapods.pod_subspecs`; the
   root's are the request's `extras`, else the default subspecs). A subspec asked for only after
   its pod was expanded is `unresolved` with `not_looked_up` (its dependencies are not in the tree).
 - **satisfied / conflict**: a node already in the tree is reused when its version meets the new
-  edge's requirement in the ecosystem's grammar (`tree_rules_b.requirement_met_b`), else the edge is
+  edge's requirement in the ecosystem's grammar (`requirement_met_b`), else the edge is
   a `conflict` (one version per name).
 - **environment**: conda — the build platform dependencies were read from and the target Python;
   Homebrew — macOS; CocoaPods — iOS and the subspecs of the root.
@@ -38,7 +38,8 @@ from pkgintel.domain.trees.conda_homebrew_cocoapods import (
     requirement_met_b,
 )
 from pkgintel.domain.trees.resolution import edge_applies
-from pkgintel.services.trees.service import DependencyTree, TreeService, Unresolved, _Resolution
+from pkgintel.domain.trees.values import DependencyTree, Unresolved
+from pkgintel.services.trees.resolution import Resolution, ResolutionContext
 
 CONDA_DEFAULT_CHANNEL: Final = "conda-forge"
 LATE_SUBSPEC_WHY: Final = (
@@ -47,18 +48,18 @@ LATE_SUBSPEC_WHY: Final = (
 )
 
 
-class ResolutionB(_Resolution):
+class CondaHomebrewCocoaPodsResolution(Resolution):
     """One conda, Homebrew or CocoaPods tree (see the module contract)."""
 
     def __init__(
         self,
-        service: TreeService,
+        ctx: ResolutionContext,
         ecosystem: Ecosystem,
         max_depth: int,
         max_deps: int,
         extras: tuple[str, ...],
     ) -> None:
-        super().__init__(service, ecosystem, max_depth, max_deps, extras)
+        super().__init__(ctx, ecosystem, max_depth, max_deps, extras)
         self._asked: dict[tuple[str, str], set[str]] = {}
         """(parent node id, normalised pod) → the subspecs it asked for (`POD_ITSELF`: the pod)."""
         self._expanded_with: dict[str, list[str]] = {}
@@ -119,7 +120,7 @@ class ResolutionB(_Resolution):
     def _applicable(self, node_id: str) -> list[tuple[str, Dependency]]:
         out: list[tuple[str, Dependency]] = []
         for dep in self._declared(node_id):
-            decision = edge_applies(self.eco, dep, self.s._env)
+            decision = edge_applies(self.eco, dep, self.ctx.environment)
             if decision.applies:
                 out.append((node_id, dep))
             else:
@@ -141,7 +142,7 @@ class ResolutionB(_Resolution):
             root = next((r for nid, r in self.reports.items() if self.nodes[nid].kind == "root"))
             return {
                 "platform": root.info.extra.get("dependencies_platform", ""),
-                "python_version": self.s._env.python_version,
+                "python_version": self.ctx.environment.python_version,
                 "channel": root.info.extra.get("channel", CONDA_DEFAULT_CHANNEL),
             }
         if self.eco is Ecosystem.HOMEBREW:

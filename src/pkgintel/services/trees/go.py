@@ -34,7 +34,8 @@ from typing import Final
 from pkgintel.domain.errors import PackageNotFound, PkgIntelError, VersionNotFound
 from pkgintel.domain.packages import Dependency, PackageInfo
 from pkgintel.domain.trees.mvs import ModuleVersion, highest, newer, prunes
-from pkgintel.services.trees.service import DependencyTree, Unresolved, _Resolution
+from pkgintel.domain.trees.values import DependencyTree, Unresolved
+from pkgintel.services.trees.resolution import Resolution
 
 MAIN_MODULE: Final = (
     "a new module at go 1.17 or later requiring only the root (`go get`); the root's replace and "
@@ -46,11 +47,11 @@ PRUNED_WHY: Final = (
 )
 
 
-class GoResolution(_Resolution):
-    """One Go tree (see the module contract); reuses `_Resolution`'s nodes, links and sources."""
+class GoResolution(Resolution):
+    """One Go tree (see the module contract); reuses `Resolution`'s nodes, links and sources."""
 
     async def run(self, name: str, version: str | None) -> DependencyTree:
-        root_report = await self.s._reports.get_report(self.eco, name, version)
+        root_report = await self.ctx.reports.get_report(self.eco, name, version)
         root_id = self._add_node(root_report, depth=0, requirement=None, kind="root", parent=None)
         root_info = root_report.info
         root: ModuleVersion = (root_info.name, root_report.evaluated_version)
@@ -126,7 +127,7 @@ class GoResolution(_Resolution):
                 refused = await self._over_budget(self.eco, path, version)
                 if refused is not None:
                     return refused
-                snap = await self.s._packages.get_snapshot(self.eco, path, version)
+                snap = await self.ctx.packages.get_snapshot(self.eco, path, version)
             except (PackageNotFound, VersionNotFound) as exc:
                 return Unresolved("", path, version, "not_found", exc.message)
             except PkgIntelError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pkgintel.services.signals.history import HistoryService
+from pkgintel.services.reports.history import HistoryService
 from pkgintel.services.trees.licenses import TreeLicenseService
 from pkgintel.services.trees.service import TreeService
 

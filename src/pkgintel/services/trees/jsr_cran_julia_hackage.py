@@ -1,5 +1,5 @@
 """
-Tree resolution for JSR, CRAN, Julia and Hackage: the level-by-level `_Resolution` of `services/trees/service.py`
+Tree resolution for JSR, CRAN, Julia and Hackage: the level-by-level `Resolution` of `services/trees/resolution.py`
 with the rules of `domain/trees/jsr_cran_julia_hackage.py`, and two things the registries make different.
 
 - **JSR `npm:` dependencies are npm packages.** Their release lists and reports come from the npm
@@ -15,7 +15,7 @@ with the rules of `domain/trees/jsr_cran_julia_hackage.py`, and two things the r
   has only the package page's merged list (every component, every branch): its edges are not
   followed and it says `dependencies_known: false`.
 
-Everything else (bounds, conflicts, cycles, caching, sources) is `_Resolution`'s.
+Everything else (bounds, conflicts, cycles, caching, sources) is `Resolution`'s.
 """
 
 from __future__ import annotations
@@ -27,13 +27,14 @@ from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.trees.cabal import GHC_VERSION, TARGET_ARCH, TARGET_OS
 from pkgintel.domain.trees.jsr_cran_julia_hackage import NPM_PREFIX, requirement_met_a
 from pkgintel.domain.trees.resolution import edge_applies
-from pkgintel.services.packages.reports import PackageReport
+from pkgintel.domain.trees.values import Unresolved
 from pkgintel.services.packages.service import Snapshot
-from pkgintel.services.trees.service import Unresolved, _Resolution
+from pkgintel.services.reports.service import PackageReport
+from pkgintel.services.trees.resolution import Resolution
 
 
-class ResolutionA(_Resolution):
-    """`_Resolution` for the ecosystems of `domain/trees/jsr_cran_julia_hackage.py` (see the module contract)."""
+class JsrCranJuliaHackageResolution(Resolution):
+    """`Resolution` for the ecosystems of `domain/trees/jsr_cran_julia_hackage.py` (see the module contract)."""
 
     def _environment(self) -> dict[str, str]:
         if self.eco is Ecosystem.CRAN:
@@ -78,7 +79,7 @@ class ResolutionA(_Resolution):
             return super()._applicable(node_id)
         out: list[tuple[str, Dependency]] = []
         for dep in self.reports[node_id].info.dependencies:
-            decision = edge_applies(Ecosystem.NPM, dep, self.s._env)
+            decision = edge_applies(Ecosystem.NPM, dep, self.ctx.environment)
             named = replace(dep, name=NPM_PREFIX + dep.name)
             if decision.applies:
                 out.append((node_id, named))
@@ -119,7 +120,7 @@ class ResolutionA(_Resolution):
                 refused = await self._over_budget(eco, name)
                 if refused is not None:
                     return refused
-                return await self.s._packages.get_snapshot(eco, name)
+                return await self.ctx.packages.get_snapshot(eco, name)
             except PackageNotFound as exc:
                 return Unresolved("", name, "", "not_found", exc.message)
             except PkgIntelError as exc:
@@ -130,7 +131,7 @@ class ResolutionA(_Resolution):
             return await super()._report(name, version)
         async with self.sem:
             try:
-                found = await self.s._reports.get_report(
+                found = await self.ctx.reports.get_report(
                     Ecosystem.NPM, name.removeprefix(NPM_PREFIX), version or None
                 )
             except (PackageNotFound, VersionNotFound) as exc:
@@ -141,4 +142,4 @@ class ResolutionA(_Resolution):
         return replace(found, snapshot=replace(found.snapshot, info=info))
 
 
-__all__ = ["ResolutionA"]
+__all__ = ["JsrCranJuliaHackageResolution"]

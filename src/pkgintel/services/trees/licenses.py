@@ -17,9 +17,10 @@ from typing import Any
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
+from pkgintel.domain.trees.values import DependencyTree
 from pkgintel.scoring import classify_license
 from pkgintel.scoring.license_compat import VERDICTS, Compatibility, compatibility
-from pkgintel.services.trees.service import DependencyTree, TreeService
+from pkgintel.services.trees.service import TreeService
 
 _WORST_FIRST = {v: i for i, v in enumerate(VERDICTS)}
 

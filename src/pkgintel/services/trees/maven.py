@@ -52,8 +52,9 @@ from pkgintel.domain.trees.maven import (
     pick_version,
     requirement,
 )
-from pkgintel.services.packages.reports import PackageReport
-from pkgintel.services.trees.service import DependencyTree, Unresolved, _Resolution
+from pkgintel.domain.trees.values import DependencyTree, Unresolved
+from pkgintel.services.reports.service import PackageReport
+from pkgintel.services.trees.resolution import Resolution
 
 CLASSPATH: Final = (
     "the root's runtime classpath (compile and runtime scopes) as Maven resolves it when building "
@@ -71,11 +72,11 @@ class _Edge:
     """The exclusions in force below the child: the path's and this edge's own."""
 
 
-class MavenResolution(_Resolution):
-    """One Maven tree (see the module contract); reuses `_Resolution`'s nodes, links, sources."""
+class MavenResolution(Resolution):
+    """One Maven tree (see the module contract); reuses `Resolution`'s nodes, links, sources."""
 
     async def run(self, name: str, version: str | None) -> DependencyTree:
-        root_report = await self.s._reports.get_report(self.eco, name, version)
+        root_report = await self.ctx.reports.get_report(self.eco, name, version)
         root_id = self._add_node(root_report, depth=0, requirement=None, kind="root", parent=None)
         self.root_managed = managed_versions(root_report.info)
         self.root_scopes = managed_versions(root_report.info, MAVEN_MANAGED_SCOPES)
@@ -240,7 +241,7 @@ class MavenResolution(_Resolution):
                 refused = await self._over_budget(self.eco, name, version)
                 if refused is not None:
                     return refused
-                return await self.s._reports.get_report(self.eco, name, version or None)
+                return await self.ctx.reports.get_report(self.eco, name, version or None)
             except VersionNotFound as exc:
                 return Unresolved("", name, version, "no_matching_version", exc.message)
             except PackageNotFound as exc:

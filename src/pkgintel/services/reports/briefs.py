@@ -9,7 +9,7 @@ agent can tell "no known vulnerabilities" from "not checked".
 from __future__ import annotations
 
 from pkgintel.domain.freshness import freshness
-from pkgintel.services.packages.reports import PackageReport
+from pkgintel.services.reports.service import PackageReport
 
 _VERDICT = {
     "safe_to_use": "SAFE TO USE",

@@ -1,39 +1,16 @@
 """
-`Knowledge`: the package-knowledge services as one `Runtime` field, and `ingest_curated`, which
-loads the curated files (`knowledge/curated/*.yaml`) into the database (`pkgintel ingest knowledge`).
+`ingest_curated`: loads the curated files (`knowledge/curated/*.yaml`) into the database (`pkgintel
+ingest knowledge`, and the shipped-knowledge load at start).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from pkgintel.domain.knowledge.values import CuratedRow
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.knowledge.curated import CuratedKnowledge
-from pkgintel.services.knowledge.alternatives import AlternativesService
-from pkgintel.services.knowledge.breaking import BreakingService
-from pkgintel.services.knowledge.bugs import BugService
-from pkgintel.services.knowledge.compare import CompareService
-from pkgintel.services.knowledge.harvest import HarvestService
-from pkgintel.services.operations.usage import UsageLog
-from pkgintel.services.packages.discovery import DiscoveryService
 from pkgintel.storage.base import KnowledgeStore
-
-
-@dataclass(frozen=True, slots=True)
-class Knowledge:
-    """Alternatives, migration, breaking changes, bugs, compare, search/popular/trending/same-as,
-    harvests and the usage log."""
-
-    alternatives: AlternativesService
-    breaking: BreakingService
-    bugs: BugService
-    compare: CompareService
-    discovery: DiscoveryService
-    harvest: HarvestService
-    usage: UsageLog
-    store: KnowledgeStore
 
 
 async def ingest_curated(

@@ -27,7 +27,7 @@ from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.signals.history import HealthSnapshot, Trend, trend
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
-from pkgintel.services.packages.reports import PackageReport, ReportService
+from pkgintel.services.reports.service import PackageReport, ReportService
 
 logger = logging.getLogger(__name__)
 

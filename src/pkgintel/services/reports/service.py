@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from pkgintel.domain.errors import VersionNotFound
 from pkgintel.domain.knowledge.bugs import KnownIssues
-from pkgintel.domain.packages import Ecosystem, PackageInfo, Release
+from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.domain.releases import VersionHistory, resolve_version, summarise_history
 from pkgintel.domain.signals.maintainers import MaintainerAnalysis
 from pkgintel.domain.signals.provenance import SourceStatus
-from pkgintel.domain.versions import is_valid, newest_first, sort_key, validate_version
+from pkgintel.domain.versions import newest_first, validate_version
 from pkgintel.scoring import (
     HealthScore,
     HealthSignals,
@@ -36,15 +37,15 @@ from pkgintel.scoring.verdicts import (
     stated_severity,
 )
 from pkgintel.services.advisories.compromises import merge_answer
+from pkgintel.services.advisories.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.advisories.vulnerabilities import (
     AdvisoryLookup,
     MaliciousAnswer,
     VulnerabilityReport,
 )
-from pkgintel.services.knowledge.deprecations import DeprecationFacts, KnownDeprecation
 from pkgintel.services.names.service import NameService, TyposquatHint
 from pkgintel.services.packages.service import PackageService, Snapshot
-from pkgintel.services.packages.verdicts import VerdictService, with_published_fixes
+from pkgintel.services.reports.deprecations import DeprecationFacts, KnownDeprecation
 from pkgintel.services.signals.artifacts import ReportArtifacts
 from pkgintel.transport.side_tasks import abandon
 
@@ -61,18 +62,6 @@ ArtifactsLookup = Callable[[PackageInfo], Awaitable["ReportArtifacts"]]
 ArtifactsPending = Callable[[PackageInfo, str], "ReportArtifacts"]
 """What the artifacts lookup answers from registry data alone, with the reason the rest is missing
 (`ArtifactService.pending`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class VersionHistory:
-    """Release cadence (`version_history_summary`). Velocity bands: see docs/scoring.md."""
-
-    total_versions: int
-    first_release_age_days: int | None
-    last_release_days_ago: int | None
-    avg_days_between_releases: float | None
-    releases_last_365_days: int
-    release_velocity: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,45 +138,9 @@ class PackageReport:
         return tuple(seen.values())
 
 
-def summarise_history(releases: tuple[Release, ...], now: datetime) -> VersionHistory:
-    """Cadence figures from the publish dates (releases without a date count only in the total)."""
-    dates = sorted(r.published_at for r in releases if r.published_at is not None)
-    total = len(releases)
-    if not dates:
-        return VersionHistory(total, None, None, None, 0, "unknown")
-    first, last = dates[0], dates[-1]
-    recent = sum(1 for d in dates if (now - d).days <= 365)
-    avg = round((last - first).days / (len(dates) - 1), 1) if len(dates) > 1 else None
-    if recent >= 12:
-        velocity = "high"
-    elif recent >= 4:
-        velocity = "moderate"
-    elif recent >= 1:
-        velocity = "low"
-    elif (now - last).days <= 730:
-        velocity = "dormant"
-    else:
-        velocity = "inactive"
-    return VersionHistory(total, (now - first).days, (now - last).days, avg, recent, velocity)
-
-
 def _first_release_days(info: PackageInfo, now: datetime) -> int | None:
     dates = [r.published_at for r in info.releases if r.published_at is not None]
     return (now - min(dates)).days if dates else None
-
-
-def resolve_version(info: PackageInfo, version: str) -> str:
-    """
-    The registry's own spelling of `version`: the exact string when published, else the release equal
-    to it under the ecosystem's ordering (PEP 440: `3.0.0` is `3.0`); unchanged when none matches.
-    """
-    if info.release(version) is not None or not is_valid(info.ecosystem, version):
-        return version
-    wanted = sort_key(info.ecosystem, version)
-    for rel in info.releases:
-        if sort_key(info.ecosystem, rel.version) == wanted:
-            return rel.version
-    return version
 
 
 def vulnerability_summary(
