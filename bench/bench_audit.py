@@ -953,14 +953,14 @@ async def bulk_breakdown(runtime: Any, fixed: list[dict[str, str]], n: int) -> d
     )
     outside: list[tuple[Ecosystem, str]] = []
     for eco, name in reaching:
-        pool = await runtime.names._pool(eco)
+        pool = await runtime.names.pools.get(eco)
         if normalise_name(eco, name) not in pool.names:
             outside.append((eco, name))
     if outside:
 
         async def typos_first_ask() -> None:
             for eco, name in outside:
-                (await runtime.names._pool(eco)).hints.clear()
+                (await runtime.names.pools.get(eco)).hints.clear()
                 await runtime.names.typosquat(eco, name)
 
         total, _ = await timed_ms(typos_first_ask, n)

@@ -42,7 +42,8 @@ from pkgintel.services.advisories.vulnerabilities import (
     VulnerabilityReport,
 )
 from pkgintel.services.knowledge.deprecations import DeprecationFacts, KnownDeprecation
-from pkgintel.services.names.service import NameService, TyposquatHint
+from pkgintel.services.names.hints import TyposquatHint
+from pkgintel.services.names.service import NameService
 from pkgintel.services.packages.service import PackageService, Snapshot
 from pkgintel.services.packages.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.signals.artifacts import ReportArtifacts
