@@ -15,8 +15,10 @@ from datetime import datetime
 
 from rapidfuzz import fuzz
 
+from pkgintel.domain.names.brands import BrandVariant
+from pkgintel.domain.names.edits import install_confusion, skeleton
 from pkgintel.domain.names.rules import NameEntry, NameIndexState
-from pkgintel.domain.names.typosquat import BrandVariant, Variant, install_confusion, skeleton
+from pkgintel.domain.names.typosquat import Variant
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.install_confusion import install_files
 from pkgintel.knowledge.slopsquats import hallucinated

@@ -20,11 +20,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pkgintel.domain.names.brands import BrandIndex, BrandVariant
 from pkgintel.domain.names.key_filter import KeyFilter
 from pkgintel.domain.names.near import NamePool
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.names.scoped_parts import ScopedParts
-from pkgintel.domain.names.typosquat import BrandIndex, BrandVariant, Variant, VariantIndex
+from pkgintel.domain.names.typosquat import Variant, VariantIndex
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.names.states import IndexStates
 from pkgintel.storage.base import NameStore

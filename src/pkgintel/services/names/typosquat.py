@@ -15,8 +15,10 @@ from datetime import datetime
 
 from rapidfuzz import fuzz
 
+from pkgintel.domain.names.affixes import ecosystem_bases
+from pkgintel.domain.names.brands import BrandVariant
+from pkgintel.domain.names.edits import skeleton
 from pkgintel.domain.names.rules import NameEntry, normalise_name
-from pkgintel.domain.names.typosquat import BrandVariant, ecosystem_bases, skeleton
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.import_names import ImportName, provided_as
 from pkgintel.scoring.typosquat import Popularity, young

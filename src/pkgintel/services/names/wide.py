@@ -15,16 +15,10 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from pkgintel.domain.names.edits import classify_edit, digits_only, unpopular_slip
+from pkgintel.domain.names.probe_keys import one_edit_keys, scope_keys, scoped_part_distinct
 from pkgintel.domain.names.rules import NameEntry, normalise_name
-from pkgintel.domain.names.typosquat import (
-    SLIP_TECHNIQUES,
-    classify_edit,
-    digits_only,
-    one_edit_keys,
-    scope_keys,
-    scoped_part_distinct,
-    unpopular_slip,
-)
+from pkgintel.domain.names.typosquat import SLIP_TECHNIQUES
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.names.pools import HINT_ENTRIES, WIDE_FLOOR, PopularPool
 from pkgintel.storage.base import NameStore
