@@ -673,7 +673,9 @@ async def scan_breakdown(runtime: Any, caller: Caller, lf: Lockfile, n: int) -> 
         )
         runtime.advisories.invalidate()
         cov = await runtime.advisories.coverage()
-        await runtime.advisories._kev_for(["CVE-0000-0000"], cov)  # the catalog, loaded once
+        await runtime.advisories.enrichment.kev_for(
+            ["CVE-0000-0000"], cov
+        )  # the catalog, loaded once
         started = time.perf_counter()
         await runtime.audit.audit(parsed)
         parts.setdefault(
