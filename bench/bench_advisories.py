@@ -61,8 +61,9 @@ from pkgintel.domain.matching import affecting, group_by_alias
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.osv_ecosystems import ecosystem_from_osv
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.services.advisories.enrichment import cve_ids
 from pkgintel.services.advisories.ingest import AdvisoryIngestor
-from pkgintel.services.advisories.service import AdvisoryService, cve_ids
+from pkgintel.services.advisories.service import AdvisoryService
 from pkgintel.sources.osv_export import export_location, is_missing_locally, iter_records
 from pkgintel.storage.advisories import SqlAdvisoryStore
 from pkgintel.storage.migrate import upgrade

@@ -634,7 +634,7 @@ async def cold_rounds(
 ) -> list[Figure]:
     """`args.cold_rounds` passes over COLD_PACKAGES; per package the median cold time and overhead."""
     from pkgintel.domain.packages import Ecosystem
-    from pkgintel.runtime.bootstrap import build_adapters
+    from pkgintel.runtime.adapters import build_adapters
 
     per_pkg: dict[str, dict[str, list[float]]] = {}
     errors = 0

@@ -673,7 +673,9 @@ async def scan_breakdown(runtime: Any, caller: Caller, lf: Lockfile, n: int) -> 
         )
         runtime.advisories.invalidate()
         cov = await runtime.advisories.coverage()
-        await runtime.advisories._kev_for(["CVE-0000-0000"], cov)  # the catalog, loaded once
+        await runtime.advisories.enrichment.kev_for(
+            ["CVE-0000-0000"], cov
+        )  # the catalog, loaded once
         started = time.perf_counter()
         await runtime.audit.audit(parsed)
         parts.setdefault(
@@ -953,14 +955,14 @@ async def bulk_breakdown(runtime: Any, fixed: list[dict[str, str]], n: int) -> d
     )
     outside: list[tuple[Ecosystem, str]] = []
     for eco, name in reaching:
-        pool = await runtime.names._pool(eco)
+        pool = await runtime.names.pools.get(eco)
         if normalise_name(eco, name) not in pool.names:
             outside.append((eco, name))
     if outside:
 
         async def typos_first_ask() -> None:
             for eco, name in outside:
-                (await runtime.names._pool(eco)).hints.clear()
+                (await runtime.names.pools.get(eco)).hints.clear()
                 await runtime.names.typosquat(eco, name)
 
         total, _ = await timed_ms(typos_first_ask, n)

@@ -47,8 +47,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from pkgintel.domain.names.edits import skeleton  # noqa: E402
 from pkgintel.domain.names.rules import normalise_name  # noqa: E402
-from pkgintel.domain.names.typosquat import skeleton  # noqa: E402
 from pkgintel.domain.packages import Ecosystem  # noqa: E402
 
 CONFIRMED = ROOT / "bench" / "data" / "confirmed_typosquats.tsv"

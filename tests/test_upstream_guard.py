@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from pkgintel.config import Settings
-from pkgintel.runtime.bootstrap import build_http_client, configured_upstreams
+from pkgintel.runtime.adapters import build_http_client, configured_upstreams
 from pkgintel.transport.guard import (
     BreakerPolicy,
     CircuitOpen,

@@ -170,9 +170,9 @@ async def test_a_live_sighting_does_not_clear_a_suspect(
 async def test_a_target_outside_the_popular_pool_says_so(
     client: httpx.AsyncClient, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pkgintel.services.names import service as names_module
+    from pkgintel.services.names import pools as pools_module
 
-    monkeypatch.setattr(names_module, "POPULAR_POOL", 1)
+    monkeypatch.setattr(pools_module, "POPULAR_POOL", 1)
     await runtime.names.ingest(
         Ecosystem.NPM,
         [

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.names.typosquat import VariantIndex, classify_edit, fold, skeleton
+from pkgintel.domain.names.edits import classify_edit, fold, skeleton
+from pkgintel.domain.names.typosquat import VariantIndex
 from pkgintel.scoring.typosquat import (
     COMBO_TOP,
     ESTABLISHED_GAP,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.names.typosquat import BrandIndex, VariantIndex, brands
+from pkgintel.domain.names.brands import BrandIndex, brands
+from pkgintel.domain.names.typosquat import VariantIndex
 
 NPM_POPULAR = ["base-x", "is-array", "express", "sqlite", "lodash", "react"]
 PYPI_POPULAR = ["opencv-python", "pyopenssl", "ffmpeg-python", "requests", "tblib", "sqlite-utils"]

@@ -6,23 +6,23 @@ from __future__ import annotations
 import pytest
 from rapidfuzz.distance import DamerauLevenshtein
 
-from pkgintel.domain.names.typosquat import (
-    MAX_WIDE,
-    MIN_WIDE,
-    TWO_EDIT_TOP,
-    TWO_SLIP_TOP,
-    VariantIndex,
+from pkgintel.domain.names.affixes import ecosystem_bases
+from pkgintel.domain.names.edits import (
     consonants,
     digits_only,
-    ecosystem_bases,
     install_confusion,
-    one_edit_keys,
-    scope_keys,
-    scoped_part_distinct,
     slip_keys,
     two_slips,
     unpopular_slip,
 )
+from pkgintel.domain.names.probe_keys import (
+    MAX_WIDE,
+    MIN_WIDE,
+    one_edit_keys,
+    scope_keys,
+    scoped_part_distinct,
+)
+from pkgintel.domain.names.typosquat import TWO_EDIT_TOP, TWO_SLIP_TOP, VariantIndex
 from pkgintel.scoring.typosquat import Gap, suspected_by
 
 POPULAR = [

@@ -11,7 +11,7 @@ import pytest
 
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.services.names import service as names_module
+from pkgintel.services.names import pools as pools_module
 from pkgintel.services.names.service import NameService
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
@@ -24,7 +24,7 @@ PYPI = Ecosystem.PYPI
 async def names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[NameService]:
     # A pool of the 3 most popular names, so npm's own `ffmpeg` sits outside it, as it does on
     # the real registry (23,749th by downloads).
-    monkeypatch.setattr(names_module, "POPULAR_POOL", 3)
+    monkeypatch.setattr(pools_module, "POPULAR_POOL", 3)
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
     await upgrade(engine)
     service = NameService(SqlStore(engine))

@@ -11,8 +11,10 @@ import pytest
 
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem, PackageInfo
-from pkgintel.services.names import service as names_module
-from pkgintel.services.names.service import WIDE_FLOOR, NameService
+from pkgintel.services.names import pools as pools_module
+from pkgintel.services.names.hints import TyposquatHint
+from pkgintel.services.names.pools import WIDE_FLOOR
+from pkgintel.services.names.service import NameService
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 
@@ -23,7 +25,7 @@ PYPI = Ecosystem.PYPI
 @pytest.fixture
 async def names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[NameService]:
     # A popular pool of 3, so the mid-popular names below sit outside it, as on the real registry.
-    monkeypatch.setattr(names_module, "POPULAR_POOL", 3)
+    monkeypatch.setattr(pools_module, "POPULAR_POOL", 3)
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
     await upgrade(engine)
     service = NameService(SqlStore(engine))
@@ -56,7 +58,7 @@ async def names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     await engine.dispose()
 
 
-def _suspects(hint: names_module.TyposquatHint) -> list[tuple[str, str]]:
+def _suspects(hint: TyposquatHint) -> list[tuple[str, str]]:
     return [(m.name, m.technique) for m in hint.matches if m.suspected]
 
 
@@ -126,7 +128,7 @@ async def test_a_requirements_file_typed_as_a_package_name(names: NameService) -
 async def test_a_scoped_name_without_its_scope_or_with_its_scope_flattened(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(names_module, "POPULAR_POOL", 3)
+    monkeypatch.setattr(pools_module, "POPULAR_POOL", 3)
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'scopes.sqlite'}")
     await upgrade(engine)
     service = NameService(SqlStore(engine))
@@ -206,19 +208,19 @@ async def test_an_expired_pool_answers_while_one_background_load_replaces_it(
     entries = [NameEntry(NPM, "lodash", "lodash", monthly_downloads=4 * 10**8)]
     try:
         await service.ingest(NPM, entries, source="t")
-        first = await service._pool(NPM)
-        now[0] += names_module._POOL_TTL_S + 1
+        first = await service.pools.get(NPM)
+        now[0] += pools_module.POOL_TTL_S + 1
         # Expired: the same pool answers at once, and one reload starts.
-        assert await service._pool(NPM) is first
-        assert await service._pool(NPM) is first
-        task = service._refreshing[NPM]
+        assert await service.pools.get(NPM) is first
+        assert await service.pools.get(NPM) is first
+        task = service.pools._refreshing[NPM]
         await task
-        second = await service._pool(NPM)
+        second = await service.pools.get(NPM)
         assert second is not first and second.loaded_at == now[0]
-        assert service._refreshing[NPM] is task  # no second reload was started
+        assert service.pools._refreshing[NPM] is task  # no second reload was started
         # A new index drops the pool: the next call loads it, never answering from the old one.
         await service.ingest(NPM, [*entries, NameEntry(NPM, "react", "react")], source="t2")
-        assert await service._pool(NPM) is not second
+        assert await service.pools.get(NPM) is not second
     finally:
         await engine.dispose()
 
@@ -242,20 +244,20 @@ async def test_a_pool_reload_over_the_same_index_keeps_its_key_filter_and_adds_l
     entries = [NameEntry(NPM, "lodash", "lodash", monthly_downloads=4 * 10**8)]
     try:
         await service.ingest(NPM, entries, source="t")
-        first = await service._pool(NPM)
+        first = await service.pools.get(NPM)
         assert read == [False] and first.targets is not None
         assert not first.targets.might_contain("monolith-renderer")
         # A live lookup teaches the index a name; the next reload reads only such names.
         await service.record_seen(PackageInfo(NPM, "monolith-renderer", "1.0.0"), None)
-        now[0] += names_module._POOL_TTL_S + 1
-        second = await service._load_pool(NPM)
+        now[0] += pools_module.POOL_TTL_S + 1
+        second = await service.pools.load(NPM)
         assert read == [False, True]
         assert second.targets is first.targets
         assert second.targets.might_contain("monolith-renderer")
         assert second.targets.might_contain("lodash")
         # A new index is read whole.
         await service.ingest(NPM, [*entries, NameEntry(NPM, "react", "react")], source="t2")
-        third = await service._pool(NPM)
+        third = await service.pools.get(NPM)
         assert read == [False, True, False] and third.targets is not first.targets
     finally:
         await engine.dispose()
@@ -273,13 +275,13 @@ async def test_a_pool_load_overtaken_by_a_new_index_is_not_kept(tmp_path: Path) 
 
     async def slow(ecosystem: Ecosystem, limit: int) -> list[NameEntry]:
         found = await real(ecosystem, limit)
-        service._forget(NPM)  # the index is loaded again while this load runs
+        service.index.forget(NPM)  # the index is loaded again while this load runs
         return found
 
     try:
         store.list_popular_names = slow  # type: ignore[method-assign]
-        await service._pool(NPM)
-        assert NPM not in service._pools
+        await service.pools.get(NPM)
+        assert service.pools.kept(NPM) is None
     finally:
         await engine.dispose()
 
@@ -289,7 +291,7 @@ async def test_prefetch_probes_many_names_with_one_query_and_the_same_answers(
 ) -> None:
     asked = ["node-hide-console-windows", "localforage-memorystoragedriver", "lodahs", "zzqqxxy"]
     alone = {n: _suspects(await names.typosquat(NPM, n, lookup=False)) for n in asked}
-    names._pools.clear()  # a fresh pool: nothing cached
+    names.pools.clear()  # a fresh pool: nothing cached
     calls: list[int] = []
     real = names._store.get_names
 

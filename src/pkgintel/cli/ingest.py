@@ -54,7 +54,8 @@ class _Tools:
 
 @asynccontextmanager
 async def _tools(settings: Settings) -> AsyncIterator[_Tools]:
-    from pkgintel.runtime.bootstrap import build_bus, build_http_client, prepare_database
+    from pkgintel.runtime.adapters import build_http_client
+    from pkgintel.runtime.bootstrap import build_bus, prepare_database
     from pkgintel.runtime.reachability import check_redis
     from pkgintel.services.advisories.ingest import AdvisoryIngestor
     from pkgintel.storage.advisories import SqlAdvisoryStore

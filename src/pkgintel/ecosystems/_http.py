@@ -17,7 +17,7 @@ server, so repeating it is safe) and 502/503/504 (typical of a CDN hiccup). A 42
 retried: repeating it right away would not help and doubles the latency of a cold report.
 
 The mapping itself is `pkgintel/transport/upstream.py`, shared with the OSV API client. The shared
-`httpx.AsyncClient` (built in `runtime/bootstrap.py`) owns timeouts and the User-Agent; this
+`httpx.AsyncClient` (built in `runtime/adapters.py`) owns timeouts and the User-Agent; this
 module adds only `Accept: application/json` and follows redirects. httpx already decodes
 `Content-Encoding: gzip`/`br`.
 """

@@ -14,7 +14,7 @@ spelling, `GET /v1/module/{Module::Name}` says which distribution ships it.
 | `GET /v1/module/{Module::Name}` | the distribution of a module (only when the name did not resolve as a distribution) |
 
 Versions are kept as MetaCPAN spells them (decimal `1.0048` or dotted `v1.21.5`) and ordered by
-Perl's `version.pm` rules (`domain/versions.py`, scheme `cpan`); `_` marks a developer release.
+Perl's `version.pm` rules (`domain/versions/cpan.py`); `_` marks a developer release.
 The release search is not asked for `status`, so releases deleted to BackPAN are listed like the
 others. MetaCPAN has no download counts: the weekly figure is null with `downloads_unavailable`.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from pkgintel.domain.names.typosquat import skeleton
+from pkgintel.domain.names.edits import skeleton
 from pkgintel.domain.packages import Ecosystem
 
 

@@ -1,6 +1,6 @@
 """
 Protection of upstream hosts, for every adapter and source at once: the one shared
-`httpx.AsyncClient` (built in `runtime/bootstrap.py`) sends through `GuardedTransport`, so an adapter added
+`httpx.AsyncClient` (built in `runtime/adapters.py`) sends through `GuardedTransport`, so an adapter added
 later is covered without a line of its own.
 
 Per configured upstream (its name and base URL, e.g. `pypi` → `https://mirror.example/pypi`): a

@@ -10,7 +10,7 @@ from pkgintel.api.schemas.answers import SourcesMetaOut, _Open
 from pkgintel.api.schemas.packages import purl_field
 from pkgintel.domain.names.rules import NameIndexState
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
-from pkgintel.services.names.service import TyposquatHint
+from pkgintel.services.names.hints import TyposquatHint
 
 
 def suspected_or_unknown(hint: TyposquatHint) -> bool | None:

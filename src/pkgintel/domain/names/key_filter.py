@@ -1,7 +1,7 @@
 """
 `KeyFilter`: which of many candidate keys may be in a set, answered in memory (a Bloom filter).
 
-Pure. The whole-index typosquat probe (`names.service.NameService._wide_variants`) asks the store
+Pure. The whole-index typosquat probe (`names.wide.wide_variants`) asks the store
 about the ~77·n spellings one edit from a name; all but a handful are names nobody registered.
 The filter holds the keys that could answer (names with enough downloads to be a target), so only
 those that pass reach the database.

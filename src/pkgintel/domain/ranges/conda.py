@@ -29,7 +29,9 @@ from itertools import zip_longest
 from typing import Any, ClassVar, NoReturn
 
 from pkgintel.domain.ranges.base import RangeSyntaxError
-from pkgintel.domain.versions import MAX_VERSION_LENGTH, _conda_cmp, _conda_parse
+from pkgintel.domain.versions import MAX_VERSION_LENGTH
+from pkgintel.domain.versions.conda import compare_parsed as conda_compare
+from pkgintel.domain.versions.conda import parse as conda_parse
 
 _RELATION = re.compile(r"^(==|!=|<=|>=|<|>|~=|=)(?![=<>!~])(\S+)$")
 _TOKENS = re.compile(r"[()|,]|[^()|,]+")
@@ -40,7 +42,7 @@ _Parsed = tuple[Any, Any]
 def _parse(version: str) -> _Parsed | None:
     if len(version) > MAX_VERSION_LENGTH:
         return None
-    return _conda_parse(version)
+    return conda_parse(version)
 
 
 def _eq(t1: Any, t2: Any) -> bool:
@@ -79,7 +81,7 @@ def _startswith(version: _Parsed, prefix: _Parsed) -> bool:
 
 
 def _cmp(a: _Parsed, b: _Parsed) -> int:
-    return _conda_cmp(a, b)
+    return conda_compare(a, b)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ summaries. The gzip streams carry no timestamp, so the same input gives the same
 What is kept, and why (see `snapshot.json` and the README):
 - npm: every name with at least `NPM_FLOOR` downloads a month, the counts rounded to
   `SIGNIFICANT_DIGITS` significant digits (a 0.5 % error, far inside the typosquat popularity gap of
-  ten times). `NPM_FLOOR` is `names.service.WIDE_FLOOR`: the names under it are never typosquat
+  ten times). `NPM_FLOOR` is `names.pools.WIDE_FLOOR`: the names under it are never typosquat
   targets outside the popular pool, so the snapshot holds every target the whole-index probes use.
 - PyPI: the ranked names (the top-15,000 download list); unranked names carry no popularity.
 """

@@ -5,7 +5,7 @@ Rule profiles use only our own data and the registries; LLM profiles render thei
 file) and turn the model's JSON answer into proposals, each with the source the model cited —
 the curator and people judge those, nothing is applied without a decision.
 
-`MissionRun.tools` (wired in `runtime/bootstrap.py`):
+`MissionRun.tools` (wired in `runtime/operations.py`):
 - `packages`: `PackageService`; `recent(limit)`: (ecosystem, name) of recently asked packages;
 - `popular(ecosystem, limit)`: most popular names of the name index;
 - `registry_url(ecosystem, name)`: the registry's machine-readable page (a primary source);

@@ -43,7 +43,8 @@ from pkgintel.services.advisories.vulnerabilities import (
     MaliciousAnswer,
     VulnerabilityReport,
 )
-from pkgintel.services.names.service import NameService, TyposquatHint
+from pkgintel.services.names.hints import TyposquatHint
+from pkgintel.services.names.service import NameService
 from pkgintel.services.packages.service import PackageService, Snapshot
 from pkgintel.services.reports.deprecations import DeprecationFacts, KnownDeprecation
 from pkgintel.services.signals.artifacts import ReportArtifacts

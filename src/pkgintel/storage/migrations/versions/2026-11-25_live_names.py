@@ -1,7 +1,7 @@
 """Names learned from live registry lookups, found without reading the whole name index.
 
 A pool reload over an unchanged name index adds only these names to its key filter
-(`names.service.NameService._key_filter`); a partial index keeps that query from scanning every
+(`names.pools.PopularPools._key_filter`); a partial index keeps that query from scanning every
 row of the ecosystem (npm's full registry: ~3.5 M), and costs nothing when a name list is loaded.
 
 Revision ID: 0029

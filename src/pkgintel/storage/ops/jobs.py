@@ -1,6 +1,5 @@
 """
-`SqlOpsStore`: jobs, job events, missions, proposals, knowledge revisions, curator decisions, the
-admin audit log and operations settings, on SQLite or PostgreSQL.
+The job tables of `SqlOpsStore`: jobs and their events (`JobTables`), on SQLite or PostgreSQL.
 
 Claiming a job is one `UPDATE ... WHERE id = (SELECT ... LIMIT 1) AND status = 'queued'
 RETURNING *` statement. On PostgreSQL the inner select takes `FOR UPDATE SKIP LOCKED`, so
@@ -46,10 +45,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-import orjson
 from sqlalchemy import (
     DateTime,
-    Interval,
     String,
     and_,
     case,
@@ -64,131 +61,28 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.domain.operations.ops import (
     TERMINAL_JOB,
-    CuratorDecision,
     Job,
     JobEvent,
     JobStatus,
-    Mission,
-    MissionStatus,
-    Proposal,
-    ProposalStatus,
 )
+from pkgintel.storage.ops.base import OpsStoreBase, Owner
+from pkgintel.storage.ops.rows import dumps, job_row, loads
 from pkgintel.storage.sql import _aware, insert_for
 from pkgintel.storage.tables import (
-    admin_audit,
-    curator_decision,
     job,
     job_event,
-    knowledge_revision,
     mission,
-    ops_setting,
-    package_snapshot,
-    proposal,
 )
-
-Owner = tuple[str, int]
-"""The fencing token of a run: (worker id, attempt number)."""
 
 _TERMINAL = [s.value for s in TERMINAL_JOB]
 _CLAIM_TRIES = 3
 
 
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _loads(value: str | None) -> Any:
-    return orjson.loads(value) if value else None
-
-
-def _dt(value: datetime | None) -> datetime | None:
-    return _aware(value) if value is not None else None
-
-
-def _job(row: Any) -> Job:
-    return Job(
-        id=row.id,
-        kind=row.kind,
-        payload=_loads(row.payload) or {},
-        status=JobStatus(row.status),
-        attempts=row.attempts,
-        max_attempts=row.max_attempts,
-        created_at=_aware(row.created_at),
-        started_at=_dt(row.started_at),
-        finished_at=_dt(row.finished_at),
-        heartbeat_at=_dt(row.heartbeat_at),
-        lease_until=_dt(row.lease_until),
-        worker_id=row.worker_id,
-        kill_requested=bool(row.kill_requested),
-        result=_loads(row.result),
-        error=row.error,
-        cost_tokens=int(row.cost_tokens),
-        cost_requests=int(row.cost_requests),
-        scheduled_for=_dt(row.scheduled_for),
-    )
-
-
-def _mission(row: Any) -> Mission:
-    return Mission(
-        id=row.id,
-        profile=row.profile,
-        params=_loads(row.params) or {},
-        status=MissionStatus(row.status),
-        created_at=_aware(row.created_at),
-        updated_at=_aware(row.updated_at),
-        error=row.error,
-        summary=_loads(row.summary) or {},
-    )
-
-
-def _proposal(row: Any) -> Proposal:
-    return Proposal(
-        id=row.id,
-        kind=row.kind,
-        key=row.key,
-        payload=_loads(row.payload) or {},
-        evidence=_loads(row.evidence) or [],
-        status=ProposalStatus(row.status),
-        created_at=_aware(row.created_at),
-        mission_id=row.mission_id,
-        decided_at=_dt(row.decided_at),
-        decided_by=row.decided_by,
-        reason=row.reason,
-        applied_at=_dt(row.applied_at),
-        revision_id=row.revision_id,
-    )
-
-
-class SqlOpsStore:
-    """Implements `services.ops_base.OpsStore` on one engine."""
-
-    def __init__(self, engine: AsyncEngine, *, clock_offset: timedelta = timedelta(0)) -> None:
-        self._engine = engine
-        self._dialect = engine.dialect.name
-        self.clock_offset = clock_offset
-        """Added to the database's clock (see the module docstring): tests move time with it."""
-
-    # -- the database's clock --------------------------------------------------------------
-    def _clock(self, plus: timedelta = timedelta(0)) -> Any:
-        """SQL for the database's time now (+ `clock_offset` + `plus`), evaluated when the
-        statement runs — after it got its locks, so a claim that waited for another process's
-        commit never records a time before that commit. SQLite gets SQLAlchemy's storage format
-        (`YYYY-MM-DD HH:MM:SS.ffffff`, UTC), so stored times compare as before."""
-        shift = self.clock_offset + plus
-        if self._dialect == "postgresql":
-            return func.clock_timestamp(type_=DateTime(timezone=True)) + literal(shift, Interval())
-        modifier = f"{shift.total_seconds():+.6f} seconds"
-        return func.strftime("%Y-%m-%d %H:%M:%f", "now", modifier).concat("000")
-
-    async def db_now(self) -> datetime:
-        """The database's current time (plus `clock_offset`), timezone-aware UTC."""
-        async with self._engine.connect() as conn:
-            value = (await conn.execute(select(self._clock()))).scalar_one()
-        return _aware(value if isinstance(value, datetime) else datetime.fromisoformat(value))
+class JobTables(OpsStoreBase):
+    """Jobs (enqueue, claim, heartbeat, finish, reap, prune) and job events; see the module docstring."""
 
     @staticmethod
     def _held(job_id: str, owner: Owner) -> Any:
@@ -215,7 +109,7 @@ class SqlOpsStore:
         values = {
             "id": job_id,
             "kind": kind,
-            "payload": _dumps(payload),
+            "payload": dumps(payload),
             "status": JobStatus.QUEUED.value,
             "attempts": 0,
             "max_attempts": max_attempts,
@@ -297,7 +191,7 @@ class SqlOpsStore:
         )
         async with self._engine.begin() as conn:
             row = (await conn.execute(stmt)).first()
-        return _job(row) if row else None
+        return job_row(row) if row else None
 
     async def heartbeat(
         self, job_id: str, worker_id: str, attempt: int, *, lease_s: float
@@ -341,7 +235,7 @@ class SqlOpsStore:
                 status=status.value,
                 finished_at=self._clock(),
                 lease_until=None,
-                result=_dumps(result) if result is not None else None,
+                result=dumps(result) if result is not None else None,
                 error=error,
             )
         )
@@ -384,7 +278,7 @@ class SqlOpsStore:
                 .values(kill_requested=True)
             )
             row = (await conn.execute(select(job).where(job.c.id == job_id))).first()
-        return _job(row) if row else None
+        return job_row(row) if row else None
 
     async def expire_leases(self, *, alive: Sequence[str] = ()) -> list[tuple[Job, JobStatus]]:
         """
@@ -427,7 +321,7 @@ class SqlOpsStore:
                     await conn.execute(update(job).where(where).values(**values).returning(*job.c))
                 ).all()
                 out.extend(
-                    (replace(_job(r), worker_id=owners.get(r.id)), JobStatus(values["status"]))
+                    (replace(job_row(r), worker_id=owners.get(r.id)), JobStatus(values["status"]))
                     for r in rows
                 )
         return out
@@ -467,7 +361,7 @@ class SqlOpsStore:
     async def get_job(self, job_id: str) -> Job | None:
         async with self._engine.connect() as conn:
             row = (await conn.execute(select(job).where(job.c.id == job_id))).first()
-        return _job(row) if row else None
+        return job_row(row) if row else None
 
     async def list_jobs(
         self, *, status: str | None = None, kind: str | None = None, limit: int = 50
@@ -478,7 +372,7 @@ class SqlOpsStore:
         if kind:
             stmt = stmt.where(job.c.kind == kind)
         async with self._engine.connect() as conn:
-            return [_job(r) for r in (await conn.execute(stmt)).all()]
+            return [job_row(r) for r in (await conn.execute(stmt)).all()]
 
     async def job_counts(self) -> dict[str, int]:
         stmt = select(job.c.status, func.count()).group_by(job.c.status)
@@ -510,7 +404,7 @@ class SqlOpsStore:
         if owner is None:
             stmt = (
                 insert(job_event)
-                .values(job_id=job_id, kind=kind, created_at=now, data=_dumps(data))
+                .values(job_id=job_id, kind=kind, created_at=now, data=dumps(data))
                 .returning(job_event.c.id)
             )
         else:
@@ -518,7 +412,7 @@ class SqlOpsStore:
                 literal(job_id, String),
                 literal(kind, String),
                 literal(now, DateTime(timezone=True)),
-                literal(_dumps(data), String),
+                literal(dumps(data), String),
             ).where(exists().where(self._held(job_id, owner)))
             stmt = (
                 insert(job_event)
@@ -543,7 +437,7 @@ class SqlOpsStore:
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
         return [
-            JobEvent(r.id, r.job_id, r.kind, _aware(r.created_at), _loads(r.data) or {})
+            JobEvent(r.id, r.job_id, r.kind, _aware(r.created_at), loads(r.data) or {})
             for r in rows
         ]
 
@@ -558,276 +452,6 @@ class SqlOpsStore:
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
         return [
-            JobEvent(r.id, r.job_id, r.kind, _aware(r.created_at), _loads(r.data) or {})
+            JobEvent(r.id, r.job_id, r.kind, _aware(r.created_at), loads(r.data) or {})
             for r in reversed(rows)
         ]
-
-    # -- missions --------------------------------------------------------------------------
-    async def insert_mission(self, m: Mission) -> None:
-        async with self._engine.begin() as conn:
-            await conn.execute(
-                insert(mission).values(
-                    id=m.id,
-                    profile=m.profile,
-                    params=_dumps(m.params),
-                    status=m.status.value,
-                    created_at=m.created_at,
-                    updated_at=m.updated_at,
-                    error=m.error,
-                    summary=_dumps(m.summary),
-                )
-            )
-
-    async def get_mission(self, mission_id: str) -> Mission | None:
-        async with self._engine.connect() as conn:
-            row = (await conn.execute(select(mission).where(mission.c.id == mission_id))).first()
-        return _mission(row) if row else None
-
-    async def list_missions(self, *, status: str | None, limit: int) -> list[Mission]:
-        stmt = select(mission).order_by(mission.c.created_at.desc()).limit(limit)
-        if status:
-            stmt = stmt.where(mission.c.status == status)
-        async with self._engine.connect() as conn:
-            return [_mission(r) for r in (await conn.execute(stmt)).all()]
-
-    async def move_mission(
-        self,
-        mission_id: str,
-        *,
-        current: MissionStatus,
-        to: MissionStatus,
-        now: datetime,
-        error: str | None = None,
-        summary: dict[str, Any] | None = None,
-    ) -> bool:
-        """Compare-and-set of the status: False when it was no longer `current`."""
-        values: dict[str, Any] = {"status": to.value, "updated_at": now}
-        if error is not None:
-            values["error"] = error
-        if summary is not None:
-            values["summary"] = _dumps(summary)
-        stmt = (
-            update(mission)
-            .where(mission.c.id == mission_id, mission.c.status == current.value)
-            .values(**values)
-        )
-        async with self._engine.begin() as conn:
-            return bool((await conn.execute(stmt)).rowcount)
-
-    async def recent_snapshots(self, limit: int) -> list[tuple[str, str]]:
-        """(ecosystem, normalised name) of the most recently fetched packages (latest version)."""
-        c = package_snapshot.c
-        stmt = (
-            select(c.ecosystem, c.name)
-            .where(c.version == "")
-            .order_by(c.fetched_at.desc())
-            .limit(limit)
-        )
-        async with self._engine.connect() as conn:
-            return [(r[0], r[1]) for r in (await conn.execute(stmt)).all()]
-
-    # -- proposals -------------------------------------------------------------------------
-    async def insert_proposal(self, p: Proposal) -> None:
-        async with self._engine.begin() as conn:
-            await conn.execute(
-                insert(proposal).values(
-                    id=p.id,
-                    kind=p.kind,
-                    key=p.key,
-                    payload=_dumps(p.payload),
-                    evidence=_dumps(p.evidence),
-                    status=p.status.value,
-                    created_at=p.created_at,
-                    mission_id=p.mission_id,
-                )
-            )
-
-    async def get_proposal(self, proposal_id: str) -> Proposal | None:
-        async with self._engine.connect() as conn:
-            row = (await conn.execute(select(proposal).where(proposal.c.id == proposal_id))).first()
-        return _proposal(row) if row else None
-
-    async def list_proposals(self, *, status: str | None, limit: int) -> list[Proposal]:
-        stmt = select(proposal).order_by(proposal.c.created_at.desc(), proposal.c.id).limit(limit)
-        if status:
-            stmt = stmt.where(proposal.c.status == status)
-        async with self._engine.connect() as conn:
-            return [_proposal(r) for r in (await conn.execute(stmt)).all()]
-
-    async def pending_oldest(self, limit: int) -> list[Proposal]:
-        stmt = (
-            select(proposal)
-            .where(proposal.c.status == ProposalStatus.PENDING.value)
-            .order_by(proposal.c.created_at, proposal.c.id)
-            .limit(limit)
-        )
-        async with self._engine.connect() as conn:
-            return [_proposal(r) for r in (await conn.execute(stmt)).all()]
-
-    async def same_key(self, kind: str, key: str) -> list[Proposal]:
-        stmt = (
-            select(proposal)
-            .where(proposal.c.kind == kind, proposal.c.key == key)
-            .order_by(proposal.c.created_at, proposal.c.id)
-        )
-        async with self._engine.connect() as conn:
-            return [_proposal(r) for r in (await conn.execute(stmt)).all()]
-
-    async def move_proposal(
-        self, proposal_id: str, *, current: ProposalStatus, to: ProposalStatus, **values: Any
-    ) -> bool:
-        stmt = (
-            update(proposal)
-            .where(proposal.c.id == proposal_id, proposal.c.status == current.value)
-            .values(status=to.value, **values)
-        )
-        async with self._engine.begin() as conn:
-            return bool((await conn.execute(stmt)).rowcount)
-
-    # -- knowledge revisions ---------------------------------------------------------------
-    async def current_revision(self, kind: str, key: str) -> tuple[int, int, Any] | None:
-        """(revision id, version, payload) of the live entry of (kind, key), or None."""
-        k = knowledge_revision.c
-        stmt = (
-            select(k.id, k.version, k.payload)
-            .where(k.kind == kind, k.key == key, k.reverted_at.is_(None))
-            .order_by(k.version.desc())
-            .limit(1)
-        )
-        async with self._engine.connect() as conn:
-            row = (await conn.execute(stmt)).first()
-        return (row.id, row.version, _loads(row.payload)) if row else None
-
-    async def write_revision(
-        self, *, kind: str, key: str, payload: Any, proposal_id: str | None, now: datetime
-    ) -> int:
-        """Append the next version of (kind, key); returns the revision id."""
-        k = knowledge_revision.c
-        async with self._engine.begin() as conn:
-            top = (
-                await conn.execute(
-                    select(func.coalesce(func.max(k.version), 0)).where(
-                        k.kind == kind, k.key == key
-                    )
-                )
-            ).scalar_one()
-            stmt = (
-                insert(knowledge_revision)
-                .values(
-                    kind=kind,
-                    key=key,
-                    version=int(top) + 1,
-                    payload=_dumps(payload) if payload is not None else None,
-                    proposal_id=proposal_id,
-                    created_at=now,
-                )
-                .returning(k.id)
-            )
-            return int((await conn.execute(stmt)).scalar_one())
-
-    async def revert_revision(self, revision_id: int, *, now: datetime) -> bool:
-        k = knowledge_revision.c
-        stmt = (
-            update(knowledge_revision)
-            .where(k.id == revision_id, k.reverted_at.is_(None))
-            .values(reverted_at=now)
-        )
-        async with self._engine.begin() as conn:
-            return bool((await conn.execute(stmt)).rowcount)
-
-    async def list_revisions(self, kind: str, key: str) -> list[dict[str, Any]]:
-        k = knowledge_revision.c
-        stmt = select(knowledge_revision).where(k.kind == kind, k.key == key).order_by(k.version)
-        async with self._engine.connect() as conn:
-            rows = (await conn.execute(stmt)).all()
-        return [
-            {
-                "id": r.id,
-                "version": r.version,
-                "payload": _loads(r.payload),
-                "proposal_id": r.proposal_id,
-                "created_at": _aware(r.created_at).isoformat(),
-                "reverted_at": r.reverted_at and _aware(r.reverted_at).isoformat(),
-            }
-            for r in rows
-        ]
-
-    # -- curator, audit, settings ----------------------------------------------------------
-    async def add_decision(
-        self, proposal_id: str, decision: str, reason: str, *, now: datetime
-    ) -> None:
-        async with self._engine.begin() as conn:
-            await conn.execute(
-                insert(curator_decision).values(
-                    proposal_id=proposal_id, decision=decision, reason=reason, created_at=now
-                )
-            )
-
-    async def decisions(self, limit: int) -> list[CuratorDecision]:
-        c = curator_decision.c
-        stmt = select(curator_decision).order_by(c.id.desc()).limit(limit)
-        async with self._engine.connect() as conn:
-            rows = (await conn.execute(stmt)).all()
-        return [
-            CuratorDecision(r.id, r.proposal_id, r.decision, r.reason, _aware(r.created_at))
-            for r in rows
-        ]
-
-    async def audit(
-        self, *, actor: str, method: str, path: str, status: int, detail: str | None, now: datetime
-    ) -> None:
-        async with self._engine.begin() as conn:
-            await conn.execute(
-                insert(admin_audit).values(
-                    created_at=now,
-                    actor=actor,
-                    method=method,
-                    path=path[:2000],
-                    status=status,
-                    detail=detail,
-                )
-            )
-
-    async def audit_log(self, limit: int) -> list[dict[str, Any]]:
-        c = admin_audit.c
-        stmt = select(admin_audit).order_by(c.id.desc()).limit(limit)
-        async with self._engine.connect() as conn:
-            rows = (await conn.execute(stmt)).all()
-        return [
-            {
-                "id": r.id,
-                "at": _aware(r.created_at).isoformat(),
-                "actor": r.actor,
-                "method": r.method,
-                "path": r.path,
-                "status": r.status,
-                "detail": r.detail,
-            }
-            for r in rows
-        ]
-
-    async def get_setting(self, key: str) -> Any:
-        async with self._engine.connect() as conn:
-            row = (
-                await conn.execute(select(ops_setting.c.value).where(ops_setting.c.key == key))
-            ).first()
-        return _loads(row[0]) if row else None
-
-    async def set_setting(self, key: str, value: Any, *, now: datetime) -> None:
-        stmt = insert_for(self._dialect, ops_setting).values(
-            key=key, value=_dumps(value), updated_at=now
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[ops_setting.c.key],
-            set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
-        )
-        async with self._engine.begin() as conn:
-            await conn.execute(stmt)
-
-    async def settings_with_prefix(self, prefix: str) -> dict[str, Any]:
-        stmt = select(ops_setting.c.key, ops_setting.c.value).where(
-            ops_setting.c.key.startswith(prefix)
-        )
-        async with self._engine.connect() as conn:
-            rows = (await conn.execute(stmt)).all()
-        return {r[0][len(prefix) :]: _loads(r[1]) for r in rows}
