@@ -179,7 +179,7 @@ async def test_scan_bad_input(client: httpx.AsyncClient, runtime: Runtime) -> No
 async def test_scan_large_lockfile_is_parsed_off_the_event_loop_with_the_same_errors(
     client: httpx.AsyncClient, loaded: Runtime
 ) -> None:
-    from pkgintel.api.routes.audit import OFF_LOOP_BYTES
+    from pkgintel.application.audit import OFF_LOOP_BYTES
 
     packages = {"": {"name": "app", "version": "1.0.0"}}
     packages |= {f"node_modules/pkg-{i}": {"version": f"1.0.{i}"} for i in range(2000)}

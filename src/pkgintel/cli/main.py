@@ -171,7 +171,7 @@ def check(
 
     A scoped npm package is pkg:npm/%40types/node, a Maven artifact pkg:maven/org.slf4j/slf4j-api.
     """
-    from pkgintel.api.schemas.wire import report_wire
+    from pkgintel.application.schemas.wire import report_wire
     from pkgintel.domain.names.rules import validate_name
     from pkgintel.runtime.bootstrap import build_runtime
     from pkgintel.runtime.worker_host import load_shipped

@@ -22,19 +22,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, WithJsonSchema
 
-from pkgintel.api.routes.advisories import malicious_answer, pin_safe_answer, vulns_answer
-from pkgintel.api.routes.audit import (
-    BulkBody,
-    BulkItem,
-    IgnoreEntry,
-    ScanBody,
-    check_bulk_answer,
-    scan_answer,
-)
-from pkgintel.api.routes.compat import compat_answer, with_runtimes
-from pkgintel.api.routes.contact import ContactIn, ContactOut, contact_answer
-from pkgintel.api.routes.errors import resolve_error_answer
-from pkgintel.api.routes.knowledge import (
+from pkgintel.application.advisories import malicious_answer, pin_safe_answer, vulns_answer
+from pkgintel.application.audit import check_bulk_answer, scan_answer
+from pkgintel.application.compat import compat_answer, with_runtimes
+from pkgintel.application.contact import contact_answer
+from pkgintel.application.errors import resolve_error_answer
+from pkgintel.application.knowledge import (
     alternatives_answer,
     breaking_answer,
     bugs_answer,
@@ -42,7 +35,7 @@ from pkgintel.api.routes.knowledge import (
     migration_answer,
     trending_answer,
 )
-from pkgintel.api.routes.packages import (
+from pkgintel.application.packages import (
     check_answer,
     exists_answer,
     health_answer,
@@ -50,9 +43,7 @@ from pkgintel.api.routes.packages import (
     latest_answer,
     prompt_answer,
 )
-from pkgintel.api.routes.trust import TrustSignalsOut, trust_signals_answer
-from pkgintel.api.routes.typosquat import typosquat_answer
-from pkgintel.api.schemas.answers import (
+from pkgintel.application.schemas.answers import (
     BulkOut,
     MaliciousOut,
     PinSafeOut,
@@ -60,9 +51,11 @@ from pkgintel.api.schemas.answers import (
     ScanOut,
     VulnsOut,
 )
-from pkgintel.api.schemas.compat import CompatOut
-from pkgintel.api.schemas.errors import ErrorResolutionOut
-from pkgintel.api.schemas.knowledge_out import (
+from pkgintel.application.schemas.audit import BulkBody, BulkItem, IgnoreEntry, ScanBody
+from pkgintel.application.schemas.compat import CompatOut
+from pkgintel.application.schemas.contact import ContactIn, ContactOut
+from pkgintel.application.schemas.errors import ErrorResolutionOut
+from pkgintel.application.schemas.knowledge_out import (
     AlternativesOut,
     BreakingOut,
     BugsOut,
@@ -70,14 +63,17 @@ from pkgintel.api.schemas.knowledge_out import (
     MigrationOut,
     TrendingOut,
 )
-from pkgintel.api.schemas.packages import (
+from pkgintel.application.schemas.packages import (
     ExistsOut,
     InstallOut,
     LatestOut,
     PackageHealthOut,
     PackageReportOut,
 )
-from pkgintel.api.schemas.typosquat import TyposquatOut
+from pkgintel.application.schemas.trust import TrustSignalsOut
+from pkgintel.application.schemas.typosquat import TyposquatOut
+from pkgintel.application.signals import trust_signals_answer
+from pkgintel.application.typosquat import typosquat_answer
 from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.operations.contact import (
     MAX_EMAIL_CHARS,
