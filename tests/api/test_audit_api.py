@@ -12,9 +12,9 @@ from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 from typer.testing import CliRunner
 
-from pkgintel.cli.main import app
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.entry import app
 from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 

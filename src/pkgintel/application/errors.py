@@ -27,7 +27,7 @@ def error_service(runtime: Runtime) -> ErrorService:
 
 
 async def error_meta(endpoint: str, runtime: Runtime) -> dict[str, Any]:
-    """`error_meta` of every error answer; the source's status says whether the knowledge is loaded
+    """`_meta` of every error answer; the source's status says whether the knowledge is loaded
     (`ErrorService.source_status`)."""
     service = error_service(runtime)
     status, detail = await service.source_status()
@@ -52,6 +52,6 @@ async def resolve_error_answer(runtime: Runtime, error: str, limit: int = 5) -> 
     resolution = await error_service(runtime).resolve(error, limit=limit)
     body = {
         **resolution_wire(resolution),
-        "error_meta": await error_meta("/api/error/resolve", runtime),
+        "_meta": await error_meta("/api/error/resolve", runtime),
     }
     return Answer(body, NO_STORE, {"_response_ms": elapsed_ms(started)})

@@ -78,7 +78,7 @@ async def search_errors(
         "normalised": normalised_wire(normalised) if normalised else None,
         "count": len(matches),
         "results": [match_wire(m) for m in matches],
-        "error_meta": await error_meta("/api/error", runtime),
+        "_meta": await error_meta("/api/error", runtime),
     }
     return cached_json(
         request, body, cache_control=ERROR_CACHE, volatile={"_response_ms": elapsed_ms(started)}
@@ -104,7 +104,7 @@ async def popular_errors(
     body = {
         "count": len(entries),
         "results": [entry_wire(e) for e in entries],
-        "error_meta": await error_meta("/api/error/popular", runtime),
+        "_meta": await error_meta("/api/error/popular", runtime),
     }
     return cached_json(request, body, cache_control=ERROR_CACHE)
 
@@ -118,7 +118,7 @@ async def get_error(
     ],
 ) -> Response:
     entry = await error_service(runtime).get(error_hash)
-    body = {**entry_wire(entry), "error_meta": await error_meta("/api/error/{error_hash}", runtime)}
+    body = {**entry_wire(entry), "_meta": await error_meta("/api/error/{error_hash}", runtime)}
     return cached_json(request, body, cache_control=ERROR_CACHE)
 
 
