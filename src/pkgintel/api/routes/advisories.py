@@ -20,6 +20,13 @@ from pkgintel.application.advisories import (
 )
 from pkgintel.application.answer import NO_STORE
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.limits import (
+    DEFAULT_MIN_SEVERITY,
+    DEFAULT_VERSIONS_CHECKED,
+    MAX_CONSTRAINT_CHARS,
+    MAX_VERSIONS_CHECKED,
+    SEVERITY_PATTERN,
+)
 from pkgintel.domain.packages import Ecosystem
 
 router = APIRouter(prefix="/api", tags=["vulnerabilities"])
@@ -49,14 +56,14 @@ async def pin_safe(
     min_severity: Annotated[
         str,
         Query(
-            pattern="^(critical|high|medium|low)$",
+            pattern=SEVERITY_PATTERN,
             description="Reject versions with an advisory at or above this.",
         ),
-    ] = "high",
+    ] = DEFAULT_MIN_SEVERITY,
     constraint: Annotated[
         str | None,
         Query(
-            max_length=128,
+            max_length=MAX_CONSTRAINT_CHARS,
             description="`^X.Y.Z`, `~X.Y.Z`, `>=X`, an exact version, or a range in the "
             "ecosystem's own syntax (PEP 440 `>=1.0,<2.0`, `~=1.4`; npm `>=4.0.0 <4.17.0`, `1.x || ^2`; "
             "Cargo `>=0.1, <0.2`; RubyGems `~> 1.12.0`; Maven/NuGet `[2.0,3.0)`; Composer `^2.3 || ^1.0`; "
@@ -65,8 +72,8 @@ async def pin_safe(
         ),
     ] = None,
     limit_checked: Annotated[
-        int, Query(ge=1, le=500, description="Versions examined, newest first.")
-    ] = 50,
+        int, Query(ge=1, le=MAX_VERSIONS_CHECKED, description="Versions examined, newest first.")
+    ] = DEFAULT_VERSIONS_CHECKED,
     include_prerelease: Annotated[
         bool, Query(description="Consider alpha/beta/rc/canary/nightly.")
     ] = False,

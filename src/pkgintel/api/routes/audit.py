@@ -30,6 +30,7 @@ from pkgintel.application.schemas.audit import (
     ScanBody,
     StackBody,
 )
+from pkgintel.domain.limits import body_limit_message
 
 router = APIRouter(prefix="/api", tags=["audit"])
 
@@ -75,7 +76,7 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
         return problem(
             413,
             "Body too large",
-            f"the scan body is limited to {runtime.max_lockfile_bytes:,} bytes",
+            body_limit_message(runtime.max_lockfile_bytes),
             kind="body-too-large",
             limit=runtime.max_lockfile_bytes,
         )

@@ -40,6 +40,7 @@ from pkgintel.application.schemas.knowledge_out import (
 )
 from pkgintel.application.schemas.wire import _iso
 from pkgintel.domain.errors import InvalidInput, PackageNotFound
+from pkgintel.domain.limits import MAX_VERSION_CHARS
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 
@@ -110,7 +111,7 @@ async def migration(
     return _send(request, await migration_answer(runtime, ecosystem, src, dst))
 
 
-VersionParam = Annotated[str | None, Query(min_length=1, max_length=128)]
+VersionParam = Annotated[str | None, Query(min_length=1, max_length=MAX_VERSION_CHARS)]
 
 
 @router.get("/breaking", summary="Recent breaking changes")

@@ -18,6 +18,7 @@ from pkgintel.application.schemas.trust import TrustSignalsOut
 from pkgintel.application.signals import (
     trust_signals_answer,
 )
+from pkgintel.domain.limits import MAX_VERSION_CHARS
 from pkgintel.domain.packages import Ecosystem
 
 router = APIRouter(prefix="/api", tags=["supply-chain"])
@@ -39,7 +40,11 @@ async def trust_signals(
     runtime: RuntimeDep,
     version: Annotated[
         str | None,
-        Query(min_length=1, max_length=128, description="Version whose provenance is judged."),
+        Query(
+            min_length=1,
+            max_length=MAX_VERSION_CHARS,
+            description="Version whose provenance is judged.",
+        ),
     ] = None,
 ) -> Response:
     """Who publishes the package, how its project is looked after, and whether its releases are

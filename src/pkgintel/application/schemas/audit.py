@@ -15,6 +15,13 @@ from pydantic import (
 )
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.limits import (
+    MAX_FILENAME_CHARS,
+    MAX_LOCKFILE_KIND_CHARS,
+    MAX_NAME_CHARS,
+    MAX_SCAN_PACKAGES,
+    MAX_VERSION_CHARS,
+)
 from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import MAX_PURL_CHARS, parse_purl
@@ -29,7 +36,7 @@ class ScanFile(BaseModel):
     """One more file of the project, named as the including file refers to it."""
 
     model_config = ConfigDict(extra="forbid")
-    filename: str = Field(min_length=1, max_length=256)
+    filename: str = Field(min_length=1, max_length=MAX_FILENAME_CHARS)
     content: str
 
 
@@ -54,15 +61,15 @@ class ScanBody(BaseModel):
     packages: dict[Annotated[str, Field(min_length=1, max_length=MAX_PURL_CHARS)], str] | None = (
         Field(
             None,
-            max_length=5000,
+            max_length=MAX_SCAN_PACKAGES,
             description="Name → version or range; a name may be a Package URL "
             '(`{"pkg:npm/lodash@4.17.15": ""}`), whose version is the entry\'s and whose type '
             "is the ecosystem when `ecosystem` is omitted.",
         )
     )
     lockfile: str | None = None
-    lockfile_kind: str | None = Field(None, max_length=64)
-    filename: str | None = Field(None, max_length=256)
+    lockfile_kind: str | None = Field(None, max_length=MAX_LOCKFILE_KIND_CHARS)
+    filename: str | None = Field(None, max_length=MAX_FILENAME_CHARS)
     format: Literal["native", "cyclonedx", "spdx"] = "native"
     include_transitive: bool = True
     files: list[ScanFile] | None = Field(None, max_length=MAX_INCLUDE_FILES)
@@ -81,9 +88,12 @@ class NamedItem(BaseModel):
         None, description="Ecosystem identifier or alias; required unless `purl` is given."
     )
     package: str | None = Field(
-        None, min_length=1, max_length=214, description="Required unless `purl` is given."
+        None,
+        min_length=1,
+        max_length=MAX_NAME_CHARS,
+        description="Required unless `purl` is given.",
     )
-    version: str | None = Field(None, min_length=1, max_length=128)
+    version: str | None = Field(None, min_length=1, max_length=MAX_VERSION_CHARS)
     purl: str | None = Field(
         None,
         min_length=5,
