@@ -619,7 +619,7 @@ async def measure_scans(
 async def scan_breakdown(runtime: Any, caller: Caller, lf: Lockfile, n: int) -> dict[str, float]:
     """The parts of one scan of `lf`, each timed alone (p50 ms of `n`; uncached parts fewer)."""
     from pkgintel.api.http import plain_json
-    from pkgintel.api.routes.audit import ScanBody
+    from pkgintel.application.schemas.audit import ScanBody
 
     raw = scan_body(lf)
     out: dict[str, float] = {}

@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pkgintel.app import create_app
-from pkgintel.cli.main import app
 from pkgintel.config import Settings
+from pkgintel.entry import app
 from pkgintel.runtime import bootstrap
 from pkgintel.runtime.bootstrap import build_runtime
 from pkgintel.services.operations.doctor import Doctor

@@ -1,5 +1,5 @@
 """`python -m pkgintel` runs the command-line interface."""
 
-from pkgintel.cli.main import main
+from pkgintel.entry import main
 
 main()

@@ -1,6 +1,6 @@
 """
 A bad setting is one line: the variable, the value given (secrets masked), what is wrong and an
-example of a right value. `pkgintel` prints these lines on stderr and exits 2 (`cli.main`), and so
+example of a right value. `pkgintel` prints these lines on stderr and exits 2 (`entry.py`), and so
 does the app factory under uvicorn (`app.app_from_env`).
 
 Two kinds: values `Settings` refuses (`settings_problems` turns pydantic's errors into one

@@ -12,9 +12,9 @@ from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 from typer.testing import CliRunner
 
-from pkgintel.cli.main import app
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.entry import app
 from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 
@@ -179,7 +179,7 @@ async def test_scan_bad_input(client: httpx.AsyncClient, runtime: Runtime) -> No
 async def test_scan_large_lockfile_is_parsed_off_the_event_loop_with_the_same_errors(
     client: httpx.AsyncClient, loaded: Runtime
 ) -> None:
-    from pkgintel.api.routes.audit import OFF_LOOP_BYTES
+    from pkgintel.application.audit import OFF_LOOP_BYTES
 
     packages = {"": {"name": "app", "version": "1.0.0"}}
     packages |= {f"node_modules/pkg-{i}": {"version": f"1.0.{i}"} for i in range(2000)}

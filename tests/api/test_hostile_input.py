@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pkgintel.api.schemas.wire import report_wire
+from pkgintel.application.schemas.wire import report_wire
 from pkgintel.config import Settings
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pkgintel.api.schemas.packages import PackageHealthOut, PackageReportOut
+from pkgintel.application.schemas.packages import PackageHealthOut, PackageReportOut
 from pkgintel.scoring import ACTIONS
 from tests.shared import requires_shared
 

@@ -23,11 +23,11 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.api.routes.audit import IgnoreEntry
+from pkgintel.application.schemas.audit import IgnoreEntry
 from pkgintel.cli import scan as cli_scan
-from pkgintel.cli.main import app
 from pkgintel.cli.scan import EXIT_FINDINGS, EXIT_LOCKFILE, EXIT_NO_DATA, EXIT_OK, EXIT_USAGE
 from pkgintel.config import Settings
+from pkgintel.entry import app
 from pkgintel.mcp.tools import scan_project
 from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record

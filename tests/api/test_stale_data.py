@@ -15,7 +15,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli.main import app
+from pkgintel.entry import app
 from pkgintel.runtime.container import Runtime
 from tests.osv_records import ingest_records, malicious, record
 

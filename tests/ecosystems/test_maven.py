@@ -227,7 +227,7 @@ def test_tree_records_keep_scope_optional_exclusions_inheritance_and_management(
     assert json.loads(info.extra["maven_managed"]) == {"org.slf4j:slf4j-api": "2.0.13"}
     assert info.extra["maven_boms"] == "io.netty:netty-bom:4.1.110.Final"
     # the records stay off the wire's metadata
-    from pkgintel.api.schemas.wire import REGISTRY_FACTS
+    from pkgintel.application.schemas.wire import REGISTRY_FACTS
 
     assert not {"maven_dependencies", "maven_managed", "maven_boms"} & set(REGISTRY_FACTS)
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli.main import app
 from pkgintel.domain.errors import PackageNotFound
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.entry import app
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli.main import app
+from pkgintel.entry import app
 
 TSV = "name\tdownloads\nrequests\t100\nflask\t50\n"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pkgintel.api.schemas.compat import compat_wire
+from pkgintel.application.schemas.compat import compat_wire
 from pkgintel.domain.knowledge.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
 from pkgintel.services.knowledge.compatibility import CompatService, pypi_version_constraints

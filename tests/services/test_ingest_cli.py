@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pkgintel.cli.ingest import default_feed
-from pkgintel.cli.main import app
+from pkgintel.entry import app
 from tests.osv_records import malicious, record, write_export
 
 KEV = {

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pkgintel.cli.main import app
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.entry import app
 from pkgintel.sources.name_lists import parse_name_list
 from tests.shared import requires_shared, shared_path
 

@@ -109,7 +109,7 @@ async def test_exists_and_typosquat_follow_each_ecosystems_normalisation(tmp_pat
 def test_cli_ingests_the_go_module_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
-    from pkgintel.cli.main import app
+    from pkgintel.entry import app
     from tests.shared import shared_path
 
     monkeypatch.setenv("PKGINTEL_DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")

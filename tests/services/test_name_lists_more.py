@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 from typer.testing import CliRunner
 
-from pkgintel.cli.main import app
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.entry import app
 from pkgintel.services.names.service import NameService
 from pkgintel.sources.name_lists import parse_name_list
 from pkgintel.storage.migrate import upgrade

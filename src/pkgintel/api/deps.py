@@ -7,6 +7,7 @@ from typing import Annotated, cast
 from fastapi import Depends, Path, Query, Request
 
 from pkgintel.api.http import ClientIdentity
+from pkgintel.domain.limits import MAX_NAME_CHARS, MAX_VERSION_CHARS
 from pkgintel.runtime.container import Runtime
 
 
@@ -25,7 +26,7 @@ PackagePath = Annotated[
     str,
     Path(
         min_length=1,
-        max_length=214,
+        max_length=MAX_NAME_CHARS,
         description="Package name; scoped npm names as `@scope/name` or percent-encoded `%40scope%2Fname`.",
         examples=["lodash", "@types/jquery", "requests"],
     ),
@@ -34,7 +35,7 @@ VersionQuery = Annotated[
     str | None,
     Query(
         min_length=1,
-        max_length=128,
+        max_length=MAX_VERSION_CHARS,
         description="Render the answer for this version (default: latest).",
     ),
 ]

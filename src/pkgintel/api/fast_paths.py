@@ -15,8 +15,8 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pkgintel.api.http import cached_json
-from pkgintel.api.routes.packages import EXISTS_CACHE, exists_body
 from pkgintel.api.usage import record_call
+from pkgintel.application.packages import EXISTS_CACHE, exists_body
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names.rules import MAX_NAME_LENGTH
 from pkgintel.domain.packages import Ecosystem

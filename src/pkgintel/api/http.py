@@ -6,39 +6,26 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 from fastapi import Request
 from fastapi.responses import Response
 
-PACKAGE_CACHE = "public, max-age=21600, stale-while-revalidate=86400"
-STALE_CACHE = "public, max-age=300, stale-while-revalidate=3600"
-NO_STORE = "no-store"
+from pkgintel.application.answer import NO_STORE, PACKAGE_CACHE, STALE_CACHE, Answer, aged_sources
 
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """
-    One JSON answer as every door renders it: `body` (the stable part, what the ETag covers),
-    `cache_control`, and `volatile` keys (timings, cache markers) added last. The JSON API sends
-    `wire()`; the MCP tools return it as structured content.
-    """
-
-    body: dict[str, Any]
-    cache_control: str = PACKAGE_CACHE
-    volatile: dict[str, Any] = field(default_factory=dict)
-
-    def wire(self) -> dict[str, Any]:
-        """What both doors send: the body, the volatile keys, and each `_meta.sources` entry with
-        its `age_s` and `stale` (`aged_sources`), as `cached_json` sends them."""
-        payload = {**self.body, **self.volatile} if self.volatile else self.body
-        meta = payload.get("_meta")
-        if isinstance(meta, dict) and meta.get("sources"):
-            payload = {**payload, "_meta": {**meta, "sources": aged_sources(meta["sources"])}}
-        return payload
+__all__ = [
+    "NO_STORE",
+    "PACKAGE_CACHE",
+    "STALE_CACHE",
+    "Answer",
+    "ClientIdentity",
+    "aged_sources",
+    "cached_bytes",
+    "cached_json",
+    "cached_text",
+    "plain_json",
+]
 
 
 def _etag(stable: bytes) -> str:
@@ -74,28 +61,6 @@ def cached_json(
     if isinstance(meta, dict) and meta.get("sources"):
         payload = {**payload, "_meta": {**meta, "sources": aged_sources(meta["sources"])}}
     return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
-
-
-def aged_sources(
-    sources: list[dict[str, Any]], now: datetime | None = None
-) -> list[dict[str, Any]]:
-    """
-    Each `_meta.sources` entry with `age_s` (seconds since `fetched_at`, null when unknown) and
-    `stale` (true when served from an older copy). Added after the ETag is computed, so the age
-    ticking does not defeat revalidation.
-    """
-    current = now or datetime.now(UTC)
-    out = []
-    for source in sources:
-        fetched = source.get("fetched_at")
-        age: int | None = None
-        if isinstance(fetched, str):
-            try:
-                age = max(0, int((current - datetime.fromisoformat(fetched)).total_seconds()))
-            except (TypeError, ValueError):
-                age = None
-        out.append({**source, "age_s": age, "stale": source.get("status") == "stale"})
-    return out
 
 
 def cached_text(request: Request, text: str, *, cache_control: str = PACKAGE_CACHE) -> Response:

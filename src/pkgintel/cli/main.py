@@ -1,8 +1,9 @@
 """
-Command line: `pkgintel serve | mcp | check | migrate | ingest names|osv|kev|epss|all|knowledge | worker |
+The command-line door: `pkgintel check | migrate | ingest names|osv|kev|epss|all|knowledge | worker |
 jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot | doctor | scan` (`cli/scan.py`).
 
-A composition root like `app.py`: it reads `Settings` and builds what each command needs.
+It reads `Settings` and builds what each command needs. The commands that start another door
+(`serve`, `mcp`) and the console-script entry point are added by `pkgintel/entry.py`.
 Exit codes: 0 success, 1 the answer is a finding (unknown package, upstream down), 2 bad usage or input
 (`pkgintel scan` adds 3 for an unreadable lockfile and 4 for no answer to trust: see `cli/scan.py`).
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -19,8 +19,6 @@ from typing import Annotated
 import httpx
 import orjson
 import typer
-from pydantic import ValidationError
-from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -52,72 +50,7 @@ app.command()(doctor)
 err = Console(stderr=True)
 
 
-@app.command()
-def serve(
-    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    workers: Annotated[
-        int, typer.Option(help="Worker processes (use Redis when more than 1).")
-    ] = 1,
-) -> None:
-    """Start the HTTP service (migrates the database first)."""
-    import uvicorn
-
-    from pkgintel.logs import logging_config
-
-    settings = Settings()
-    # Reached here, once, so an unreachable database or Redis is one line and exit 2 (under
-    # uvicorn the lifespan's failure would be a traceback per worker).
-    asyncio.run(_preflight(settings))
-    if settings.migrate_on_start:
-        # Migrated once here: the workers need not check again (faster first answer).
-        os.environ["PKGINTEL_MIGRATE_ON_START"] = "false"
-    uvicorn.run(
-        "pkgintel.app:app_from_env",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=settings.log_level,
-        log_config=logging_config(settings.log_level, settings.log_format),
-        proxy_headers=False,
-        access_log=False,  # pkgintel.access logs each request with a keyed hash, not the address
-    )
-
-
-async def _preflight(settings: Settings) -> None:
-    """Redis and the database reachable (`BadSetting` otherwise); migrated when configured."""
-    from pkgintel.runtime.reachability import preflight
-
-    await preflight(settings)
-    if settings.migrate_on_start:
-        await _migrate(settings)
-
-
-@app.command("mcp")
-def mcp_stdio() -> None:
-    """
-    Run the MCP server over stdio (for desktop clients: Claude Code, Cursor, VS Code). Same tools as
-    `/mcp` of `pkgintel serve`; stdout carries the protocol, logs go to stderr.
-    """
-    from pkgintel.mcp.server import build_server
-    from pkgintel.runtime.bootstrap import build_runtime
-    from pkgintel.runtime.worker_host import load_shipped
-
-    settings = Settings()  # logging (stderr only) was set up by the root callback
-
-    async def _run() -> None:
-        async with build_runtime(settings) as runtime:
-            # The shipped knowledge on a first start (one query when current): `resolve_error`
-            # and the typosquat checks answer from it.
-            await load_shipped(runtime)
-            server = build_server(lambda: runtime, public_url=settings.public_url.rstrip("/"))
-            await server.run_stdio_async()
-
-    asyncio.run(_run())
-
-
-async def _migrate(settings: Settings) -> str | None:
+async def migrate_database(settings: Settings) -> str | None:
     """Reach the database (`BadSetting` when it cannot be), then apply the migrations."""
     from pkgintel.runtime.reachability import check_database
     from pkgintel.storage.migrate import upgrade
@@ -134,7 +67,7 @@ async def _migrate(settings: Settings) -> str | None:
 @app.command()
 def migrate() -> None:
     """Apply database migrations (idempotent)."""
-    revision = asyncio.run(_migrate(Settings()))
+    revision = asyncio.run(migrate_database(Settings()))
     typer.echo(f"database at revision {revision}")
 
 
@@ -171,7 +104,7 @@ def check(
 
     A scoped npm package is pkg:npm/%40types/node, a Maven artifact pkg:maven/org.slf4j/slf4j-api.
     """
-    from pkgintel.api.schemas.wire import report_wire
+    from pkgintel.application.schemas.wire import report_wire
     from pkgintel.domain.names.rules import validate_name
     from pkgintel.runtime.bootstrap import build_runtime
     from pkgintel.runtime.worker_host import load_shipped
@@ -318,36 +251,3 @@ def _root(
     # setting and exit 2, from `main`) and the log lines of every command get one format.
     settings = load_settings()
     configure_logging(settings.log_level, settings.log_format)
-
-
-def main() -> None:
-    """Console-script entry point. A bad setting (a value `Settings` refuses, or a database or
-    Redis that cannot be reached at start) prints one line per setting on stderr and exits 2."""
-    from pkgintel.settings_errors import (
-        BadSetting,
-        BadSettings,
-        settings_error_problem,
-        settings_problems,
-    )
-
-    problems: list[BadSetting]
-    try:
-        app()
-        return
-    except BadSettings as exc:
-        problems = exc.problems
-    except BadSetting as exc:
-        problems = [exc]
-    except ValidationError as exc:
-        if exc.title != "Settings":
-            raise
-        problems = settings_problems(exc)
-    except SettingsError as exc:
-        problems = [settings_error_problem(exc)]
-    for problem in problems:
-        sys.stderr.write(problem.line + "\n")
-    sys.exit(2)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

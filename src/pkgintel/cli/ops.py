@@ -105,7 +105,7 @@ def jobs_list(
 
     jobs = asyncio.run(_run())
     if as_json:
-        from pkgintel.api.routes.admin import job_wire
+        from pkgintel.application.jobs import job_wire
 
         for job in jobs:
             typer.echo(orjson.dumps(job_wire(job)).decode())  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field, WithJsonSchema
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.limits import MAX_NAME_CHARS, MAX_VERSION_CHARS
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import MAX_PURL_CHARS, purl_target
 
@@ -40,7 +41,7 @@ PackageArg = Annotated[
     str,
     Field(
         min_length=1,
-        max_length=214,
+        max_length=MAX_NAME_CHARS,
         description="Package name as the registry spells it; scoped npm names as `@scope/name`.",
     ),
 ]
@@ -49,7 +50,7 @@ VersionArg = Annotated[
     str | None,
     Field(
         min_length=1,
-        max_length=128,
+        max_length=MAX_VERSION_CHARS,
         description="Answer for this version (default: the latest).",
     ),
 ]
@@ -102,12 +103,12 @@ EcosystemOrPurlArg = Annotated[
 
 PackageOrPurlArg = Annotated[
     str | None,
-    Field(min_length=1, max_length=214),
+    Field(min_length=1, max_length=MAX_NAME_CHARS),
     WithJsonSchema(
         {
             "type": "string",
             "minLength": 1,
-            "maxLength": 214,
+            "maxLength": MAX_NAME_CHARS,
             "description": "Package name as the registry spells it; scoped npm names as "
             "`@scope/name`. Required unless `purl` is given.",
         }

@@ -29,6 +29,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from pkgintel import __version__
+from pkgintel.application.discovery import McpEndpoint, ToolSummary, client_config
 from pkgintel.mcp.server import build_server
 from pkgintel.runtime.container import Runtime
 
@@ -55,16 +56,6 @@ def security_settings(urls: list[str], extra_hosts: list[str]) -> TransportSecur
         allowed_hosts=list(dict.fromkeys(hosts)),
         allowed_origins=list(dict.fromkeys(origins)),
     )
-
-
-def client_config(url: str) -> dict[str, Any]:
-    """How to add this server to the common clients (also served in `/.well-known/mcp.json`)."""
-    return {
-        "claude_code": f"claude mcp add --transport http pkgintel {url}",
-        "cursor": {"mcpServers": {"pkgintel": {"url": url}}},
-        "vscode": {"servers": {"pkgintel": {"type": "http", "url": url}}},
-        "stdio": {"mcpServers": {"pkgintel": {"command": "pkgintel", "args": ["mcp"]}}},
-    }
 
 
 class McpHttp:
@@ -136,6 +127,28 @@ class McpHttp:
             "config": client_config(self.url),
             "discovery": "/.well-known/mcp.json",
         }
+
+    async def endpoint(self) -> McpEndpoint:
+        """This server as the discovery documents describe it (`application.discovery.McpDoor`)."""
+        tools = await self.server.list_tools()
+        return McpEndpoint(
+            name=self.server.name,
+            title=self.server.title,
+            description=self.server.description,
+            url=self.url,
+            public_url=self.public_url,
+            tools=tuple(
+                ToolSummary(
+                    t.name,
+                    t.title,
+                    t.description,
+                    t.annotations.model_dump(by_alias=True, exclude_none=True)
+                    if t.annotations
+                    else None,
+                )
+                for t in tools
+            ),
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (

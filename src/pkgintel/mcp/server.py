@@ -24,8 +24,8 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 
 from pkgintel import __version__
-from pkgintel.api.errors import arguments_problem, problem_for
-from pkgintel.api.routes.audit import SbomError
+from pkgintel.application.audit import SbomError
+from pkgintel.application.problems import arguments_problem, problem_for
 from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.purl import parse_purl
 from pkgintel.mcp.args import PURL_PARAM, named_by_purl, resolve_purl_arguments

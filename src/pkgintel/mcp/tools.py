@@ -22,19 +22,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, WithJsonSchema
 
-from pkgintel.api.routes.advisories import malicious_answer, pin_safe_answer, vulns_answer
-from pkgintel.api.routes.audit import (
-    BulkBody,
-    BulkItem,
-    IgnoreEntry,
-    ScanBody,
-    check_bulk_answer,
-    scan_answer,
-)
-from pkgintel.api.routes.compat import compat_answer, with_runtimes
-from pkgintel.api.routes.contact import ContactIn, ContactOut, contact_answer
-from pkgintel.api.routes.errors import resolve_error_answer
-from pkgintel.api.routes.knowledge import (
+from pkgintel.application.advisories import malicious_answer, pin_safe_answer, vulns_answer
+from pkgintel.application.audit import check_bulk_answer, scan_answer
+from pkgintel.application.compat import compat_answer, with_runtimes
+from pkgintel.application.contact import contact_answer
+from pkgintel.application.errors import resolve_error_answer
+from pkgintel.application.knowledge import (
     alternatives_answer,
     breaking_answer,
     bugs_answer,
@@ -42,7 +35,7 @@ from pkgintel.api.routes.knowledge import (
     migration_answer,
     trending_answer,
 )
-from pkgintel.api.routes.packages import (
+from pkgintel.application.packages import (
     check_answer,
     exists_answer,
     health_answer,
@@ -50,9 +43,7 @@ from pkgintel.api.routes.packages import (
     latest_answer,
     prompt_answer,
 )
-from pkgintel.api.routes.trust import TrustSignalsOut, trust_signals_answer
-from pkgintel.api.routes.typosquat import typosquat_answer
-from pkgintel.api.schemas.answers import (
+from pkgintel.application.schemas.answers import (
     BulkOut,
     MaliciousOut,
     PinSafeOut,
@@ -60,9 +51,11 @@ from pkgintel.api.schemas.answers import (
     ScanOut,
     VulnsOut,
 )
-from pkgintel.api.schemas.compat import CompatOut
-from pkgintel.api.schemas.errors import ErrorResolutionOut
-from pkgintel.api.schemas.knowledge_out import (
+from pkgintel.application.schemas.audit import BulkBody, BulkItem, IgnoreEntry, ScanBody
+from pkgintel.application.schemas.compat import CompatOut
+from pkgintel.application.schemas.contact import ContactIn, ContactOut
+from pkgintel.application.schemas.errors import ErrorResolutionOut
+from pkgintel.application.schemas.knowledge_out import (
     AlternativesOut,
     BreakingOut,
     BugsOut,
@@ -70,15 +63,31 @@ from pkgintel.api.schemas.knowledge_out import (
     MigrationOut,
     TrendingOut,
 )
-from pkgintel.api.schemas.packages import (
+from pkgintel.application.schemas.packages import (
     ExistsOut,
     InstallOut,
     LatestOut,
     PackageHealthOut,
     PackageReportOut,
 )
-from pkgintel.api.schemas.typosquat import TyposquatOut
+from pkgintel.application.schemas.trust import TrustSignalsOut
+from pkgintel.application.schemas.typosquat import TyposquatOut
+from pkgintel.application.signals import trust_signals_answer
+from pkgintel.application.typosquat import typosquat_answer
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.limits import (
+    DEFAULT_MIN_SEVERITY,
+    DEFAULT_VERSIONS_CHECKED,
+    MAX_CONSTRAINT_CHARS,
+    MAX_FILENAME_CHARS,
+    MAX_LOCKFILE_KIND_CHARS,
+    MAX_NAME_CHARS,
+    MAX_SCAN_PACKAGES,
+    MAX_VERSION_CHARS,
+    MAX_VERSIONS_CHECKED,
+    Severity,
+    body_limit_message,
+)
 from pkgintel.domain.operations.contact import (
     MAX_EMAIL_CHARS,
     MAX_MESSAGE_CHARS,
@@ -246,21 +255,21 @@ async def pin_safe(
     ecosystem: EcosystemArg,
     package: PackageArg,
     min_severity: Annotated[
-        Literal["critical", "high", "medium", "low"],
+        Severity,
         Field(description="Reject versions with a known advisory at or above this severity."),
-    ] = "high",
+    ] = DEFAULT_MIN_SEVERITY,
     constraint: Annotated[
         str | None,
         Field(
             min_length=1,
-            max_length=128,
+            max_length=MAX_CONSTRAINT_CHARS,
             description="Stay within `^X.Y.Z`, `~X.Y.Z`, `>=X`, an exact version, or a range in "
             "the ecosystem's own syntax (e.g. `>=1.0,<2.0`, `~> 1.2`, `[2.0,3.0)`).",
         ),
     ] = None,
     limit_checked: Annotated[
-        int, Field(ge=1, le=500, description="Versions examined, newest first.")
-    ] = 50,
+        int, Field(ge=1, le=MAX_VERSIONS_CHECKED, description="Versions examined, newest first.")
+    ] = DEFAULT_VERSIONS_CHECKED,
     include_prerelease: Annotated[
         bool, Field(description="Also consider alpha/beta/rc/canary/nightly versions.")
     ] = False,
@@ -354,17 +363,23 @@ async def scan_project(
     packages: Annotated[
         dict[Annotated[str, Field(min_length=1, max_length=MAX_PURL_CHARS)], str] | None,
         Field(
-            max_length=5000,
+            max_length=MAX_SCAN_PACKAGES,
             description="Name to exact version (ranges come back unresolved); needs `ecosystem`, "
             "unless the names are Package URLs (`{'pkg:npm/lodash@4.17.15': ''}`).",
         ),
     ] = None,
     ecosystem: OptionalEcosystemArg = None,
     lockfile_kind: Annotated[
-        str | None, Field(max_length=64, description="Lockfile kind; detected when omitted.")
+        str | None,
+        Field(
+            max_length=MAX_LOCKFILE_KIND_CHARS, description="Lockfile kind; detected when omitted."
+        ),
     ] = None,
     filename: Annotated[
-        str | None, Field(max_length=256, description="The lockfile's file name (helps detection).")
+        str | None,
+        Field(
+            max_length=MAX_FILENAME_CHARS, description="The lockfile's file name (helps detection)."
+        ),
     ] = None,
     format: Annotated[
         Literal["native", "cyclonedx", "spdx"],
@@ -386,9 +401,7 @@ async def scan_project(
     is fetched or executed. Same answer as POST /api/scan.
     """
     if lockfile is not None and len(lockfile.encode()) > rt.max_lockfile_bytes:
-        raise InvalidInput(
-            "lockfile", f"the scan body is limited to {rt.max_lockfile_bytes:,} bytes"
-        )
+        raise InvalidInput("lockfile", body_limit_message(rt.max_lockfile_bytes))
     body = ScanBody(
         ecosystem=ecosystem,
         packages=packages,
@@ -427,8 +440,8 @@ async def check_compatibility(
     rt: Runtime,
     packages: Annotated[
         dict[
-            Annotated[str, Field(min_length=1, max_length=214)],
-            Annotated[str, Field(min_length=1, max_length=128)],
+            Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)],
+            Annotated[str, Field(min_length=1, max_length=MAX_VERSION_CHARS)],
         ]
         | None,
         Field(
@@ -501,10 +514,10 @@ async def get_migration_path(
     rt: Runtime,
     ecosystem: EcosystemArg,
     from_package: Annotated[
-        str, Field(min_length=1, max_length=214, description="The package to leave.")
+        str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="The package to leave.")
     ],
     to_package: Annotated[
-        str, Field(min_length=1, max_length=214, description="The package to move to.")
+        str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="The package to move to.")
     ],
 ) -> dict[str, Any]:
     """
@@ -523,11 +536,19 @@ async def get_breaking_changes(
     package: PackageArg,
     from_version: Annotated[
         str | None,
-        Field(min_length=1, max_length=128, description="The version you are on (exclusive)."),
+        Field(
+            min_length=1,
+            max_length=MAX_VERSION_CHARS,
+            description="The version you are on (exclusive).",
+        ),
     ] = None,
     to_version: Annotated[
         str | None,
-        Field(min_length=1, max_length=128, description="The version you move to (inclusive)."),
+        Field(
+            min_length=1,
+            max_length=MAX_VERSION_CHARS,
+            description="The version you move to (inclusive).",
+        ),
     ] = None,
 ) -> dict[str, Any]:
     """

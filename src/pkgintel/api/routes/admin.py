@@ -23,10 +23,12 @@ from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pkgintel.api.errors import problem
-from pkgintel.api.http import NO_STORE, plain_json
-from pkgintel.api.routes.contact import contact_service, contact_wire
+from pkgintel.api.http import plain_json
+from pkgintel.application.answer import NO_STORE
+from pkgintel.application.contact import contact_service, contact_wire
+from pkgintel.application.jobs import job_wire
 from pkgintel.domain.operations.contact import ContactType
-from pkgintel.domain.operations.ops import AdminAccessDenied, Job, OpsNotFound, OpsUnavailable
+from pkgintel.domain.operations.ops import AdminAccessDenied, OpsNotFound, OpsUnavailable
 from pkgintel.runtime.container import Runtime
 from pkgintel.services.operations.agents_by_range import BUCKETS, MAX_BUCKETS
 from pkgintel.services.operations.missions import mission_wire
@@ -93,27 +95,6 @@ def _json(body: Any, status: int = 200) -> Response:
     resp = plain_json(body, cache_control=NO_STORE)
     resp.status_code = status
     return resp
-
-
-def job_wire(job: Job) -> dict[str, Any]:
-    return {
-        "id": job.id,
-        "kind": job.kind,
-        "payload": job.payload,
-        "status": job.status.value,
-        "attempts": job.attempts,
-        "max_attempts": job.max_attempts,
-        "created_at": job.created_at.isoformat(),
-        "started_at": job.started_at.isoformat() if job.started_at else None,
-        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
-        "heartbeat_at": job.heartbeat_at.isoformat() if job.heartbeat_at else None,
-        "duration_s": job.duration_s,
-        "worker_id": job.worker_id,
-        "kill_requested": job.kill_requested,
-        "result": job.result,
-        "error": job.error,
-        "cost": {"tokens": job.cost_tokens, "requests": job.cost_requests},
-    }
 
 
 # -- missions -------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
 import orjson
 from fastapi import APIRouter, Header, Query, Request
@@ -12,27 +12,25 @@ from fastapi.responses import Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
-from pkgintel.api.http import NO_STORE, Answer, cached_json
-from pkgintel.api.schemas.wire import (
-    historical_compromise_wire,
-    meta_wire,
-    sources_wire,
-    upgrade_wire,
-    vulnerabilities_wire,
+from pkgintel.api.http import cached_json
+from pkgintel.application.advisories import (
+    malicious_answer,
+    pin_safe_answer,
+    vulns_answer,
 )
+from pkgintel.application.answer import NO_STORE
 from pkgintel.domain.errors import InvalidInput
-from pkgintel.domain.freshness import feeds_wire, iso
-from pkgintel.domain.names.rules import validate_name
+from pkgintel.domain.limits import (
+    DEFAULT_MIN_SEVERITY,
+    DEFAULT_VERSIONS_CHECKED,
+    MAX_CONSTRAINT_CHARS,
+    MAX_VERSIONS_CHECKED,
+    SEVERITY_PATTERN,
+)
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.purl import purl_of
-from pkgintel.domain.versions import validate_version
-from pkgintel.knowledge.compromises import compromises_for
-from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["vulnerabilities"])
 
-ADVISORY_CACHE = "public, max-age=3600, stale-while-revalidate=86400"
-"""Advisory answers change when an ingestion runs (typically daily): an hour of client caching."""
 PING_S = 30.0
 MAX_EVENT_ID = 2**63 - 1
 """Event ids are 64-bit database keys."""
@@ -49,41 +47,6 @@ async def vulns(
     )
 
 
-async def vulns_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
-    """The `/api/vulns` answer (shared with the MCP tool `get_vulnerabilities`)."""
-    started = time.perf_counter()
-    name = validate_name(ecosystem, package)
-    latest = await runtime.vulns.latest(ecosystem, name)
-    report = latest.report
-    shown = latest.info.name if latest.info is not None else name
-    plan = latest.upgrade
-    body: dict[str, Any] = {
-        "package": shown,
-        "ecosystem": ecosystem.value,
-        "purl": purl_of(ecosystem, shown, latest.version),
-        **vulnerabilities_wire(report),
-        "version": latest.version,
-        "version_source": latest.version_source,
-        "kev_count": report.kev_count,
-        "max_epss": report.max_epss,
-        "fixed_version": plan.target if plan is not None else None,
-        "upgrade": upgrade_wire(plan) if plan is not None else None,
-        "_meta": meta_wire(
-            endpoint="/api/vulns/{ecosystem}/{package}",
-            tier="vulnerabilities",
-            ecosystem=ecosystem,
-            name=shown,
-            public_url=runtime.public_url,
-            sources=latest.sources,
-        ),
-    }
-    return Answer(
-        body,
-        ADVISORY_CACHE,
-        {"_cache": latest.cache_status, "_response_ms": _ms(started)},
-    )
-
-
 @router.get("/pin_safe/{ecosystem}/{package:path}", summary="Highest version below a severity")
 async def pin_safe(
     request: Request,
@@ -93,14 +56,14 @@ async def pin_safe(
     min_severity: Annotated[
         str,
         Query(
-            pattern="^(critical|high|medium|low)$",
+            pattern=SEVERITY_PATTERN,
             description="Reject versions with an advisory at or above this.",
         ),
-    ] = "high",
+    ] = DEFAULT_MIN_SEVERITY,
     constraint: Annotated[
         str | None,
         Query(
-            max_length=128,
+            max_length=MAX_CONSTRAINT_CHARS,
             description="`^X.Y.Z`, `~X.Y.Z`, `>=X`, an exact version, or a range in the "
             "ecosystem's own syntax (PEP 440 `>=1.0,<2.0`, `~=1.4`; npm `>=4.0.0 <4.17.0`, `1.x || ^2`; "
             "Cargo `>=0.1, <0.2`; RubyGems `~> 1.12.0`; Maven/NuGet `[2.0,3.0)`; Composer `^2.3 || ^1.0`; "
@@ -109,8 +72,8 @@ async def pin_safe(
         ),
     ] = None,
     limit_checked: Annotated[
-        int, Query(ge=1, le=500, description="Versions examined, newest first.")
-    ] = 50,
+        int, Query(ge=1, le=MAX_VERSIONS_CHECKED, description="Versions examined, newest first.")
+    ] = DEFAULT_VERSIONS_CHECKED,
     include_prerelease: Annotated[
         bool, Query(description="Consider alpha/beta/rc/canary/nightly.")
     ] = False,
@@ -130,55 +93,6 @@ async def pin_safe(
     )
 
 
-async def pin_safe_answer(
-    runtime: Runtime,
-    ecosystem: Ecosystem,
-    package: str,
-    *,
-    min_severity: str,
-    constraint: str | None,
-    limit_checked: int,
-    include_prerelease: bool,
-) -> Answer:
-    """The `/api/pin_safe` answer (shared with the MCP tool `pin_safe`)."""
-    started = time.perf_counter()
-    name = validate_name(ecosystem, package)
-    answer = await runtime.pins.pin_safe(
-        ecosystem,
-        name,
-        min_severity=min_severity,
-        constraint=constraint,
-        include_prerelease=include_prerelease,
-        limit_checked=limit_checked,
-    )
-    body = {
-        "package": answer.package,
-        "ecosystem": ecosystem.value,
-        "purl": purl_of(ecosystem, answer.package),
-        "safe_version": answer.safe_version,
-        "latest_version": answer.latest_version,
-        "is_latest": answer.safe_version == answer.latest_version,
-        "status": answer.status,
-        "reason": answer.reason,
-        "data_as_of": iso(answer.data_as_of),
-        "data_sources": feeds_wire(answer.stale_sources),
-        "warning": answer.warning,
-        "min_severity": answer.min_severity,
-        "constraint": answer.constraint,
-        "include_prerelease": answer.include_prerelease,
-        "limit_checked": answer.limit_checked,
-        "checked": answer.checked,
-        "candidates": answer.candidates,
-        "skipped": answer.skipped,
-        "rejected": list(answer.rejected),
-        "_meta": {
-            "endpoint": "/api/pin_safe/{ecosystem}/{package}",
-            "sources": sources_wire(answer.sources),
-        },
-    }
-    return Answer(body, ADVISORY_CACHE, {"_response_ms": _ms(started)})
-
-
 @router.get("/malicious/{ecosystem}/{package:path}", summary="Malicious-package check")
 async def malicious(
     request: Request,
@@ -192,56 +106,6 @@ async def malicious(
     return cached_json(
         request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
     )
-
-
-async def malicious_answer(
-    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
-) -> Answer:
-    """The `/api/malicious` answer (shared with the MCP tool `check_malicious`)."""
-    started = time.perf_counter()
-    name = validate_name(ecosystem, package)
-    if version is not None:
-        version = validate_version(ecosystem, version)
-    check = await runtime.malicious.check(ecosystem, name, version)
-    answer, verdict = check.answer, check.verdict
-    if verdict.status == "unknown":
-        is_malicious, action = None, "insufficient_data"
-    elif verdict.status == "malicious":
-        is_malicious = True
-        action = "review_advisory" if verdict.review_advisory else "do_not_use"
-    elif verdict.status == "historical_incident":
-        is_malicious, action = False, "avoid_reported_versions"
-    else:
-        is_malicious, action = False, "none"
-    body = {
-        "package": name,
-        "ecosystem": ecosystem.value,
-        "purl": purl_of(ecosystem, name, verdict.judged_version),
-        "version": version,
-        "judged_version": verdict.judged_version,
-        "is_malicious": is_malicious,
-        "verdict": verdict.status,
-        "verdict_reason": verdict.reason,
-        "status": answer.status,
-        "reason": answer.reason,
-        "advisory_id": answer.advisories[0]["id"] if answer.advisories else None,
-        "advisories": list(answer.advisories),
-        "all_versions": bool(answer.extra.get("all_versions")),
-        "reported_versions": answer.extra.get("reported_versions", []),
-        "historical_compromise": historical_compromise_wire(
-            answer, compromises_for(ecosystem, name, verdict.judged_version)
-        ),
-        "latest_version": check.latest_version,
-        "latest_version_source": check.latest_source,
-        "downloads_weekly": check.weekly_downloads,
-        "likely_false_positive": action == "review_advisory",
-        "action": action,
-        "_meta": {
-            "endpoint": "/api/malicious/{ecosystem}/{package}",
-            "sources": sources_wire(answer.sources),
-        },
-    }
-    return Answer(body, ADVISORY_CACHE, {"_response_ms": _ms(started)})
 
 
 @router.get(
@@ -302,7 +166,3 @@ async def live_malicious(
     return EventSourceResponse(
         stream(), headers={"Cache-Control": NO_STORE, "X-Accel-Buffering": "no"}
     )
-
-
-def _ms(started: float) -> int:
-    return round((time.perf_counter() - started) * 1000)

@@ -6,16 +6,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
-from pkgintel.api.http import PACKAGE_CACHE, STALE_CACHE, Answer, cached_json
-from pkgintel.api.schemas.artifacts import ProvenanceOut, ScorecardOut
-from pkgintel.api.schemas.artifacts_wire import provenance_wire, scorecard_wire
-from pkgintel.api.schemas.wire import sources_wire
-from pkgintel.domain.errors import EcosystemNotSupported, PackageNotFound
-from pkgintel.domain.names.rules import validate_name
+from pkgintel.api.http import cached_json
+from pkgintel.application.schemas.artifacts import ProvenanceOut, ScorecardOut
+from pkgintel.application.signals import (
+    provenance_answer,
+    scorecard_answer,
+)
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.purl import purl_of
-from pkgintel.domain.signals.provenance import SourceState, SourceStatus
-from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["supply chain"])
 
@@ -24,17 +21,6 @@ _RESPONSES: dict[int | str, dict[str, str]] = {
     501: {"description": "Ecosystem without a live registry adapter (problem+json)"},
     503: {"description": "The package's registry is down and nothing is stored (problem+json)"},
 }
-
-
-def _cache_control(cache_status: str, sources: tuple[SourceStatus, ...]) -> str:
-    """Short edge caching while any source is stale or unavailable, so a recovery shows soon."""
-    degraded = cache_status == "stale" or any(s.status is not SourceState.OK for s in sources)
-    return STALE_CACHE if degraded else PACKAGE_CACHE
-
-
-async def _did_you_mean(runtime: Runtime, ecosystem: Ecosystem, name: str, exc: Exception) -> None:
-    if isinstance(exc, PackageNotFound) and not exc.did_you_mean:
-        exc.did_you_mean = await runtime.names.suggest(ecosystem, name)
 
 
 @router.get(
@@ -53,35 +39,6 @@ async def scorecard(
     answer = await scorecard_answer(runtime, ecosystem, package)
     return cached_json(
         request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
-    )
-
-
-async def scorecard_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
-    """The `/api/scorecard` answer (for the MCP door too)."""
-    name = validate_name(ecosystem, package)
-    if runtime.scorecard is None:
-        raise EcosystemNotSupported(ecosystem.value)
-    try:
-        ans = await runtime.scorecard.get(ecosystem, name)
-    except PackageNotFound as exc:
-        await _did_you_mean(runtime, ecosystem, name, exc)
-        raise
-    runtime.status.stats.count("scorecard")
-    body = {
-        "ecosystem": ecosystem.value,
-        "package": ans.snapshot.info.name,
-        "purl": purl_of(ecosystem, ans.snapshot.info.name, ans.version),
-        "version": ans.version,
-        **scorecard_wire(ans.result),
-        "_meta": {
-            "endpoint": "/api/scorecard/{ecosystem}/{package}",
-            "sources": sources_wire(ans.sources),
-        },
-    }
-    return Answer(
-        body,
-        _cache_control(ans.snapshot.cache_status, ans.sources),
-        {"_cache": ans.snapshot.cache_status},
     )
 
 
@@ -105,31 +62,4 @@ async def provenance(
     answer = await provenance_answer(runtime, ecosystem, package, version)
     return cached_json(
         request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
-    )
-
-
-async def provenance_answer(
-    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None
-) -> Answer:
-    """The `/api/provenance` answer (for the MCP door too)."""
-    name = validate_name(ecosystem, package)
-    if runtime.provenance is None:
-        raise EcosystemNotSupported(ecosystem.value)
-    try:
-        ans = await runtime.provenance.get(ecosystem, name, version)
-    except PackageNotFound as exc:
-        await _did_you_mean(runtime, ecosystem, name, exc)
-        raise
-    runtime.status.stats.count("provenance")
-    body = {
-        **provenance_wire(ans),
-        "_meta": {
-            "endpoint": "/api/provenance/{ecosystem}/{package}",
-            "sources": sources_wire(ans.sources),
-        },
-    }
-    return Answer(
-        body,
-        _cache_control(ans.snapshot.cache_status, ans.sources),
-        {"_cache": ans.snapshot.cache_status},
     )

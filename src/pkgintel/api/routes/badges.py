@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from pkgintel.api.badge_svg import render_badge
 from pkgintel.api.deps import PackagePath, RuntimeDep
 from pkgintel.api.http import cached_bytes
-from pkgintel.api.routes.packages import health_answer
+from pkgintel.application.packages import health_answer
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime

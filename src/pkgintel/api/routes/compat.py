@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from pkgintel.api.deps import RuntimeDep
-from pkgintel.api.http import Answer, cached_json
+from pkgintel.api.http import cached_json
 from pkgintel.api.openapi import problem_responses
-from pkgintel.api.schemas.compat import CompatOut, compat_wire
-from pkgintel.domain.errors import EcosystemNotSupported, InvalidInput
+from pkgintel.application.compat import (
+    compat_answer,
+    with_runtimes,
+)
+from pkgintel.application.schemas.compat import CompatOut
+from pkgintel.domain.errors import InvalidInput
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.runtime.container import Runtime
-from pkgintel.services.knowledge.compatibility import SUPPORTED, CompatService, parse_stack
+from pkgintel.services.knowledge.compatibility import parse_stack
 
 router = APIRouter(prefix="/api", tags=["compatibility"])
-
-COMPAT_CACHE = "public, max-age=21600, stale-while-revalidate=86400"
 
 
 class CompatIn(BaseModel):
@@ -38,16 +37,6 @@ class CompatIn(BaseModel):
     )
     python: str | None = Field(default=None, max_length=32, description="Same as a `python` entry.")
     node: str | None = Field(default=None, max_length=32, description="Same as a `node` entry.")
-
-
-def _service(runtime: Runtime) -> CompatService:
-    if runtime.compat is None:
-        raise EcosystemNotSupported("compat")
-    return runtime.compat
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 2)
 
 
 @router.get(
@@ -95,38 +84,3 @@ async def compat_post(
     return cached_json(
         request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
     )
-
-
-def with_runtimes(
-    packages: Mapping[str, str], *, python: str | None = None, node: str | None = None
-) -> dict[str, str]:
-    """`packages` plus the `python` / `node` runtime entries when given (they win over entries)."""
-    merged = dict(packages)
-    if python:
-        merged["python"] = python
-    if node:
-        merged["node"] = node
-    return merged
-
-
-async def compat_answer(
-    runtime: Runtime, packages: Mapping[str, str], ecosystem: Ecosystem | None = None
-) -> Answer:
-    """
-    The `/api/compat` answer (GET and POST; shared with the MCP tool `check_compatibility`) for
-    `packages` ({name: exact version}; `node` / `python` entries are runtimes). Raises
-    `InvalidInput` (empty, oversized or undetectable stack, an ecosystem without compatibility
-    rules) and `EcosystemNotSupported` (no compatibility service in this runtime).
-    """
-    started = time.perf_counter()
-    if ecosystem is not None and ecosystem not in SUPPORTED:
-        # Compatibility rules exist for some ecosystems only: asking about another is a question
-        # this service cannot answer, said as a 422 naming the supported ones (not a 501).
-        raise InvalidInput(
-            "ecosystem",
-            f"compatibility is checked for {' and '.join(e.value for e in SUPPORTED)} only, "
-            f"not {ecosystem.value}",
-        )
-    report = await _service(runtime).check(packages, ecosystem=ecosystem)
-    body: dict[str, Any] = compat_wire(report, public_url=runtime.public_url)
-    return Answer(body, COMPAT_CACHE, {"_response_ms": _ms(started)})

@@ -13,25 +13,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from pkgintel import __version__
 from pkgintel.api.http import cached_bytes, cached_json
 from pkgintel.api.routes import admin
-from pkgintel.mcp.http import McpHttp, client_config
+from pkgintel.application import discovery
 
 router = APIRouter(tags=["discovery"])
 
 DISCOVERY_CACHE = "public, max-age=3600"
-PRIVACY = (
-    "No account or key is needed. Client addresses are kept only as keyed hashes (HMAC), in memory or "
-    "Redis, for the 60-second bulk hint, and are never logged. MCP calls are counted per tool, not per "
-    "caller. Package names you ask about are not stored with anything that identifies you."
-)
-RATE_LIMITS = {
-    "enforced": False,
-    "note": "This server enforces no rate limit yet; check_bulk (100 names per call) is the cheap way "
-    "to ask about many packages.",
-}
-
 PREFERRED: tuple[tuple[str, str], ...] = (
     (
         "/api/exists/{ecosystem}/{package}",
@@ -56,8 +44,8 @@ PREFERRED: tuple[tuple[str, str], ...] = (
 """Endpoints an agent should prefer, cheapest first, and why; only those present in the app are listed."""
 
 
-def _mcp(request: Request) -> McpHttp:
-    endpoint: McpHttp = request.app.state.mcp
+def _mcp(request: Request) -> discovery.McpDoor:
+    endpoint: discovery.McpDoor = request.app.state.mcp
     return endpoint
 
 
@@ -87,41 +75,7 @@ def _routes(request: Request) -> list[tuple[str, str, str]]:
 @router.get("/.well-known/mcp.json", summary="MCP discovery manifest")
 async def mcp_manifest(request: Request) -> Response:
     """Name, version, transport and URL of the MCP server, install snippets, its live tool list, auth, limits and links."""
-    endpoint = _mcp(request)
-    base = _mcp(request).public_url
-    tools = await endpoint.server.list_tools()
-    body: dict[str, Any] = {
-        "schema_version": "2026-11",
-        "name": endpoint.server.name,
-        "title": endpoint.server.title,
-        "version": __version__,
-        "description": endpoint.server.description,
-        "transport": {"type": "streamable-http", "url": endpoint.url, "stateless": True},
-        "stdio": {"command": "pkgintel", "args": ["mcp"]},
-        "install": client_config(endpoint.url),
-        "tools": [
-            {
-                "name": t.name,
-                "title": t.title,
-                "description": (t.description or "").split("\n\n")[0],
-                "annotations": t.annotations.model_dump(by_alias=True, exclude_none=True)
-                if t.annotations
-                else None,
-            }
-            for t in tools
-        ],
-        "tool_count": len(tools),
-        "auth": {"type": "none"},
-        "rate_limits": RATE_LIMITS,
-        "privacy": PRIVACY,
-        "links": {
-            "openapi": f"{base}/openapi.json",
-            "llms_txt": f"{base}/llms.txt",
-            "docs": f"{base}/docs",
-            "ai_plugin": f"{base}/.well-known/ai-plugin.json",
-            "status": f"{base}/api/status",
-        },
-    }
+    body = discovery.mcp_manifest(await _mcp(request).endpoint())
     return cached_json(request, body, cache_control=DISCOVERY_CACHE)
 
 
@@ -159,8 +113,8 @@ async def llms_txt(request: Request) -> Response:
     base = _mcp(request).public_url
     routes = _routes(request)
     present = {path for path, _, _ in routes}
-    endpoint = _mcp(request)
-    tools = await endpoint.server.list_tools()
+    endpoint = await _mcp(request).endpoint()
+    tools = endpoint.tools
     lines = [
         "# pkgintel",
         "",

@@ -3,33 +3,34 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from pkgintel.api.deps import IdentityDep, RuntimeDep
-from pkgintel.api.http import NO_STORE, Answer, cached_json, plain_json
+from pkgintel.api.http import cached_json, plain_json
 from pkgintel.api.openapi import problem_responses
-from pkgintel.api.schemas.errors import (
+from pkgintel.application.answer import NO_STORE
+from pkgintel.application.errors import (
+    ERROR_CACHE,
+    elapsed_ms,
+    error_meta,
+    error_service,
+    resolve_error_answer,
+)
+from pkgintel.application.schemas.errors import (
     ErrorResolutionOut,
     entry_wire,
     match_wire,
     normalised_wire,
-    resolution_wire,
     vote_wire,
 )
-from pkgintel.domain.errors import EcosystemNotSupported
 from pkgintel.domain.knowledge.errors import Vote
-from pkgintel.runtime.container import Runtime
-from pkgintel.services.knowledge.error_resolver import MAX_ERROR_CHARS, ErrorService
+from pkgintel.services.knowledge.error_resolver import MAX_ERROR_CHARS
 
 router = APIRouter(prefix="/api/error", tags=["errors"])
-
-ERROR_CACHE = "public, max-age=300, stale-while-revalidate=3600"
-"""Entries change when knowledge is loaded or voted on: five minutes of client caching."""
-SOURCE = {"name": "pkgintel error knowledge", "kind": "curated"}
 
 
 MAX_QUERY_CHARS = 2000
@@ -52,27 +53,6 @@ class VoteIn(BaseModel):
     vote: Literal["up", "down"] = Field(description="`up` if the fix worked, `down` if it did not.")
 
 
-def _service(runtime: Runtime) -> ErrorService:
-    if runtime.errors is None:
-        raise EcosystemNotSupported("errors")
-    return runtime.errors
-
-
-async def _meta(endpoint: str, runtime: Runtime) -> dict[str, Any]:
-    """`_meta` of every error answer; the source's status says whether the knowledge is loaded
-    (`ErrorService.source_status`)."""
-    service = _service(runtime)
-    status, detail = await service.source_status()
-    source: dict[str, Any] = {**SOURCE, "status": status, "backend": service.backend}
-    if detail is not None:
-        source["detail"] = detail
-    return {"endpoint": endpoint, "docs": f"{runtime.public_url}/docs", "sources": [source]}
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 2)
-
-
 @router.get("", summary="Search the error database (exact hash, full text, fuzzy)")
 async def search_errors(
     request: Request,
@@ -92,16 +72,16 @@ async def search_errors(
     """An `error_hash` is looked up exactly; text is normalised and matched; empty `q` lists popular entries."""
     started = time.perf_counter()
     query = q or code or ""
-    normalised, matches = await _service(runtime).search(query, limit=limit)
+    normalised, matches = await error_service(runtime).search(query, limit=limit)
     body = {
         "query": query,
         "normalised": normalised_wire(normalised) if normalised else None,
         "count": len(matches),
         "results": [match_wire(m) for m in matches],
-        "_meta": await _meta("/api/error", runtime),
+        "_meta": await error_meta("/api/error", runtime),
     }
     return cached_json(
-        request, body, cache_control=ERROR_CACHE, volatile={"_response_ms": _ms(started)}
+        request, body, cache_control=ERROR_CACHE, volatile={"_response_ms": elapsed_ms(started)}
     )
 
 
@@ -116,28 +96,15 @@ async def resolve_error(body: Annotated[ResolveIn, Body()], runtime: RuntimeDep)
     return plain_json(answer.wire(), cache_control=answer.cache_control)
 
 
-async def resolve_error_answer(runtime: Runtime, error: str, limit: int = 5) -> Answer:
-    """
-    The `POST /api/error/resolve` answer (shared with the MCP tool `resolve_error`): known fixes
-    for `error`, best first; with none, the miss is recorded (so the answer is never cached).
-    Raises `InvalidInput` for empty or overlong text, `EcosystemNotSupported` when the error
-    database is not configured.
-    """
-    started = time.perf_counter()
-    resolution = await _service(runtime).resolve(error, limit=limit)
-    body = {**resolution_wire(resolution), "_meta": await _meta("/api/error/resolve", runtime)}
-    return Answer(body, NO_STORE, {"_response_ms": _ms(started)})
-
-
 @router.get("/popular", summary="Top error patterns by votes and hits")
 async def popular_errors(
     request: Request, runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=500)] = 500
 ) -> Response:
-    entries = await _service(runtime).popular(limit)
+    entries = await error_service(runtime).popular(limit)
     body = {
         "count": len(entries),
         "results": [entry_wire(e) for e in entries],
-        "_meta": await _meta("/api/error/popular", runtime),
+        "_meta": await error_meta("/api/error/popular", runtime),
     }
     return cached_json(request, body, cache_control=ERROR_CACHE)
 
@@ -150,8 +117,8 @@ async def get_error(
         str, Path(pattern="^[0-9a-fA-F]{64}$", description="SHA-256 of the normalised pattern.")
     ],
 ) -> Response:
-    entry = await _service(runtime).get(error_hash)
-    body = {**entry_wire(entry), "_meta": await _meta("/api/error/{error_hash}", runtime)}
+    entry = await error_service(runtime).get(error_hash)
+    body = {**entry_wire(entry), "_meta": await error_meta("/api/error/{error_hash}", runtime)}
     return cached_json(request, body, cache_control=ERROR_CACHE)
 
 
@@ -168,7 +135,7 @@ async def vote_error(
     error_hash: Annotated[str, Path(pattern="^[0-9a-fA-F]{64}$")],
 ) -> Response:
     """One vote per client per entry (clients are keyed hashes of their address); rate-limited."""
-    outcome = await _service(runtime).vote(
+    outcome = await error_service(runtime).vote(
         error_hash, Vote(body.vote), client=identity.key(request)
     )
     return plain_json(vote_wire(outcome), cache_control=NO_STORE)

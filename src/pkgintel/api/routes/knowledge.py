@@ -12,44 +12,39 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from pkgintel.api.deps import PackagePath, RuntimeDep, VersionQuery
-from pkgintel.api.http import Answer, cached_json
-from pkgintel.api.schemas.knowledge import (
-    alternatives_wire,
-    breaking_wire,
+from pkgintel.api.http import cached_json
+from pkgintel.application.answer import Answer
+from pkgintel.application.knowledge import (
+    DB_CACHE,
+    LIVE_CACHE,
+    alternatives_answer,
+    breaking_answer,
+    bugs_answer,
+    compare_answer,
+    knowledge_of,
+    migration_answer,
+    trending_answer,
+    with_suggestions,
+)
+from pkgintel.application.schemas.knowledge import (
     bug_wire,
-    compare_wire,
-    migration_wire,
-    package_bugs_wire,
     sameas_wire,
     search_wire,
-    trend_wire,
     version_wire,
 )
-from pkgintel.api.schemas.knowledge_out import AlternativesOut, BreakingOut, BugsOut, SameAsOut
-from pkgintel.api.schemas.wire import _iso
+from pkgintel.application.schemas.knowledge_out import (
+    AlternativesOut,
+    BreakingOut,
+    BugsOut,
+    SameAsOut,
+)
+from pkgintel.application.schemas.wire import _iso
 from pkgintel.domain.errors import InvalidInput, PackageNotFound
-from pkgintel.domain.names.rules import validate_name
+from pkgintel.domain.limits import MAX_VERSION_CHARS
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.runtime.container import Runtime
-from pkgintel.runtime.knowledge import Knowledge
 
 router = APIRouter(prefix="/api", tags=["knowledge"])
-
-KNOWLEDGE_CACHE = "public, max-age=3600, stale-while-revalidate=86400"
-LIVE_CACHE = "public, max-age=300, stale-while-revalidate=600"
-DB_CACHE = "public, max-age=600, stale-while-revalidate=3600"
-
-
-def _k(runtime: Runtime) -> Knowledge:
-    if runtime.knowledge is None:  # pragma: no cover - bootstrap always wires it
-        raise RuntimeError("knowledge services are not wired into this runtime")
-    return runtime.knowledge
-
-
-async def _with_suggestions(runtime: Runtime, ecosystem: Ecosystem, exc: PackageNotFound) -> None:
-    if not exc.did_you_mean:
-        exc.did_you_mean = await runtime.names.suggest(ecosystem, exc.name)
 
 
 def _send(request: Request, answer: Answer) -> Response:
@@ -69,17 +64,6 @@ async def alternatives(
     """Maintained replacements for a deprecated or unhealthy package, each with its current health
     score, why it is suggested and a source; an empty list for a healthy package."""
     return _send(request, await alternatives_answer(runtime, ecosystem, package))
-
-
-async def alternatives_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
-    """The `/api/alternatives` answer (shared with the MCP tool `find_alternatives`). An unknown
-    package raises `PackageNotFound` with did-you-mean suggestions."""
-    try:
-        ans = await _k(runtime).alternatives.alternatives(ecosystem, package)
-    except PackageNotFound as exc:
-        await _with_suggestions(runtime, ecosystem, exc)
-        raise
-    return Answer(alternatives_wire(ans), LIVE_CACHE)
 
 
 def split_pair(raw_path: str, ecosystem: Ecosystem) -> tuple[str, str]:
@@ -127,19 +111,7 @@ async def migration(
     return _send(request, await migration_answer(runtime, ecosystem, src, dst))
 
 
-async def migration_answer(
-    runtime: Runtime, ecosystem: Ecosystem, from_pkg: str, to_pkg: str
-) -> Answer:
-    """The `/api/migration` answer (shared with the MCP tool `get_migration_path`)."""
-    try:
-        ans = await _k(runtime).alternatives.migration(ecosystem, from_pkg, to_pkg)
-    except PackageNotFound as exc:
-        await _with_suggestions(runtime, ecosystem, exc)
-        raise
-    return Answer(migration_wire(ans), LIVE_CACHE)
-
-
-VersionParam = Annotated[str | None, Query(min_length=1, max_length=128)]
+VersionParam = Annotated[str | None, Query(min_length=1, max_length=MAX_VERSION_CHARS)]
 
 
 @router.get("/breaking", summary="Recent breaking changes")
@@ -147,7 +119,7 @@ async def breaking_recent(
     request: Request, runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=100)] = 12
 ) -> Response:
     """A sample of recent breaking changes: curated entries first, then harvested ones."""
-    items = await _k(runtime).breaking.recent(limit)
+    items = await knowledge_of(runtime).breaking.recent(limit)
     body = {
         "items": [
             {
@@ -183,20 +155,6 @@ async def breaking(
     )
 
 
-async def breaking_answer(
-    runtime: Runtime,
-    ecosystem: Ecosystem,
-    package: str,
-    from_version: str | None = None,
-    to_version: str | None = None,
-) -> Answer:
-    """The `/api/breaking/{ecosystem}/{package}` answer (shared with the MCP tool
-    `get_breaking_changes`)."""
-    name = validate_name(ecosystem, package)
-    ans = await _k(runtime).breaking.breaking(ecosystem, name, from_version, to_version)
-    return Answer(breaking_wire(ans), DB_CACHE)
-
-
 @router.get("/bugs/search", summary="Full-text search of known bugs")
 async def bugs_search(
     request: Request,
@@ -205,7 +163,7 @@ async def bugs_search(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> Response:
     """Known bugs whose title or text match every word of `q` (prefix match), best first."""
-    found = await _k(runtime).bugs.search(q, limit)
+    found = await knowledge_of(runtime).bugs.search(q, limit)
     body = {
         "query": q,
         "results": [
@@ -227,7 +185,7 @@ async def bugs_popular(
     request: Request, runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
 ) -> Response:
     """Packages by number of recorded bugs (open count beside it)."""
-    rows = await _k(runtime).bugs.popular(limit)
+    rows = await knowledge_of(runtime).bugs.popular(limit)
     body = {
         "packages": [
             {
@@ -260,15 +218,6 @@ async def bugs(
     return _send(request, await bugs_answer(runtime, ecosystem, package, version))
 
 
-async def bugs_answer(
-    runtime: Runtime, ecosystem: Ecosystem, package: str, version: str | None = None
-) -> Answer:
-    """The `/api/bugs/{ecosystem}/{package}` answer (shared with the MCP tool `get_known_bugs`)."""
-    name = validate_name(ecosystem, package)
-    ans = await _k(runtime).bugs.for_package(ecosystem, name, version)
-    return Answer(package_bugs_wire(ans), DB_CACHE)
-
-
 @router.get("/compare/{ecosystem}/{packages_csv:path}", summary="Compare 2 to 10 packages")
 async def compare(
     request: Request, ecosystem: Ecosystem, packages_csv: str, runtime: RuntimeDep
@@ -276,15 +225,6 @@ async def compare(
     """Side by side: health and breakdown, vulnerabilities of the latest version, downloads, last
     release, licence, deprecation, maintainers, caveats, and a verdict naming the best fit."""
     return _send(request, await compare_answer(runtime, ecosystem, packages_csv))
-
-
-async def compare_answer(runtime: Runtime, ecosystem: Ecosystem, packages_csv: str) -> Answer:
-    """The `/api/compare` answer (shared with the MCP tool `compare_packages`, which joins its list
-    with commas). Raises `InvalidInput` unless 2 to 10 distinct valid names are given."""
-    if len(packages_csv) > 3000:
-        raise InvalidInput("packages_csv", "the package list is too long")
-    result = await _k(runtime).compare.compare(ecosystem, packages_csv)
-    return Answer(compare_wire(result), LIVE_CACHE)
 
 
 @router.get("/search/{ecosystem}", summary="Search packages")
@@ -297,7 +237,7 @@ async def search(
 ) -> Response:
     """The registry's own search (where it has one) merged with our name index, by relevance and
     popularity; index-only where the registry has no search API."""
-    ans = await _k(runtime).discovery.search(ecosystem, q, limit)
+    ans = await knowledge_of(runtime).discovery.search(ecosystem, q, limit)
     return cached_json(request, search_wire(ans), cache_control=LIVE_CACHE)
 
 
@@ -309,7 +249,7 @@ async def popular(
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
 ) -> Response:
     """Top packages by downloads (or download rank) from the loaded name indexes."""
-    groups = await _k(runtime).discovery.popular(ecosystem, limit)
+    groups = await knowledge_of(runtime).discovery.popular(ecosystem, limit)
     body = {
         "ecosystems": [
             {
@@ -344,19 +284,6 @@ async def trending(
     return _send(request, await trending_answer(runtime, ecosystem, limit))
 
 
-async def trending_answer(
-    runtime: Runtime, ecosystem: Ecosystem | None = None, limit: int = 20
-) -> Answer:
-    """The `/api/trending` answer (shared with the MCP tool `get_trending`); database only."""
-    trends, start, end = await _k(runtime).discovery.trending(ecosystem, limit)
-    body = {
-        "window": {"start": _iso(start), "end": _iso(end)},
-        "packages": [trend_wire(t) for t in trends],
-        "excludes": "crawlers, uptime probes, our own health checks",
-    }
-    return Answer(body, "public, max-age=300")
-
-
 @router.get(
     "/sameas/{ecosystem}/{package:path}",
     response_model=SameAsOut,
@@ -368,8 +295,8 @@ async def sameas(
     """Packages published from the same source repository (any ecosystem), registry-stated
     relocations, and same-name entries of the paired ecosystem (PyPI/conda, npm/JSR)."""
     try:
-        ans = await _k(runtime).discovery.sameas(ecosystem, package)
+        ans = await knowledge_of(runtime).discovery.sameas(ecosystem, package)
     except PackageNotFound as exc:
-        await _with_suggestions(runtime, ecosystem, exc)
+        await with_suggestions(runtime, ecosystem, exc)
         raise
     return cached_json(request, sameas_wire(ans), cache_control=DB_CACHE)

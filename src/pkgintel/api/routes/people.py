@@ -12,22 +12,19 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from pkgintel.api.deps import PackagePath, RuntimeDep
-from pkgintel.api.http import PACKAGE_CACHE, STALE_CACHE, Answer, cached_json
-from pkgintel.api.schemas.people import (
+from pkgintel.api.http import cached_json
+from pkgintel.application.answer import Answer
+from pkgintel.application.schemas.people import (
     MaintainersOut,
     QualityOut,
     TrustOut,
-    maintainers_answer_wire,
-    quality_wire,
-    trust_wire,
 )
-from pkgintel.api.schemas.wire import meta_wire, sources_wire
-from pkgintel.domain.errors import PackageNotFound
-from pkgintel.domain.names.rules import validate_name
+from pkgintel.application.signals import (
+    maintainers_answer,
+    quality_answer,
+    trust_answer,
+)
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.purl import purl_of
-from pkgintel.runtime.container import Runtime
-from pkgintel.services.signals.trust import TrustSignals
 
 router = APIRouter(prefix="/api", tags=["supply-chain"])
 
@@ -46,21 +43,10 @@ Username = Annotated[
 ]
 
 
-def _signals(runtime: Runtime) -> TrustSignals:
-    if runtime.trust is None:  # pragma: no cover - bootstrap always wires it
-        raise RuntimeError("trust signals are not wired into this runtime")
-    return runtime.trust
-
-
 def _send(request: Request, answer: Answer) -> Response:
     return cached_json(
         request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
     )
-
-
-async def _suggest(runtime: Runtime, ecosystem: Ecosystem, exc: PackageNotFound) -> None:
-    if not exc.did_you_mean:
-        exc.did_you_mean = await runtime.names.suggest(ecosystem, exc.name)
 
 
 @router.get(
@@ -78,28 +64,6 @@ async def maintainers(
     return _send(request, await maintainers_answer(runtime, ecosystem, package))
 
 
-async def maintainers_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
-    """The `/api/maintainers` answer. Raises `PackageNotFound` (with suggestions),
-    `RegistryUnavailable` when the registry is down with nothing stored."""
-    name = validate_name(ecosystem, package)
-    try:
-        ans = await _signals(runtime).maintainers.get_maintainers(ecosystem, name)
-    except PackageNotFound as exc:
-        await _suggest(runtime, ecosystem, exc)
-        raise
-    body = maintainers_answer_wire(ans)
-    body["_meta"] = meta_wire(
-        endpoint="/api/maintainers/{ecosystem}/{package}",
-        tier="standard",
-        ecosystem=ecosystem,
-        name=ans.package,
-        public_url=runtime.public_url,
-        sources=ans.sources,
-    )
-    cache = STALE_CACHE if ans.cache_status == "stale" else PACKAGE_CACHE
-    return Answer(body, cache, {"_cache": ans.cache_status})
-
-
 @router.get(
     "/maintainer/trust/{platform}/{username}",
     response_model=TrustOut,
@@ -115,22 +79,6 @@ async def maintainer_trust(
     return _send(request, await trust_answer(runtime, platform.value, username))
 
 
-async def trust_answer(runtime: Runtime, platform: str, username: str) -> Answer:
-    """The `/api/maintainer/trust` answer. Raises `InvalidInput` (422) for a malformed login and
-    `AccountNotFound` (404) for an unknown one."""
-    ans = await _signals(runtime).github.trust(username, platform=platform)
-    body = trust_wire(ans)
-    body["_meta"] = {
-        "endpoint": "/api/maintainer/trust/{platform}/{username}",
-        "tier": "standard",
-        "docs": f"{runtime.public_url}/docs",
-        "scoring": "docs/scoring.md#maintainer-trust",
-        "sources": sources_wire(ans.sources),
-    }
-    stale = any(s.status.value != "ok" for s in ans.sources)
-    return Answer(body, STALE_CACHE if stale else PACKAGE_CACHE)
-
-
 @router.get(
     "/quality/{ecosystem}/{package:path}",
     response_model=QualityOut,
@@ -144,31 +92,3 @@ async def quality(
     dependents from deps.dev, repository facts), the download trend, and publish-security signals
     (trusted publishing, MFA required) where the registry says; unknown parts are null with reasons."""
     return _send(request, await quality_answer(runtime, ecosystem, package))
-
-
-async def quality_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
-    """The `/api/quality` answer. Raises `PackageNotFound` (with suggestions),
-    `RegistryUnavailable` when the registry is down with nothing stored."""
-    name = validate_name(ecosystem, package)
-    try:
-        ans = await _signals(runtime).quality.get_quality(ecosystem, name)
-    except PackageNotFound as exc:
-        await _suggest(runtime, ecosystem, exc)
-        raise
-    body = {
-        "package": ans.package,
-        "ecosystem": ecosystem.value,
-        "purl": purl_of(ecosystem, ans.package, ans.latest_version),
-        "latest_version": ans.latest_version,
-        **quality_wire(ans),
-    }
-    body["_meta"] = meta_wire(
-        endpoint="/api/quality/{ecosystem}/{package}",
-        tier="standard",
-        ecosystem=ecosystem,
-        name=ans.package,
-        public_url=runtime.public_url,
-        sources=ans.sources,
-    )
-    cache = STALE_CACHE if ans.cache_status == "stale" else PACKAGE_CACHE
-    return Answer(body, cache, {"_cache": ans.cache_status})

@@ -11,7 +11,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from pkgintel.api.deps import RuntimeDep
-from pkgintel.api.http import NO_STORE, cached_json, plain_json
+from pkgintel.api.http import cached_json, plain_json
+from pkgintel.application.answer import NO_STORE
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime
 

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import time
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from pkgintel.api.deps import PackagePath, RuntimeDep
-from pkgintel.api.http import Answer, cached_json
-from pkgintel.api.schemas.typosquat import TyposquatOut, name_index_source, typosquat_wire
-from pkgintel.api.schemas.wire import sources_wire
-from pkgintel.domain.names.rules import validate_name
+from pkgintel.api.http import cached_json
+from pkgintel.application.schemas.typosquat import TyposquatOut
+from pkgintel.application.typosquat import typosquat_answer
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.purl import purl_of
-from pkgintel.runtime.container import Runtime
 
 router = APIRouter(prefix="/api", tags=["packages"])
-
-TYPOSQUAT_CACHE = "public, max-age=3600"
 
 
 @router.get(
@@ -35,30 +28,4 @@ async def typosquat(
     answer = await typosquat_answer(runtime, ecosystem, package)
     return cached_json(
         request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
-    )
-
-
-async def typosquat_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
-    """The `/api/typosquat` answer (shared with the MCP tool `check_typosquat`). Raises
-    `InvalidInput` for a name the ecosystem cannot have."""
-    started = time.perf_counter()
-    name = validate_name(ecosystem, package)
-    found = await runtime.names.exists(ecosystem, name, suggestions=False)
-    hint = await runtime.names.typosquat(ecosystem, name, found.entry, lookup=False)
-    runtime.status.stats.count("typosquat")
-    body = {
-        "package": name,
-        "ecosystem": ecosystem.value,
-        "purl": purl_of(ecosystem, name),
-        "normalized": found.normalized,
-        "exists": found.exists,
-        **typosquat_wire(hint),
-        "_meta": {
-            "endpoint": "/api/typosquat/{ecosystem}/{package}",
-            "database_only": True,
-            "sources": sources_wire([name_index_source(ecosystem.value, hint.index)]),
-        },
-    }
-    return Answer(
-        body, TYPOSQUAT_CACHE, {"_response_ms": round((time.perf_counter() - started) * 1000)}
     )

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.limits import MAX_NAME_CHARS
 from pkgintel.domain.packages import Ecosystem
 
-MAX_NAME_LENGTH = 214
-"""npm's limit, the tightest of the big registries; longer names exist nowhere we serve."""
+MAX_NAME_LENGTH = MAX_NAME_CHARS
+"""npm's limit (`domain/limits.py`); longer names exist nowhere we serve."""
 
 _PEP503 = re.compile(r"[-_.]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -14,6 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.limits import MAX_NAME_CHARS
 from pkgintel.domain.packages import Ecosystem
 
 
@@ -49,7 +50,7 @@ CONTACT_TYPES: dict[ContactType, str] = {
 MAX_MESSAGE_CHARS = 5000
 MIN_MESSAGE_CHARS = 10
 MAX_EMAIL_CHARS = 254
-MAX_PACKAGE_CHARS = 214
+MAX_PACKAGE_CHARS = MAX_NAME_CHARS
 _EMAIL = re.compile(
     r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$"
 )

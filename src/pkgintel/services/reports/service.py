@@ -67,7 +67,7 @@ ArtifactsPending = Callable[[PackageInfo, str], "ReportArtifacts"]
 
 @dataclass(frozen=True, slots=True)
 class PackageReport:
-    """Everything one report says; `api/schemas` shapes it for the wire."""
+    """Everything one report says; `application/schemas` shapes it for the wire."""
 
     ecosystem: Ecosystem
     package: str

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import Field
 
-from pkgintel.api.schemas.answers import SourcesMetaOut, _Open
-from pkgintel.api.schemas.packages import purl_field
+from pkgintel.application.schemas.answers import SourcesMetaOut, _Open
+from pkgintel.application.schemas.packages import purl_field
 from pkgintel.domain.names.rules import NameIndexState
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.services.names.hints import TyposquatHint

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pkgintel.api.schemas.wire import _iso, path_name, sources_wire
+from pkgintel.application.schemas.wire import _iso, path_name, sources_wire
 from pkgintel.domain.knowledge.bugs import BugReport
 from pkgintel.domain.knowledge.release_notes import BreakingChange
 from pkgintel.domain.operations.usage import Trend

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.api.schemas.packages import purl_field
+from pkgintel.application.schemas.packages import purl_field
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.signals.maintainers import MaintainerAnalysis
 from pkgintel.services.reports.service import PackageReport

@@ -6,9 +6,9 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from pkgintel.api.schemas import people
-from pkgintel.api.schemas.artifacts_wire import bundle_wire, scorecard_wire, typescript_wire
-from pkgintel.api.schemas.typosquat import typosquat_wire
+from pkgintel.application.schemas import people
+from pkgintel.application.schemas.artifacts_wire import bundle_wire, scorecard_wire, typescript_wire
+from pkgintel.application.schemas.typosquat import typosquat_wire
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
 from pkgintel.domain.signals.provenance import SourceStatus

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.api.schemas.packages import KnownIssuesOut, purl_field
+from pkgintel.application.schemas.packages import KnownIssuesOut, purl_field
 
 
 class _Open(BaseModel):

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.api.schemas.packages import SourcesMetaOut, purl_field
+from pkgintel.application.schemas.packages import SourcesMetaOut, purl_field
 
 
 class _Open(BaseModel):

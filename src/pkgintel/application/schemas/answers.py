@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pkgintel.api.schemas.packages import MetaOut, SourceOut, purl_field
+from pkgintel.application.schemas.packages import MetaOut, SourceOut, purl_field
 
 
 class _Open(BaseModel):

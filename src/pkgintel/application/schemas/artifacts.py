@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from pkgintel.api.schemas.packages import SourceOut, _Open, purl_field
+from pkgintel.application.schemas.packages import SourceOut, _Open, purl_field
 
 
 class _MetaSourcesOut(_Open):
