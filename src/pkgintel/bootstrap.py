@@ -73,6 +73,7 @@ from pkgintel.storage.knowledge import SqlKnowledgeStore
 from pkgintel.storage.migrate import upgrade
 from pkgintel.storage.sql import SqlStore, create_engine
 from pkgintel.upstream_guard import BreakerPolicy, GuardedTransport, Upstream
+from pkgintel.usage.wiring import build_usage_services
 
 logger = logging.getLogger(__name__)
 
@@ -325,6 +326,16 @@ def assemble(
         public_url=settings.public_url.rstrip("/"),
         errors=errors,
         contact=contact,
+        usage_services=build_usage_services(
+            settings,
+            store.engine,
+            cache,
+            client,
+            usage=knowledge.usage if settings.usage_log_enabled else None,
+            names=names,
+            packages=packages,
+            clock=clock,
+        ),
         compat=compat,
         knowledge=knowledge,
         trust=trust,
@@ -602,6 +613,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
             await runtime.errors.close()
         if runtime.contact is not None:
             await runtime.contact.close()
+        if runtime.usage_services is not None:
+            await runtime.usage_services.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):

@@ -23,7 +23,7 @@ from pkgintel.domain.accounts import principal_of
 from pkgintel.domain.usage import CallOutcome
 
 EXISTS_TEMPLATE: Final = "/api/exists/{ecosystem}/{package}"
-_NOT_FOUND_MARK: Final = b'"package-not-found"'
+_NOT_FOUND_MARK: Final = b'/package-not-found"'
 _ABSENT_MARK: Final = b'"exists":false'
 _PRESENT_MARK: Final = b'"exists":true'
 _CACHE_MARK: Final = b'"_cache":"'

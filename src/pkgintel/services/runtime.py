@@ -28,6 +28,7 @@ from pkgintel.services.stack import StackService
 from pkgintel.services.status import StatusService
 from pkgintel.services.trust_signals import TrustSignals
 from pkgintel.services.verdicts import VerdictService, VulnerabilityAnswers
+from pkgintel.usage.wiring import UsageServices
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,3 +76,6 @@ class Runtime:
     shipped: ShippedKnowledge | None = None
     """Loads the curated knowledge and popularity snapshot shipped in the package (set by
     `bootstrap.assemble`; run at start by `app.py` and by the CLI commands that answer)."""
+    usage_services: UsageServices | None = None
+    """Stats, savings, GDPR, hallucination benchmark, anomaly reports, page views, translation
+    (issue 30; set by `bootstrap.assemble`)."""
