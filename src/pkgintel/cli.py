@@ -24,6 +24,7 @@ from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pkgintel.cli_benchmark import benchmark_app
 from pkgintel.cli_args import (
     ECOSYSTEM_HELP,
     PACKAGE_TARGET_HELP,
@@ -46,6 +47,7 @@ app.add_typer(jobs_app, name="jobs")
 app.add_typer(cron_app, name="cron")
 app.command()(worker)
 app.add_typer(harvest_app, name="harvest")
+app.add_typer(benchmark_app, name="benchmark")
 app.command()(snapshot)
 app.command()(scan)
 app.command()(doctor)

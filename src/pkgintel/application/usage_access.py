@@ -12,7 +12,9 @@ from pkgintel.usage.wiring import UsageServices
 
 def usage_services(runtime: Runtime) -> UsageServices:
     if runtime.usage_services is None:
-        raise OpsUnavailable("usage figures and community endpoints are not wired in this installation")
+        raise OpsUnavailable(
+            "usage figures and community endpoints are not wired in this installation"
+        )
     return runtime.usage_services
 
 

@@ -23,8 +23,12 @@ class PageTracker:
     def __init__(self, store: ViewStore, *, clock: Callable[[], datetime]) -> None:
         self._store, self._clock = store, clock
 
-    async def track(self, *, path: str, referrer: str | None, client: str) -> tuple[str, str | None]:
+    async def track(
+        self, *, path: str, referrer: str | None, client: str
+    ) -> tuple[str, str | None]:
         """Validate (`InvalidInput`) and store one view; the path and host stored."""
         clean, host = tracked_path(path), referrer_host(referrer)
-        await self._store.add_page_view(at=self._clock(), path=clean, referrer_host=host, client=client)
+        await self._store.add_page_view(
+            at=self._clock(), path=clean, referrer_host=host, client=client
+        )
         return clean, host

@@ -146,7 +146,9 @@ def parse_results(data: Any) -> BenchmarkRun:
         ecosystem = _text(item, "ecosystem", where, required=False)
         trials, hallucinated = _count(item, "trials", where), _count(item, "hallucinated", where)
         if trials == 0 or hallucinated > trials:
-            raise InvalidInput(f"{where}.trials", f"{where}: need 0 < trials and hallucinated ≤ trials")
+            raise InvalidInput(
+                f"{where}.trials", f"{where}: need 0 < trials and hallucinated ≤ trials"
+            )
         assert model is not None and condition is not None
         rows.append(BenchmarkRow(model, condition, ecosystem, trials, hallucinated))
     return BenchmarkRun(run, run_date, tuple(rows))

@@ -39,7 +39,9 @@ class Assumption:
 
 
 ASSUMPTIONS: tuple[Assumption, ...] = (
-    Assumption("exists", 3_000, 150, "the registry's package page, to learn whether the name exists"),
+    Assumption(
+        "exists", 3_000, 150, "the registry's package page, to learn whether the name exists"
+    ),
     Assumption("latest", 3_000, 120, "the registry's package page, for the latest version"),
     Assumption(
         "check",

@@ -127,7 +127,9 @@ class Translator:
                 "(PKGINTEL_TRANSLATE_API_KEY)"
             )
         if response.status_code == 400:
-            raise InvalidInput("to", f"the translation provider refused the request: {_error(response)}")
+            raise InvalidInput(
+                "to", f"the translation provider refused the request: {_error(response)}"
+            )
         raise_if_unavailable(response, ecosystem=UPSTREAM, source=self.provider)
         body = json_object(response, ecosystem=UPSTREAM, source=self.provider)
         translated = body.get("translatedText")

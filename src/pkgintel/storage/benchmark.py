@@ -35,7 +35,9 @@ class SqlBenchmarkStore:
         ]
         try:
             async with self._engine.begin() as conn:
-                await conn.execute(delete(benchmark_result).where(benchmark_result.c.run == run.run))
+                await conn.execute(
+                    delete(benchmark_result).where(benchmark_result.c.run == run.run)
+                )
                 await conn.execute(benchmark_result.insert(), values)
         except SQLAlchemyError as exc:
             raise StorageError(f"could not store the results: {exc.__class__.__name__}") from exc
@@ -66,7 +68,9 @@ class SqlBenchmarkStore:
         except SQLAlchemyError as exc:
             raise StorageError(f"could not read the results: {exc.__class__.__name__}") from exc
         run_date: date | None = rows[0].run_date if rows else None
-        at = newest.at if isinstance(newest.at, datetime) else datetime.fromisoformat(str(newest.at))
+        at = (
+            newest.at if isinstance(newest.at, datetime) else datetime.fromisoformat(str(newest.at))
+        )
         run = BenchmarkRun(
             newest.run,
             run_date,

@@ -512,7 +512,10 @@ class SqlKnowledgeStore:
         c = usage_event.c
         conds = [c.at >= start, c.at < end, c.package.is_not(None), c.ecosystem.is_not(None)]
         # Answered calls only: a name that does not exist is the hallucination corpus, not a trend.
-        conds += [or_(c.status.is_(None), c.status < 400), or_(c.found.is_(None), c.found.is_(True))]
+        conds += [
+            or_(c.status.is_(None), c.status < 400),
+            or_(c.found.is_(None), c.found.is_(True)),
+        ]
         if ecosystem:
             conds.append(c.ecosystem == ecosystem)
         if exclude_classes:

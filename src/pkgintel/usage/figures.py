@@ -50,7 +50,9 @@ class UsageFiguresService:
         hard_s: float = STATS_HARD_S,
     ) -> None:
         self._reads, self._flush, self._clock = reads, flush, clock
-        self._stats = SwrValue(cache, "usage:stats", self._compute_stats, fresh_s=fresh_s, hard_s=hard_s)
+        self._stats = SwrValue(
+            cache, "usage:stats", self._compute_stats, fresh_s=fresh_s, hard_s=hard_s
+        )
         self._savings = SwrValue(
             cache, "usage:savings", self._compute_savings, fresh_s=fresh_s, hard_s=hard_s
         )

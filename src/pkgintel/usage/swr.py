@@ -80,6 +80,9 @@ class SwrValue:
         try:
             return await self._recompute()
         except StorageError:
-            log.warning("recomputing %s failed; the stale value is served until %s s old",
-                        self._key, self._hard)
+            log.warning(
+                "recomputing %s failed; the stale value is served until %s s old",
+                self._key,
+                self._hard,
+            )
             return {}

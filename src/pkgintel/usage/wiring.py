@@ -99,7 +99,9 @@ def build_usage_services(
         ),
         anomalies=AnomalyService(
             community,
-            gate=LimitsGate(settings.anomaly_limit, redis_url=settings.redis_url, namespace="anomaly"),
+            gate=LimitsGate(
+                settings.anomaly_limit, redis_url=settings.redis_url, namespace="anomaly"
+            ),
             retention_days=settings.anomaly_retention_days,
             views_retention_days=settings.usage_retention_days,
             clock=clock,

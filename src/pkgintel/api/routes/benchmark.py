@@ -66,7 +66,9 @@ async def verify(
 
 
 @router.get(
-    "/results", summary="Benchmark hit rates by model and condition", responses=problem_responses(503)
+    "/results",
+    summary="Benchmark hit rates by model and condition",
+    responses=problem_responses(503),
 )
 async def results(runtime: RuntimeDep) -> Response:
     """Hit rates of the newest result file an operator loaded (`pkgintel benchmark load`); empty
