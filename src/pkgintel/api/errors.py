@@ -28,6 +28,7 @@ from pkgintel.domain.errors import (
     RateLimited,
     RegistryResponseInvalid,
     RegistryUnavailable,
+    NotConfigured,
     StorageError,
     VersionNotFound,
 )
@@ -270,6 +271,8 @@ def problem_for(exc: PkgIntelError) -> Problem:
             "source-data-invalid",
             {"source": exc.source},
         )
+    if isinstance(exc, NotConfigured):
+        return Problem(503, "Not configured", exc.message, "not-configured")
     if isinstance(exc, StorageError):
         logger.error("storage error: %s", exc.message)
         return Problem(

@@ -5,14 +5,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from pkgintel.domain.ops import OpsUnavailable
+from pkgintel.domain.errors import NotConfigured
+
 from pkgintel.services.runtime import Runtime
 from pkgintel.usage.wiring import UsageServices
 
 
 def usage_services(runtime: Runtime) -> UsageServices:
     if runtime.usage_services is None:
-        raise OpsUnavailable(
+        raise NotConfigured(
             "usage figures and community endpoints are not wired in this installation"
         )
     return runtime.usage_services

@@ -6,8 +6,8 @@ optional `PKGINTEL_TRANSLATE_API_KEY`), cached in the shared cache.
 answers `{"translatedText", "detectedLanguage": {"language", "confidence"}?}`; a 400 names a
 refused request (`{"error"}`: an unsupported language), 401/403 a refused key.
 
-Failures: not configured → `OpsUnavailable` (503 with the setting to set); a refused key →
-`OpsUnavailable`; a refused language → `InvalidInput` on `to` (422); timeouts, 429, 5xx →
+Failures: not configured → `NotConfigured` (503 with the setting to set); a refused key →
+`NotConfigured`; a refused language → `InvalidInput` on `to` (422); timeouts, 429, 5xx →
 `RegistryUnavailable` (503 with `Retry-After`); a shapeless body → `RegistryResponseInvalid`.
 """
 
@@ -23,8 +23,7 @@ import httpx
 import orjson
 
 from pkgintel.cache.base import Cache, CacheUnavailable
-from pkgintel.domain.errors import InvalidInput, RegistryResponseInvalid
-from pkgintel.domain.ops import OpsUnavailable
+from pkgintel.domain.errors import InvalidInput, NotConfigured, RegistryResponseInvalid
 from pkgintel.upstream import json_object, raise_if_unavailable, send
 
 logger = logging.getLogger(__name__)
@@ -88,7 +87,7 @@ class Translator:
     async def translate(self, text: str, to: str) -> Translation:
         text, to = validate_request(text, to, self.max_chars)
         if not self.configured:
-            raise OpsUnavailable(NOT_CONFIGURED)
+            raise NotConfigured(NOT_CONFIGURED)
         key = "translate:" + hashlib.sha256(f"{to}\0{text}".encode()).hexdigest()
         cached = None
         try:
@@ -122,7 +121,7 @@ class Translator:
             log=logger,
         )
         if response.status_code in (401, 403):
-            raise OpsUnavailable(
+            raise NotConfigured(
                 f"the translation provider {self.provider} refused our API key "
                 "(PKGINTEL_TRANSLATE_API_KEY)"
             )
