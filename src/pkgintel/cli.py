@@ -24,13 +24,13 @@ from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pkgintel.cli_benchmark import benchmark_app
 from pkgintel.cli_args import (
     ECOSYSTEM_HELP,
     PACKAGE_TARGET_HELP,
     parse_ecosystem,
     parse_package_target,
 )
+from pkgintel.cli_benchmark import benchmark_app
 from pkgintel.cli_doctor import doctor
 from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app

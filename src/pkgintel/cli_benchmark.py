@@ -29,7 +29,7 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 async def load_file(runtime: Runtime, path: Path) -> int:
     """Parse and store one result file; rows written. `InvalidInput` for a bad file."""
     try:
-        raw = path.read_bytes()
+        raw = await asyncio.to_thread(path.read_bytes)
     except OSError as exc:
         raise InvalidInput("file", f"cannot read {path}: {exc.strerror}") from exc
     if len(raw) > MAX_FILE_BYTES:

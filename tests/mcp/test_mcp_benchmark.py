@@ -24,7 +24,8 @@ def _without_meta(body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_unknown_names_asked_over_mcp_are_hallucinations_the_tool_confirms(
-    http: httpx.AsyncClient, loaded: Runtime
+    http: httpx.AsyncClient,  # noqa: F811
+    loaded: Runtime,  # noqa: F811
 ) -> None:
     async with connect(http) as mcp_client:
         for _ in range(3):

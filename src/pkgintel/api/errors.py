@@ -23,12 +23,12 @@ from pkgintel.domain.errors import (
     ErrorEntryNotFound,
     InvalidInput,
     LockfileError,
+    NotConfigured,
     PackageNotFound,
     PkgIntelError,
     RateLimited,
     RegistryResponseInvalid,
     RegistryUnavailable,
-    NotConfigured,
     StorageError,
     VersionNotFound,
 )

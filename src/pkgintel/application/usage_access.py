@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pkgintel.domain.errors import NotConfigured
-
 from pkgintel.services.runtime import Runtime
 from pkgintel.usage.wiring import UsageServices
 

@@ -13,6 +13,7 @@ Failures: not configured → `NotConfigured` (503 with the setting to set); a re
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import re
@@ -90,20 +91,16 @@ class Translator:
             raise NotConfigured(NOT_CONFIGURED)
         key = "translate:" + hashlib.sha256(f"{to}\0{text}".encode()).hexdigest()
         cached = None
-        try:
+        with contextlib.suppress(CacheUnavailable):
             cached = await self._cache.get(key)
-        except CacheUnavailable:
-            cached = None
         if cached is not None:
             got = orjson.loads(cached.value)
             return Translation(text, to, got["t"], got.get("d"), self.provider, "hit")
         translated, detected = await self._ask(text, to)
-        try:
+        with contextlib.suppress(CacheUnavailable):
             await self._cache.set(
                 key, orjson.dumps({"t": translated, "d": detected}), ttl_s=self._ttl
             )
-        except CacheUnavailable:
-            pass
         return Translation(text, to, translated, detected, self.provider, "miss")
 
     async def _ask(self, text: str, to: str) -> tuple[str, str | None]:

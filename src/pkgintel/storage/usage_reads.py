@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -131,7 +131,11 @@ class SqlUsageReads:
     async def corpus(self, *, ecosystem: str | None, limit: int) -> list[CorpusEntry]:
         """Names asked for while they did not exist, most asked first (ties: newest, name)."""
         c = usage_event.c
-        conds = [c.found.is_(False), c.ecosystem.is_not(None), c.package.is_not(None)]
+        conds: list[ColumnElement[bool]] = [
+            c.found.is_(False),
+            c.ecosystem.is_not(None),
+            c.package.is_not(None),
+        ]
         if ecosystem:
             conds.append(c.ecosystem == ecosystem)
         stmt = (
