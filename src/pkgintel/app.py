@@ -28,9 +28,13 @@ from pkgintel.api.routes import (
     artifacts,
     audit,
     badges,
+    benchmark,
+    community,
     discovery,
+    figures,
     knowledge,
     packages,
+    privacy,
     service,
 )
 from pkgintel.api.routes import compat as compat_routes
@@ -135,6 +139,10 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         trust_routes.router,
         typosquat_routes.router,
         artifacts.router,
+        privacy.router,
+        figures.router,
+        community.router,
+        benchmark.router,
     )
     for router in routers:
         app.include_router(router)

@@ -519,6 +519,28 @@ class Settings(BaseSettings):
         description="OpenSSF Scorecard API (`/projects/github.com/<owner>/<repo>`); attestations are read from the npm and PyPI registry settings.",
     )
 
+    # -- usage figures, community, translation, benchmark (issue 30, items 4-9) --
+    upstream_translate_url: str = Field(
+        "",
+        description="LibreTranslate-compatible API base for `GET /api/translate` (`POST /translate`); empty = translation not configured (503).",
+        examples=["https://libretranslate.example.org"],
+    )
+    translate_api_key: str | None = Field(
+        None, description="API key sent to the translation API as `api_key`, when it needs one."
+    )
+    translate_max_chars: int = Field(
+        2000, ge=1, le=20000, description="Longest text `GET /api/translate` accepts, characters."
+    )
+    translate_cache_ttl_s: int = Field(
+        30 * 86400, ge=0, description="Seconds a translation is kept in the shared cache."
+    )
+    anomaly_limit: str = Field(
+        "5/hour", description="Anomaly reports one client may send (a `limits` rate string)."
+    )
+    anomaly_retention_days: int = Field(
+        365, ge=1, description="Days anomaly reports are kept before they are removed."
+    )
+
     @field_validator("redis_url")
     @classmethod
     def _redis_scheme(cls, value: str | None) -> str | None:

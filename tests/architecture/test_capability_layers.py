@@ -24,6 +24,8 @@ CAPABILITY_LEVEL: Final[Mapping[str, int]] = {
     "trees": 5,
     "audit": 6,
     "operations": 7,
+    "usage": 8,
+    "community": 8,
 }
 """Each `services/<capability>` package's level (`services/__init__.py` says why)."""
 

@@ -31,6 +31,7 @@ PACKAGE_TOOLS = {
     "find_alternatives",
     "get_breaking_changes",
     "get_known_bugs",
+    "verify_package_name",
 }
 
 

@@ -9,6 +9,7 @@ on to the FastAPI route, which gives the documented 422/problem answer.
 
 from __future__ import annotations
 
+import time
 from typing import Final
 
 from starlette.requests import Request
@@ -40,6 +41,7 @@ class FastExists:
                 eco, _, package = path[len(PREFIX) :].partition("/")
                 ecosystem = _ECOSYSTEMS.get(eco)
                 if ecosystem is not None and 0 < len(package) <= MAX_NAME_LENGTH:
+                    started = time.perf_counter()
                     try:
                         body = await exists_body(scope["app"].state.runtime, ecosystem, package)
                     except PkgIntelError:
@@ -47,6 +49,14 @@ class FastExists:
                     else:
                         response = cached_json(Request(scope), body, cache_control=EXISTS_CACHE)
                         await response(scope, receive, send)
-                        record_call(scope, TEMPLATE, ecosystem, package)
+                        record_call(
+                            scope,
+                            TEMPLATE,
+                            ecosystem,
+                            package,
+                            status=response.status_code,
+                            found=body["exists"] if response.status_code == 200 else None,
+                            started=started,
+                        )
                         return
         await self.app(scope, receive, send)

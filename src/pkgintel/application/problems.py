@@ -21,6 +21,7 @@ from pkgintel.domain.errors import (
     ErrorEntryNotFound,
     InvalidInput,
     LockfileError,
+    NotConfigured,
     PackageNotFound,
     PkgIntelError,
     RateLimited,
@@ -235,6 +236,7 @@ PROBLEMS: dict[type[PkgIntelError], ProblemSpec] = {
         lambda e: {"job_id": e.job_id, "job_status": e.status},
     ),
     OpsUnavailable: ProblemSpec(409, "unavailable", "Cannot run now"),
+    NotConfigured: ProblemSpec(503, "not-configured", "Not configured"),
 }
 """Domain error class → its problem. Looked up along the error's MRO: the most specific line wins."""
 

@@ -28,6 +28,7 @@ from pkgintel.cli.args import (
     parse_ecosystem,
     parse_package_target,
 )
+from pkgintel.cli.benchmark import benchmark_app
 from pkgintel.cli.doctor import doctor
 from pkgintel.cli.graph import snapshot
 from pkgintel.cli.ingest import ingest_app
@@ -44,6 +45,7 @@ app.add_typer(jobs_app, name="jobs")
 app.add_typer(cron_app, name="cron")
 app.command()(worker)
 app.add_typer(harvest_app, name="harvest")
+app.add_typer(benchmark_app, name="benchmark")
 app.command()(snapshot)
 app.command()(scan)
 app.command()(doctor)

@@ -11,6 +11,7 @@ PkgIntelError
 │   ├── RegistryUnavailable  (timeout, 429, 5xx)  → 503, Retry-After
 │   └── RegistryResponseInvalid (bad JSON/shape)  → 502 (503 to clients when nothing is cached)
 ├── LockfileError(kind, reason, line)             → 422
+├── NotConfigured (a capability not configured) → 503
 └── StorageError                                  → 500
 ```
 """
@@ -124,6 +125,12 @@ class LockfileError(PkgIntelError):
         self.kind = kind
         self.line = line
         self.column = column
+
+
+class NotConfigured(PkgIntelError):
+    """A capability this installation has not configured; the message names the setting (→ 503)."""
+
+    reason = "not_configured"
 
 
 class StorageError(PkgIntelError):

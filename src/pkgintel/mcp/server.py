@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import logging
+import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -26,7 +27,8 @@ from pydantic import ValidationError
 from pkgintel import __version__
 from pkgintel.application.audit import SbomError
 from pkgintel.application.problems import arguments_problem, problem_for
-from pkgintel.domain.errors import InvalidInput, PkgIntelError
+from pkgintel.domain.errors import InvalidInput, PackageNotFound, PkgIntelError
+from pkgintel.domain.operations.usage import CallOutcome
 from pkgintel.domain.purl import parse_purl
 from pkgintel.mcp.args import PURL_PARAM, named_by_purl, resolve_purl_arguments
 from pkgintel.mcp.tools import TOOLS, Tool, ToolAnswer
@@ -79,6 +81,7 @@ def record_call(
     source: str,
     arguments: dict[str, Any] | None = None,
     ctx: Context[Any, Any] | None = None,
+    outcome: CallOutcome | None = None,
 ) -> None:
     """
     The one place MCP calls are recorded, tagged `source` (`mcp:<tool>`): the per-process counters
@@ -105,6 +108,29 @@ def record_call(
         package=package if isinstance(package, str) else None,
         user_agent=user_agent,
         client=client,
+        outcome=outcome,
+    )
+
+
+def tool_outcome(
+    result: dict[str, Any] | ToolAnswer | PkgIntelError | int, started: float
+) -> CallOutcome:
+    """The usage log's outcome of one tool call: the status of the HTTP answer it mirrors (a
+    domain error's problem status, `int` for an argument error), `found` False for an unknown
+    package or an `exists: false` answer, the answer's `_cache`, the latency since `started`."""
+    latency = round((time.perf_counter() - started) * 1000)
+    if isinstance(result, int):
+        return CallOutcome(status=result, latency_ms=latency)
+    if isinstance(result, PkgIntelError):
+        found = False if isinstance(result, PackageNotFound) else None
+        return CallOutcome(status=problem_for(result).status, found=found, latency_ms=latency)
+    body = result.structured if isinstance(result, ToolAnswer) else result
+    exists, cache = body.get("exists"), body.get("_cache")
+    return CallOutcome(
+        status=200,
+        found=exists if isinstance(exists, bool) else None,
+        latency_ms=latency,
+        cache=cache if isinstance(cache, str) else None,
     )
 
 
@@ -198,7 +224,7 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
     async def call(**arguments: Any) -> CallToolResult:
         runtime = runtime_of()
         ctx = arguments.pop(CONTEXT_PARAM, None)
-        record_call(runtime, source, arguments, ctx)
+        asked, started = dict(arguments), time.perf_counter()
         if tool.with_client:
             arguments[CLIENT_PARAM] = caller_of(ctx)[1]
         try:
@@ -208,11 +234,15 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
                 )
             result = await tool.fn(runtime, **arguments)
         except PkgIntelError as exc:
+            record_call(runtime, source, asked, ctx, tool_outcome(exc, started))
             return _error(exc)
         except ValidationError as exc:
+            record_call(runtime, source, asked, ctx, tool_outcome(422, started))
             return invalid_arguments(tool.name, exc)
         except SbomError as exc:
+            record_call(runtime, source, asked, ctx, tool_outcome(422, started))
             return _invalid(str(exc))
+        record_call(runtime, source, asked, ctx, tool_outcome(result, started))
         if isinstance(result, ToolAnswer):
             structured, text = result.structured, result.text
         else:

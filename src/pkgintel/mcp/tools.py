@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field, WithJsonSchema
 
 from pkgintel.application.advisories import malicious_answer, pin_safe_answer, vulns_answer
 from pkgintel.application.audit import check_bulk_answer, scan_answer
+from pkgintel.application.benchmark import VerificationOut, verify_answer
 from pkgintel.application.compat import compat_answer, with_runtimes
 from pkgintel.application.contact import contact_answer
 from pkgintel.application.errors import resolve_error_answer
@@ -681,6 +682,19 @@ async def contact(
     return await contact_answer(rt, body, client=client, source="mcp")
 
 
+async def verify_package_name(
+    rt: Runtime, ecosystem: EcosystemArg, package: PackageArg
+) -> dict[str, Any]:
+    """
+    Is this package name a known AI hallucination? `is_hallucinated` is true when agents asked
+    pkgintel for the name while it did not exist and the registry still does not have it; the
+    verdict `registered_after_hallucination` means someone registered a name agents invent (a
+    slopsquat risk: check_package before installing it). `likely_real_alternative` names the
+    nearest real package. Same answer as GET /api/benchmark/verify.
+    """
+    return await verify_answer(rt, ecosystem.value, package)
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool(check_package, "Check a package", PackageReportOut, render.report),
     Tool(get_package_prompt, "Package brief for a prompt", PromptOut),
@@ -712,6 +726,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(get_known_bugs, "Known bugs", BugsOut, render.bugs, open_world=False),
     Tool(compare_packages, "Compare packages", CompareOut, render.compare),
     Tool(get_trending, "Trending packages", TrendingOut, render.trending, open_world=False),
+    Tool(verify_package_name, "Is this name a hallucination?", VerificationOut),
     Tool(
         contact,
         "Contact the operators",

@@ -40,6 +40,7 @@ from pkgintel.runtime.services import (
     build_shipped,
     build_trust_signals,
 )
+from pkgintel.runtime.usage import build_usage_services
 from pkgintel.services.advisories.ingest import AdvisoryIngestor
 from pkgintel.services.advisories.live_feed import LiveFeed
 from pkgintel.services.advisories.malicious import MaliciousService
@@ -197,6 +198,16 @@ def assemble(
         public_url=settings.public_url.rstrip("/"),
         errors=errors,
         contact=contact,
+        usage_services=build_usage_services(
+            settings,
+            store.engine,
+            cache,
+            client,
+            usage=knowledge.usage if settings.usage_log_enabled else None,
+            names=names,
+            packages=packages,
+            clock=clock,
+        ),
         compat=compat,
         knowledge=knowledge,
         trust=trust,
@@ -242,6 +253,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
             await runtime.errors.close()
         if runtime.contact is not None:
             await runtime.contact.close()
+        if runtime.usage_services is not None:
+            await runtime.usage_services.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pkgintel.runtime.knowledge import Knowledge
+from pkgintel.runtime.usage import UsageServices
 from pkgintel.services.advisories.ingest import AdvisoryIngestor
 from pkgintel.services.advisories.live_feed import LiveFeed
 from pkgintel.services.advisories.malicious import MaliciousService
@@ -75,3 +76,6 @@ class Runtime:
     shipped: ShippedKnowledge | None = None
     """Loads the curated knowledge and popularity snapshot shipped in the package (set by
     `bootstrap.assemble`; run at start by `app.py` and by the CLI commands that answer)."""
+    usage_services: UsageServices | None = None
+    """Stats, savings, GDPR, hallucination benchmark, anomaly reports, page views, translation
+    (issue 30; set by `bootstrap.assemble`)."""

@@ -12,6 +12,8 @@ level do not import each other. From the bottom up:
 5. `knowledge` (alternatives, compare and the rest that read reports) and `trees`.
 6. `audit` — many packages at once.
 7. `operations` — jobs, missions, curator, doctor, usage log.
+8. `usage` (figures, savings, privacy, the hallucination corpus, all read from the usage log) and
+   `community` (anomaly reports, page views).
 
 `tests/architecture/test_capability_layers.py` holds the code to this order.
 """

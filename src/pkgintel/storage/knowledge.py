@@ -14,7 +14,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Float, and_, case, column, delete, func, literal_column, select, text
+from sqlalchemy import (
+    Float,
+    and_,
+    case,
+    column,
+    delete,
+    func,
+    literal_column,
+    or_,
+    select,
+    text,
+)
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -444,6 +455,12 @@ class SqlKnowledgeStore:
                 "package": e.package[:256] if e.package else None,
                 "ua_class": e.ua_class,
                 "client": e.client[:32],
+                "status": e.status,
+                "found": e.found,
+                "latency_ms": e.latency_ms,
+                "cache": e.cache[:16] if e.cache else None,
+                "account_id": e.account_id,
+                "key_id": e.key_id,
             }
             for e in events
         ]
@@ -471,6 +488,12 @@ class SqlKnowledgeStore:
                 r.package,
                 r.ua_class,
                 r.client,
+                r.status,
+                r.found,
+                r.latency_ms,
+                r.cache,
+                r.account_id,
+                r.key_id,
             )
             for r in rows
         ]
@@ -488,6 +511,11 @@ class SqlKnowledgeStore:
         """(ecosystem, package) → (calls, distinct clients) in [start, end)."""
         c = usage_event.c
         conds = [c.at >= start, c.at < end, c.package.is_not(None), c.ecosystem.is_not(None)]
+        # Answered calls only: a name that does not exist is the hallucination corpus, not a trend.
+        conds += [
+            or_(c.status.is_(None), c.status < 400),
+            or_(c.found.is_(None), c.found.is_(True)),
+        ]
         if ecosystem:
             conds.append(c.ecosystem == ecosystem)
         if exclude_classes:

@@ -421,11 +421,18 @@ usage_event = Table(
     Column("package", String(256)),
     Column("ua_class", String(16), nullable=False),
     Column("client", String(32), nullable=False),
+    Column("status", Integer),
+    Column("found", Boolean),
+    Column("latency_ms", Integer),
+    Column("cache", String(16)),
+    Column("account_id", Integer),
+    Column("key_id", Integer),
 )
 """Our own query log: one row per API call / MCP tool call (client = keyed hash, never an IP)."""
 Index("ix_usage_event_at", usage_event.c.at)
 Index("ix_usage_event_package", usage_event.c.ecosystem, usage_event.c.package, usage_event.c.at)
 Index("ix_usage_event_client", usage_event.c.client)
+Index("ix_usage_event_found", usage_event.c.found, usage_event.c.ecosystem, usage_event.c.package)
 
 contact_request = Table(
     "contact_request",
@@ -460,3 +467,51 @@ health_snapshot = Table(
 """One health snapshot per package per day (issue 16's history; `services/reports/history.py`).
 `breakdown` and `vulnerabilities` are JSON objects; `package` is the normalised name."""
 Index("ix_health_snapshot_day", health_snapshot.c.day)
+
+anomaly_report = Table(
+    "anomaly_report",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    Column("ecosystem", String(16), nullable=False),
+    Column("package", String(256), nullable=False),
+    Column("version", String(128)),
+    Column("observed", Text, nullable=False),
+    Column("expected", Text, nullable=False),
+    Column("evidence_url", String(2048)),
+    Column("client", String(32), nullable=False),
+    Column("source", String(8), nullable=False),
+)
+"""Wrong-verdict reports (`POST /api/anomaly`); the sender is a keyed hash, never an IP."""
+Index("ix_anomaly_report_received_at", anomaly_report.c.received_at)
+Index("ix_anomaly_report_client", anomaly_report.c.client)
+
+page_view = Table(
+    "page_view",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("path", String(512), nullable=False),
+    Column("referrer_host", String(253)),
+    Column("client", String(32), nullable=False),
+)
+"""Page views (`POST /api/track`): the path and the referrer's host only, the client as a keyed hash."""
+Index("ix_page_view_at", page_view.c.at)
+Index("ix_page_view_client", page_view.c.client)
+
+benchmark_result = Table(
+    "benchmark_result",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("run", String(128), nullable=False),
+    Column("run_date", Date),
+    Column("loaded_at", DateTime(timezone=True), nullable=False),
+    Column("model", String(128), nullable=False),
+    Column("condition", String(128), nullable=False),
+    Column("ecosystem", String(16)),
+    Column("trials", Integer, nullable=False),
+    Column("hallucinated", Integer, nullable=False),
+)
+"""Hallucination-benchmark results loaded by `pkgintel benchmark load` (one row per model,
+condition and ecosystem of a run; loading a run again replaces its rows)."""
+Index("ix_benchmark_result_run", benchmark_result.c.run)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 UA_CLASSES = ("ai-agent", "ci", "browser", "crawler", "other")
 TRENDING_EXCLUDED_CLASSES = ("crawler",)
@@ -67,6 +68,27 @@ class UsageEvent:
     package: str | None
     ua_class: str
     client: str
+    status: int | None = None
+    """HTTP status of the answer (an MCP tool error carries its problem's status); None: not known."""
+    found: bool | None = None
+    """False when the package named was not found (404 `package-not-found`, `exists: false`): the
+    hallucination corpus reads these rows. None: no package named, or not an existence answer."""
+    latency_ms: int | None = None
+    cache: str | None = None
+    """Cache status of the answer (`hit`, `miss`, `stale`, ...) when the answer says it."""
+    account_id: int | None = None
+    key_id: int | None = None
+
+
+class CallOutcome(NamedTuple):
+    """What a door knows of one answered call beyond its name, in `UsageEvent`'s field order."""
+
+    status: int | None = None
+    found: bool | None = None
+    latency_ms: int | None = None
+    cache: str | None = None
+    account_id: int | None = None
+    key_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from pkgintel.domain.operations.usage import (
     TRENDING_EXCLUDED_CLASSES,
     TRENDING_EXCLUDED_SOURCES,
     UA_CLASSES,
+    CallOutcome,
     Trend,
     UsageEvent,
     classify_user_agent,
@@ -91,8 +92,9 @@ class UsageLog:
         package: str | None,
         user_agent: str | None,
         client: str,
+        outcome: CallOutcome | None = None,
     ) -> None:
-        """Queue one call; never blocks and never raises."""
+        """Queue one call (with its `outcome` when the door knows it); never blocks, never raises."""
         if not self._enabled:
             return
         if ecosystem is not None and package is not None:
@@ -100,7 +102,13 @@ class UsageLog:
                 package = normalise_name(Ecosystem(ecosystem), package)
         self._buffer.append(
             UsageEvent(
-                self._clock(), source, ecosystem, package, classify_user_agent(user_agent), client
+                self._clock(),
+                source,
+                ecosystem,
+                package,
+                classify_user_agent(user_agent),
+                client,
+                *(outcome or CallOutcome()),
             )
         )
         if len(self._buffer) > MAX_BUFFER:

@@ -1,0 +1,1 @@
+"""What users and agents send us: wrong-verdict reports and page views."""
