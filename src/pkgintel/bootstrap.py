@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel import __version__
+from pkgintel.accounts.service import build_accounts
 from pkgintel.cache.base import Cache
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.cache.redis_cache import RedisCache
@@ -325,6 +326,7 @@ def assemble(
         public_url=settings.public_url.rstrip("/"),
         errors=errors,
         contact=contact,
+        accounts=build_accounts(settings, store.engine, clock),
         compat=compat,
         knowledge=knowledge,
         trust=trust,
@@ -602,6 +604,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
             await runtime.errors.close()
         if runtime.contact is not None:
             await runtime.contact.close()
+        if runtime.accounts is not None:
+            await runtime.accounts.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):

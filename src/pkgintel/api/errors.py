@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
+from pkgintel.domain.accounts import AccountProblem
 from pkgintel.domain.errors import (
     AccountNotFound,
     EcosystemNotSupported,
@@ -223,6 +224,8 @@ def problem_for(exc: PkgIntelError) -> Problem:
             {"retry_after": exc.retry_after, "limit": exc.limit},
             headers={"Retry-After": str(exc.retry_after)},
         )
+    if isinstance(exc, AccountProblem):
+        return Problem(exc.status, exc.title, exc.message, exc.kind, headers=exc.headers)
     if isinstance(exc, EcosystemNotSupported):
         return Problem(
             501,

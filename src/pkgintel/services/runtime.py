@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pkgintel.accounts.service import Accounts
 from pkgintel.services.advisories import AdvisoryService
 from pkgintel.services.advisory_ingest import AdvisoryIngestor
 from pkgintel.services.audit import AuditService
@@ -75,3 +76,5 @@ class Runtime:
     shipped: ShippedKnowledge | None = None
     """Loads the curated knowledge and popularity snapshot shipped in the package (set by
     `bootstrap.assemble`; run at start by `app.py` and by the CLI commands that answer)."""
+    accounts: Accounts | None = None
+    """Accounts, sign-in, API keys and the rate limiter (issue 30; set by `bootstrap.assemble`)."""
