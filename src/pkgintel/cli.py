@@ -35,6 +35,7 @@ from pkgintel.cli_graph import snapshot
 from pkgintel.cli_ingest import ingest_app
 from pkgintel.cli_knowledge import harvest_app
 from pkgintel.cli_ops import cron_app, jobs_app, worker
+from pkgintel.cli_outbox import outbox
 from pkgintel.cli_scan import scan
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
@@ -49,6 +50,7 @@ app.add_typer(harvest_app, name="harvest")
 app.command()(snapshot)
 app.command()(scan)
 app.command()(doctor)
+app.command()(outbox)
 err = Console(stderr=True)
 
 
