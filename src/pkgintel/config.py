@@ -509,7 +509,8 @@ class Settings(BaseSettings):
         description="Requests to `/api/gdpr/*` per client IP hash, with or without a key (a `limits` rate string).",
     )
     rate_limit_magic_link_address: str = Field(
-        "5/hour", description="Sign-in links one e-mail address may be sent (a `limits` rate string)."
+        "5/hour",
+        description="Sign-in links one e-mail address may be sent (a `limits` rate string).",
     )
     rate_limit_magic_link_client: str = Field(
         "10/hour",

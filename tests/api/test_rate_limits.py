@@ -185,3 +185,13 @@ async def test_forwarded_addresses_count_only_from_trusted_proxies(
             b = await c.get(CHEAP, headers={"X-Forwarded-For": "203.0.113.2"})
         remaining = int(a.headers["ratelimit-remaining"]), int(b.headers["ratelimit-remaining"])
         assert (remaining[0] == remaining[1]) is separate, (trusted, remaining)
+
+
+async def test_the_mcp_manifest_states_the_enforced_limits_and_optional_keys(
+    client: httpx.AsyncClient,
+) -> None:
+    body = (await client.get("/.well-known/mcp.json")).json()
+    assert body["rate_limits"]["enforced"] is True
+    assert body["rate_limits"]["anonymous"] == "100 per 1 minute"
+    assert body["rate_limits"]["api_key"] == "1000 per 1 minute"
+    assert body["auth"]["type"] == "optional" and "bearer" in body["auth"]["schemes"]

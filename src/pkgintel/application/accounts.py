@@ -192,3 +192,30 @@ async def revoke_key_answer(
     account_id = require_session(principal)
     await accounts.keys.revoke(account_id, key_id)
     return {"id": key_id, "status": "revoked"}
+
+
+def manifest_limits(accounts: Accounts | None) -> dict[str, Any]:
+    """The `rate_limits` entry of the discovery manifests: the limits this instance enforces."""
+    if accounts is None:
+        return {"enforced": False, "note": "this installation enforces no rate limit"}
+    limiter = accounts.limiter
+    policy = limiter.policy
+    return {
+        "enforced": True,
+        "anonymous": limiter.describe(policy.anonymous),
+        "ai_agent": limiter.describe(policy.ai_agent),
+        "api_key": limiter.describe(policy.key),
+        "gdpr": limiter.describe(policy.named("gdpr")),
+        "headers": ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
+        "rejection": "429 application/problem+json with Retry-After",
+        "unlimited": ["/api/health", "/api/status", "/livez", "/readyz", "/api/live/*"],
+        "shared_across_workers": limiter.shared,
+    }
+
+
+MANIFEST_AUTH = {
+    "type": "optional",
+    "schemes": ["bearer", "x-api-key"],
+    "note": "No key is needed. An API key (`Authorization: Bearer pk_live_…` or `X-API-Key`) "
+    "raises the rate limit; keys are made at /api/auth/keys after signing in by magic link.",
+}

@@ -16,6 +16,7 @@ from fastapi.responses import Response
 from pkgintel import __version__
 from pkgintel.api.http import cached_bytes, cached_json
 from pkgintel.api.routes import admin
+from pkgintel.application.accounts import MANIFEST_AUTH, manifest_limits
 from pkgintel.mcp.http import McpHttp, client_config
 
 router = APIRouter(tags=["discovery"])
@@ -26,11 +27,6 @@ PRIVACY = (
     "Redis, for the 60-second bulk hint, and are never logged. MCP calls are counted per tool, not per "
     "caller. Package names you ask about are not stored with anything that identifies you."
 )
-RATE_LIMITS = {
-    "enforced": False,
-    "note": "This server enforces no rate limit yet; check_bulk (100 names per call) is the cheap way "
-    "to ask about many packages.",
-}
 
 PREFERRED: tuple[tuple[str, str], ...] = (
     (
@@ -111,8 +107,8 @@ async def mcp_manifest(request: Request) -> Response:
             for t in tools
         ],
         "tool_count": len(tools),
-        "auth": {"type": "none"},
-        "rate_limits": RATE_LIMITS,
+        "auth": MANIFEST_AUTH,
+        "rate_limits": manifest_limits(request.app.state.runtime.accounts),
         "privacy": PRIVACY,
         "links": {
             "openapi": f"{base}/openapi.json",
