@@ -123,6 +123,12 @@ async def test_bad_keys_are_401_and_other_bearer_values_are_left_alone(
         assert "bearer" in resp.headers["www-authenticate"].lower()
     # The admin API's Bearer token is not an API key: its own route judges it.
     assert (await client.get(CHEAP, headers={"Authorization": "Bearer admin"})).status_code == 200
+    # Guessing keys spends the client's allowance: past it, 429 instead of a key lookup.
+    guesses = [
+        (await client.get(CHEAP, headers={"X-API-Key": f"pk_live_{i:043d}"})).status_code
+        for i in range(100)
+    ]
+    assert guesses[:96] == [401] * 96 and guesses[-1] == 429
 
 
 @pytest.fixture

@@ -115,7 +115,14 @@ class RateLimitLayer:
             )
         except PkgIntelError as exc:  # an invalid key (401), or the database failed
             state["principal"] = anonymous(client_hash)
-            await error_response(exc)(scope, receive, send)
+            # Counted as the client's anonymous request, so guessing keys is limited too.
+            verdict = await self._count(
+                accounts, state["principal"], headers, path, scope["method"]
+            )
+            if verdict is not None and not verdict.allowed:
+                await self._refuse(verdict)(scope, receive, send)
+            else:
+                await error_response(exc)(scope, receive, send)
             return
         state["principal"] = principal
         verdict = await self._count(accounts, principal, headers, path, scope["method"])
