@@ -14,8 +14,6 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Protocol
 
-import aiosmtplib
-
 from pkgintel.domain.accounts import MAGIC_LINK_LIFETIME, AccountProblem
 from pkgintel.storage.accounts import SqlAccountStore
 
@@ -67,6 +65,8 @@ class SmtpMailer:
         return f"SMTP {self._host}:{self._port} ({tls}) from {self._sender}"
 
     async def send(self, recipient: str, subject: str, body: str) -> None:
+        import aiosmtplib  # only installations that send mail pay for the import
+
         message = EmailMessage()
         message["From"] = self._sender
         message["To"] = recipient
