@@ -528,8 +528,12 @@ class Settings(BaseSettings):
         examples=["smtp.example.org"],
     )
     smtp_port: int = Field(587, ge=1, le=65535, description="SMTP server port.")
-    smtp_user: str | None = Field(None, description="SMTP user name; unset = no login.")
-    smtp_password: str | None = Field(None, description="SMTP password.")
+    smtp_user: str | None = Field(
+        None, description="SMTP user name; unset = no login.", examples=["pkgintel"]
+    )
+    smtp_password: str | None = Field(
+        None, description="SMTP password.", examples=["an-app-password"]
+    )
     smtp_from: str = Field(
         "pkgintel <noreply@localhost>", description="Sender address of sign-in mail."
     )
