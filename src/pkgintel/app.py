@@ -22,6 +22,7 @@ from pkgintel.api.fast_paths import FastExists
 from pkgintel.api.http import ClientIdentity
 from pkgintel.api.openapi import install_openapi
 from pkgintel.api.purl_routes import purl_twin_router
+from pkgintel.api.rate_limits import RateLimitLayer
 from pkgintel.api.routes import (
     admin,
     advisories,
@@ -37,6 +38,7 @@ from pkgintel.api.routes import (
     privacy,
     service,
 )
+from pkgintel.api.routes import auth as auth_routes
 from pkgintel.api.routes import compat as compat_routes
 from pkgintel.api.routes import contact as contact_routes
 from pkgintel.api.routes import errors as error_routes
@@ -129,6 +131,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         audit.router,
         error_routes.router,
         contact_routes.router,
+        auth_routes.router,
         compat_routes.router,
         badges.router,
         discovery.router,
@@ -165,6 +168,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.add_middleware(FastExists)
     app.add_middleware(FanOutBudget, limit=settings.upstream_fanout_per_request)
     app.add_middleware(RejectControlPaths)
+    app.add_middleware(RateLimitLayer, identity=identity)
     app.add_middleware(AccessLog, identity=identity)
     return app
 

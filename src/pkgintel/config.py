@@ -492,6 +492,53 @@ class Settings(BaseSettings):
         ge=1,
         description="Days contact requests are kept before the `contact-retention` job removes them.",
     )
+    # -- rate limits, accounts and sign-in mail (issue 30) --
+    rate_limit_anonymous: str = Field(
+        "100/minute",
+        description="Requests one anonymous client (keyed IP hash) may send (a `limits` rate string; moving window, shared through Redis when configured).",
+    )
+    rate_limit_key: str = Field(
+        "1000/minute", description="Requests one API key may send (a `limits` rate string)."
+    )
+    rate_limit_ai_agent: str = Field(
+        "200/minute",
+        description="Requests one client whose User-Agent is a recognised AI agent may send without a key (a `limits` rate string).",
+    )
+    rate_limit_gdpr: str = Field(
+        "10/hour",
+        description="Requests to `/api/gdpr/*` per client IP hash, with or without a key (a `limits` rate string).",
+    )
+    rate_limit_magic_link_address: str = Field(
+        "5/hour",
+        description="Sign-in links one e-mail address may be sent (a `limits` rate string).",
+    )
+    rate_limit_magic_link_client: str = Field(
+        "10/hour",
+        description="Sign-in link requests one client IP hash may send (a `limits` rate string).",
+    )
+    credential_cache_ttl_s: float = Field(
+        5.0,
+        gt=0,
+        le=5.0,
+        description="Seconds a worker keeps what an API key or session cookie resolved to; a revoked key is refused by every worker within this time.",
+    )
+    smtp_host: str | None = Field(
+        None,
+        description="SMTP server for sign-in links; unset = links go to the outbox table, read with `pkgintel outbox`.",
+        examples=["smtp.example.org"],
+    )
+    smtp_port: int = Field(587, ge=1, le=65535, description="SMTP server port.")
+    smtp_user: str | None = Field(
+        None, description="SMTP user name; unset = no login.", examples=["pkgintel"]
+    )
+    smtp_password: str | None = Field(
+        None, description="SMTP password.", examples=["an-app-password"]
+    )
+    smtp_from: str = Field(
+        "pkgintel <noreply@localhost>", description="Sender address of sign-in mail."
+    )
+    smtp_starttls: bool = Field(True, description="Upgrade the SMTP connection with STARTTLS.")
+
     # -- dependency tree, licences, health history (issue 16: items 7-8) --
     tree_cache_ttl_s: int = Field(
         86_400, ge=0, description="How long a resolved dependency tree is cached, seconds."
@@ -540,6 +587,24 @@ class Settings(BaseSettings):
     anomaly_retention_days: int = Field(
         365, ge=1, description="Days anomaly reports are kept before they are removed."
     )
+
+    @field_validator(
+        "rate_limit_anonymous",
+        "rate_limit_key",
+        "rate_limit_ai_agent",
+        "rate_limit_gdpr",
+        "rate_limit_magic_link_address",
+        "rate_limit_magic_link_client",
+    )
+    @classmethod
+    def _rate_string(cls, value: str) -> str:
+        from limits import parse
+
+        try:
+            parse(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate such as `100/minute`") from None
+        return value
 
     @field_validator("redis_url")
     @classmethod

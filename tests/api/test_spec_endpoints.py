@@ -75,10 +75,6 @@ def test_every_endpoint_outside_accounts_has_a_route_of_its_own() -> None:
     assert missing == []
 
 
-@pytest.mark.xfail(
-    reason="the /api/auth/* endpoints are built on branch i30-auth (issue 30, items 1-3)",
-    strict=True,
-)
 def test_every_account_endpoint_has_a_route_of_its_own() -> None:
     missing = [(m, p) for m, p in _missing() if p.startswith(AUTH_PREFIX)]
     assert missing == [], f"missing account endpoints: {missing}"

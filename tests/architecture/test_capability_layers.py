@@ -15,6 +15,7 @@ import pytest
 from tests.architecture.import_graph import circles, edges
 
 CAPABILITY_LEVEL: Final[Mapping[str, int]] = {
+    "accounts": 1,
     "packages": 1,
     "names": 2,
     "advisories": 3,

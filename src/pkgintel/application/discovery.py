@@ -7,6 +7,7 @@ protocol the HTTP door reads it through (`app.state.mcp`), the client install sn
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,11 +18,6 @@ PRIVACY = (
     "Redis, for the 60-second bulk hint, and are never logged. MCP calls are counted per tool, not per "
     "caller. Package names you ask about are not stored with anything that identifies you."
 )
-RATE_LIMITS = {
-    "enforced": False,
-    "note": "This server enforces no rate limit yet; check_bulk (100 names per call) is the cheap way "
-    "to ask about many packages.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +67,12 @@ def client_config(url: str) -> dict[str, Any]:
     }
 
 
-def mcp_manifest(endpoint: McpEndpoint) -> dict[str, Any]:
+def mcp_manifest(
+    endpoint: McpEndpoint, *, auth: Mapping[str, Any], rate_limits: Mapping[str, Any]
+) -> dict[str, Any]:
     """The `/.well-known/mcp.json` body: name, version, transport and URL of the MCP server,
-    install snippets, its tool list (first paragraph of each description), auth, limits and links."""
+    install snippets, its tool list (first paragraph of each description), the `auth` and
+    `rate_limits` this instance enforces (`application.accounts`), and links."""
     base = endpoint.public_url
     return {
         "schema_version": "2026-11",
@@ -94,8 +93,8 @@ def mcp_manifest(endpoint: McpEndpoint) -> dict[str, Any]:
             for t in endpoint.tools
         ],
         "tool_count": len(endpoint.tools),
-        "auth": {"type": "none"},
-        "rate_limits": RATE_LIMITS,
+        "auth": dict(auth),
+        "rate_limits": dict(rate_limits),
         "privacy": PRIVACY,
         "links": {
             "openapi": f"{base}/openapi.json",

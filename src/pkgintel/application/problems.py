@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pkgintel.domain.accounts import AccountProblem
 from pkgintel.domain.errors import (
     AccountNotFound,
     EcosystemNotSupported,
@@ -96,7 +97,7 @@ class ProblemSpec:
     """
 
     status: int | Callable[[Any], int]
-    kind: str
+    kind: str | Callable[[Any], str]
     title: str | Callable[[Any], str]
     extra: Build | None = None
     detail: Build | None = None
@@ -112,7 +113,7 @@ class ProblemSpec:
             self.status(exc) if callable(self.status) else self.status,
             title,
             self.detail(exc) if self.detail is not None else exc.message,
-            self.kind,
+            self.kind(exc) if callable(self.kind) else self.kind,
             self.extra(exc) if self.extra is not None else {},  # noqa: S610 (not Django)
             self.headers(exc) if self.headers is not None else None,
         )
@@ -237,6 +238,10 @@ PROBLEMS: dict[type[PkgIntelError], ProblemSpec] = {
     ),
     OpsUnavailable: ProblemSpec(409, "unavailable", "Cannot run now"),
     NotConfigured: ProblemSpec(503, "not-configured", "Not configured"),
+    # account refusals carry their own status, kind, title and headers (`domain/accounts.py`)
+    AccountProblem: ProblemSpec(
+        lambda e: e.status, lambda e: e.kind, lambda e: e.title, headers=lambda e: e.headers
+    ),
 }
 """Domain error class → its problem. Looked up along the error's MRO: the most specific line wins."""
 

@@ -14,6 +14,23 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import ConnectionPool
 
 
+def limits_storage(redis_url: str | None) -> tuple[Storage, ConnectionPool | None]:
+    """The `limits` storage every limiter of a process uses: Redis when `redis_url` is set (with
+    the pool to disconnect at shutdown), else process memory."""
+    if not redis_url:
+        return MemoryStorage(), None
+    uri = redis_url if redis_url.startswith("async+") else f"async+{redis_url}"
+    # Our own pool, so the owner can release its connections at shutdown.
+    pool = ConnectionPool.from_url(redis_url.removeprefix("async+"))
+    storage = RedisStorage(
+        uri,
+        implementation="redispy",
+        key_prefix="pkgintel-limits",
+        connection_pool=pool,  # type: ignore[arg-type]
+    )
+    return storage, pool
+
+
 class LimitsGate:
     """`allow(key)` → None when under the limit, else seconds until a slot frees."""
 
@@ -22,20 +39,7 @@ class LimitsGate:
     ) -> None:
         self._item: RateLimitItem = parse(limit)
         self._namespace = namespace
-        storage: Storage
-        self._pool: ConnectionPool | None = None
-        if redis_url:
-            uri = redis_url if redis_url.startswith("async+") else f"async+{redis_url}"
-            # Our own pool, so `close()` can release its connections at shutdown.
-            self._pool = ConnectionPool.from_url(redis_url.removeprefix("async+"))
-            storage = RedisStorage(
-                uri,
-                implementation="redispy",
-                key_prefix="pkgintel-limits",
-                connection_pool=self._pool,  # type: ignore[arg-type]
-            )
-        else:
-            storage = MemoryStorage()
+        storage, self._pool = limits_storage(redis_url)
         self._limiter = MovingWindowRateLimiter(storage)
 
     async def close(self) -> None:

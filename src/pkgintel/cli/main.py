@@ -34,6 +34,7 @@ from pkgintel.cli.graph import snapshot
 from pkgintel.cli.ingest import ingest_app
 from pkgintel.cli.knowledge import harvest_app
 from pkgintel.cli.ops import cron_app, jobs_app, worker
+from pkgintel.cli.outbox import outbox
 from pkgintel.cli.scan import scan
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
@@ -49,6 +50,7 @@ app.add_typer(benchmark_app, name="benchmark")
 app.command()(snapshot)
 app.command()(scan)
 app.command()(doctor)
+app.command()(outbox)
 err = Console(stderr=True)
 
 

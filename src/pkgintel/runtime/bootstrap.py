@@ -41,6 +41,7 @@ from pkgintel.runtime.services import (
     build_trust_signals,
 )
 from pkgintel.runtime.usage import build_usage_services
+from pkgintel.services.accounts.service import build_accounts
 from pkgintel.services.advisories.ingest import AdvisoryIngestor
 from pkgintel.services.advisories.live_feed import LiveFeed
 from pkgintel.services.advisories.malicious import MaliciousService
@@ -198,6 +199,7 @@ def assemble(
         public_url=settings.public_url.rstrip("/"),
         errors=errors,
         contact=contact,
+        accounts=build_accounts(settings, store.engine, clock),
         usage_services=build_usage_services(
             settings,
             store.engine,
@@ -255,6 +257,8 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
             await runtime.contact.close()
         if runtime.usage_services is not None:
             await runtime.usage_services.close()
+        if runtime.accounts is not None:
+            await runtime.accounts.close()
     finally:
         await client.aclose()
         if isinstance(cache, RedisCache):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pkgintel.runtime.knowledge import Knowledge
 from pkgintel.runtime.usage import UsageServices
+from pkgintel.services.accounts.service import Accounts
 from pkgintel.services.advisories.ingest import AdvisoryIngestor
 from pkgintel.services.advisories.live_feed import LiveFeed
 from pkgintel.services.advisories.malicious import MaliciousService
@@ -79,3 +80,5 @@ class Runtime:
     usage_services: UsageServices | None = None
     """Stats, savings, GDPR, hallucination benchmark, anomaly reports, page views, translation
     (issue 30; set by `bootstrap.assemble`)."""
+    accounts: Accounts | None = None
+    """Accounts, sign-in, API keys and the rate limiter (issue 30; set by `bootstrap.assemble`)."""

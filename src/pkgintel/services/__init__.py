@@ -4,7 +4,8 @@ The capabilities: one package per capability, below the application layer and ab
 A capability imports only capabilities below it (never one above, never a circle); peers on one
 level do not import each other. From the bottom up:
 
-1. `packages` — registry facts (`PackageService`, the snapshot codec), discovery.
+1. `packages` — registry facts (`PackageService`, the snapshot codec), discovery; and `accounts`
+   (sign-in by magic link, sessions, API keys, the rate limiter), which needs no other capability.
 2. `names` — the name index, existence, typosquat judgement.
 3. `advisories` (advisory data, verdicts over it, malicious, pin-safe) and `signals` (maintainers,
    trust, quality, Scorecard, provenance, artifacts).

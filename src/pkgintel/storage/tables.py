@@ -515,3 +515,74 @@ benchmark_result = Table(
 """Hallucination-benchmark results loaded by `pkgintel benchmark load` (one row per model,
 condition and ecosystem of a run; loading a run again replaces its rows)."""
 Index("ix_benchmark_result_run", benchmark_result.c.run)
+# -- accounts, sessions, API keys (issue 30; `storage/accounts.py`) --
+account = Table(
+    "account",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("email", String(254), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_login_at", DateTime(timezone=True)),
+)
+"""One account per verified e-mail address (created when a magic link is first verified)."""
+Index("ux_account_email", account.c.email, unique=True)
+
+auth_token = Table(
+    "auth_token",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("digest", String(64), nullable=False),
+    Column("email", String(254), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True)),
+)
+"""Magic-link tokens: only their SHA-256 (`digest`); single use (`used_at`), 15 minutes."""
+Index("ux_auth_token_digest", auth_token.c.digest, unique=True)
+Index("ix_auth_token_expires_at", auth_token.c.expires_at)
+
+session = Table(
+    "session",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("digest", String(64), nullable=False),
+    Column("account_id", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+)
+"""Signed-in sessions: the SHA-256 of the cookie's random id, never the id; revocable."""
+Index("ux_session_digest", session.c.digest, unique=True)
+Index("ix_session_account", session.c.account_id)
+
+api_key = Table(
+    "api_key",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("prefix", String(16), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+    Column("last_used_at", DateTime(timezone=True)),
+    Column("month", String(7)),
+    Column("month_count", Integer, nullable=False),
+)
+"""API keys: SHA-256 of the key and its display prefix; last use and this month's call count
+(`month` is `YYYY-MM`), written in batches off the request path."""
+Index("ux_api_key_digest", api_key.c.digest, unique=True)
+Index("ix_api_key_account", api_key.c.account_id)
+
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("recipient", String(254), nullable=False),
+    Column("subject", String(200), nullable=False),
+    Column("body", Text, nullable=False),
+)
+"""Mail waiting to be read with `pkgintel outbox` when no SMTP server is configured; a message is
+removed when read and pruned once its sign-in link has expired."""
+Index("ix_outbox_created_at", outbox.c.created_at)

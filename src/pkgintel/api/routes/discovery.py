@@ -16,6 +16,7 @@ from fastapi.responses import Response
 from pkgintel.api.http import cached_bytes, cached_json
 from pkgintel.api.routes import admin
 from pkgintel.application import discovery
+from pkgintel.application.accounts import MANIFEST_AUTH, manifest_limits
 
 router = APIRouter(tags=["discovery"])
 
@@ -75,7 +76,11 @@ def _routes(request: Request) -> list[tuple[str, str, str]]:
 @router.get("/.well-known/mcp.json", summary="MCP discovery manifest")
 async def mcp_manifest(request: Request) -> Response:
     """Name, version, transport and URL of the MCP server, install snippets, its live tool list, auth, limits and links."""
-    body = discovery.mcp_manifest(await _mcp(request).endpoint())
+    body = discovery.mcp_manifest(
+        await _mcp(request).endpoint(),
+        auth=MANIFEST_AUTH,
+        rate_limits=manifest_limits(request.app.state.runtime.accounts),
+    )
     return cached_json(request, body, cache_control=DISCOVERY_CACHE)
 
 
