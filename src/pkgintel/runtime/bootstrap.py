@@ -91,7 +91,7 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
             "downloads_url": settings.upstream_pypistats_url,
             "files_url": settings.upstream_pypi_files_url,
         },
-        # eco-a
+        # Cargo, Go, Maven, NuGet
         Ecosystem.CARGO: {
             "base_url": settings.upstream_crates_url,
             "index_url": settings.upstream_crates_index_url,
@@ -108,8 +108,7 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
             "base_url": settings.upstream_nuget_url,
             "search_url": settings.upstream_nuget_search_url,
         },
-        # end eco-a
-        # eco-b: RubyGems, Composer, Pub, Hex
+        # RubyGems, Composer, Pub, Hex
         Ecosystem.RUBYGEMS: {"base_url": settings.upstream_rubygems_url},
         Ecosystem.COMPOSER: {
             "base_url": settings.upstream_packagist_repo_url,
@@ -117,7 +116,7 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         },
         Ecosystem.PUB: {"base_url": settings.upstream_pub_url},
         Ecosystem.HEX: {"base_url": settings.upstream_hex_url},
-        # eco-c: Swift, CocoaPods, CPAN
+        # Swift, CocoaPods, CPAN
         Ecosystem.SWIFT: {
             "base_url": settings.upstream_swift_url,
             "github_api_url": settings.upstream_github_api_url,
@@ -125,7 +124,7 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
         },
         Ecosystem.COCOAPODS: {"base_url": settings.upstream_cocoapods_url},
         Ecosystem.CPAN: {"base_url": settings.upstream_cpan_url},
-        # eco-d: Hackage, CRAN, Conda
+        # Hackage, CRAN, Conda
         Ecosystem.HACKAGE: {"base_url": settings.upstream_hackage_url},
         Ecosystem.CRAN: {
             "base_url": settings.upstream_cran_ppm_url,
@@ -133,7 +132,7 @@ def upstream_urls(settings: Settings) -> dict[Ecosystem, dict[str, str]]:
             "downloads_url": settings.upstream_cranlogs_url,
         },
         Ecosystem.CONDA: {"base_url": settings.upstream_conda_url},
-        # eco-e: Homebrew, Julia, JSR
+        # Homebrew, Julia, JSR
         Ecosystem.HOMEBREW: {"base_url": settings.upstream_homebrew_url},
         Ecosystem.JULIA: {
             "base_url": settings.upstream_julia_url,
