@@ -40,6 +40,8 @@ def test_as_count(value: object, expected: int | None) -> None:
         (" 2024-03-01T10:00:00 ", datetime(2024, 3, 1, 10, tzinfo=UTC)),
         ("2024-03-01T12:00:00+02:00", datetime(2024, 3, 1, 10, tzinfo=UTC)),
         ("2024-03-01", datetime(2024, 3, 1, tzinfo=UTC)),
+        ("2024-03-01T10:00:00z", datetime(2024, 3, 1, 10, tzinfo=UTC)),
+        ("0001-01-01T00:00:00+01:00", None),
         ("yesterday", None),
         ("", None),
         (1709287200, None),

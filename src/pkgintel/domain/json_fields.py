@@ -43,15 +43,19 @@ def as_count(value: object) -> int | None:
 
 
 def as_datetime(value: object) -> datetime | None:
-    """An ISO 8601 timestamp (`Z` accepted) as an aware UTC datetime; a timestamp without an
-    offset is read as UTC. None when absent, not a string, or unreadable."""
+    """An ISO 8601 timestamp (a trailing `Z` or `z` accepted) as an aware UTC datetime; a timestamp
+    without an offset is read as UTC. None when absent, not a string, unreadable, or outside the
+    years a datetime holds once in UTC."""
     if not isinstance(value, str) or not value.strip():
         return None
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
     try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        when = datetime.fromisoformat(text)
+        return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 __all__ = ["as_count", "as_datetime", "as_list", "as_object", "as_text"]

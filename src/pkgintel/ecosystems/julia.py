@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import time
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from typing import Any, ClassVar, Final
 
 import httpx
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import (
     PackageNotFound,
     RegistryResponseInvalid,
@@ -131,7 +131,7 @@ class JuliaAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._juliahub_url = juliahub_url.rstrip("/")
-        self._index: tuple[float, RegistryIndex] | None = None
+        self._index = MemoryLRU[str, RegistryIndex](1, ttl_s=INDEX_TTL_S)
         self._index_fetch = SharedFetches[RegistryIndex]()
 
     def _files(self, name: str, path: str) -> dict[str, asyncio.Future[str | None]]:
@@ -150,9 +150,9 @@ class JuliaAdapter:
 
     async def registry_index(self) -> RegistryIndex:
         """`Registry.toml`, parsed once an hour (single-flight); raises like `get_text`."""
-        held = self._index
-        if held is not None and time.monotonic() - held[0] < INDEX_TTL_S:
-            return held[1]
+        held = self._index.get("index")
+        if held is not None:
+            return held
 
         async def start() -> RegistryIndex:
             text = await get_text(
@@ -163,7 +163,7 @@ class JuliaAdapter:
                 source=INDEX_SOURCE,
             )
             index = await asyncio.to_thread(parse_registry, text)
-            self._index = (time.monotonic(), index)
+            self._index.set("index", index)
             return index
 
         return await self._index_fetch.get("index", start)

@@ -50,6 +50,7 @@ from urllib.parse import quote
 import httpx
 import orjson
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import (
     PackageNotFound,
     RegistryError,
@@ -137,8 +138,7 @@ class SwiftAdapter:
         self._headers = {"Accept": "application/vnd.github+json"}
         if github_token:
             self._headers["Authorization"] = f"Bearer {github_token}"
-        self._list_ttl_s = list_ttl_s
-        self._list: tuple[float, dict[str, str]] | None = None
+        self._list = MemoryLRU[str, dict[str, str]](1, ttl_s=list_ttl_s)
         self._list_fetches = SharedFetches[dict[str, str]]()
 
     @property
@@ -147,9 +147,9 @@ class SwiftAdapter:
 
     async def package_list(self) -> dict[str, str]:
         """The Swift Package Index list (cached for `list_ttl_s`); raises like `get_json`."""
-        now = time.monotonic()
-        if self._list is not None and now - self._list[0] < self._list_ttl_s:
-            return self._list[1]
+        held = self._list.get("list")
+        if held is not None:
+            return held
 
         async def start() -> dict[str, str]:
             response = await send(
@@ -169,7 +169,7 @@ class SwiftAdapter:
                     reason=f"status.{response.status_code}",
                 )
             listed = await asyncio.to_thread(parse_package_list, response.content)
-            self._list = (time.monotonic(), listed)
+            self._list.set("list", listed)
             return listed
 
         return await self._list_fetches.get("list", start)

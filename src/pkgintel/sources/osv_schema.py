@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 
 from pkgintel.domain.advisories import (
@@ -36,7 +36,7 @@ from pkgintel.domain.advisories import (
     Reference,
     severity_from_osv,
 )
-from pkgintel.domain.json_fields import as_list, as_object
+from pkgintel.domain.json_fields import as_datetime, as_list, as_object
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.osv_ecosystems import ecosystem_from_osv
 
@@ -103,19 +103,8 @@ def parse_osv_json(data: bytes | str, *, source: str) -> Advisory:
 
 def parse_time(value: object) -> datetime | None:
     """An RFC 3339 time as an aware UTC datetime; None for missing, invalid or year-1 values."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    parsed = parsed.astimezone(UTC)
-    if parsed.year <= 1:
+    parsed = as_datetime(value)
+    if parsed is None or parsed.year <= 1:
         return None  # placeholder (Go vulndb's in-repo files), not a real time
     return parsed
 
