@@ -1,6 +1,6 @@
 """
-The method shared by the per-ecosystem `/api/check` benchmarks (`bench_more_ecosystems.py`,
-`bench_eco_c.py`, `bench_haskell_r_conda.py`, `bench_eco_e.py`): each script declares a `CheckBench`
+The method shared by the per-ecosystem `/api/check` benchmarks (`bench_rubygems_composer_pub_hex.py`,
+`bench_swift_cocoapods_cpan.py`, `bench_haskell_r_conda.py`, `bench_homebrew_julia_jsr.py`): each script declares a `CheckBench`
 (its packages, the upstream requests one report makes, the settings that point at the replay) and
 calls `main(bench)`.
 

@@ -48,13 +48,12 @@ from bench._common import REPO, Row, ServerTimer, machine_info, percentile, rend
 SHARED = Path(os.environ.get("PKGINTEL_SHARED_DATA", REPO.parent / "shared" / "data"))
 PACKAGES: list[tuple[str, str, int]] = [
     # (ecosystem, package, rounds of dependent upstream requests the adapter needs)
-    # eco-a
+    # Cargo, Go, Maven, NuGet
     ("cargo", "regex", 1),
     ("go", "github.com/aws/smithy-go", 2),
     ("maven", "com.google.guava:guava", 2),
     ("nuget", "Newtonsoft.Json", 2),
     ("nuget", "Serilog", 3),
-    # end eco-a
 ]
 COLD_OVERHEAD_MS = 20.0
 WARM_TARGET_MS = 5.0

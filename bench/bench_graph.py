@@ -27,10 +27,10 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   this), cold and warm.
 * Maven: scopes, exclusions, dependencyManagement and nearest-wins mediation over a generated POM
   graph (`maven_graph`; `--maven-only` runs just this), cold and warm.
-* Conda, Homebrew, CocoaPods: recorded and generated trees (`_trees_b.py`; `--b-only` runs just
+* Conda, Homebrew, CocoaPods: recorded and generated trees (`_trees_conda_homebrew_cocoapods.py`; `--conda-homebrew-cocoapods-only` runs just
   these), cold and warm.
-* JSR (with `npm:` imports), CRAN, Julia and Hackage: generated graphs (`trees_a_graphs`) and the
-  recorded readxl, cold and warm (`--trees-a-only` runs just these).
+* JSR (with `npm:` imports), CRAN, Julia and Hackage: generated graphs (`jsr_cran_julia_hackage_graphs`) and the
+  recorded readxl, cold and warm (`--jsr-cran-julia-hackage-only` runs just these).
 
 Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
 Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
@@ -64,7 +64,7 @@ from _common import (
 
 sys.path.insert(0, str(REPO))
 
-from _trees_b import trees_b
+from _trees_conda_homebrew_cocoapods import conda_homebrew_cocoapods_trees
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
@@ -264,8 +264,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
     rows.extend(await other_ecosystems(args, workdir, extra))
     rows.extend(await go_tree(args, workdir, extra))
     rows.extend(await maven_tree(args, workdir, extra))
-    rows.extend(await trees_b(args, workdir, extra, _other_settings))
-    rows.extend(await trees_a(args, workdir, extra))
+    rows.extend(await conda_homebrew_cocoapods_trees(args, workdir, extra, _other_settings))
+    rows.extend(await jsr_cran_julia_hackage_trees(args, workdir, extra))
     return rows, extra
 
 
@@ -507,7 +507,7 @@ async def maven_tree(args: argparse.Namespace, workdir: Path, extra: dict[str, A
 TREES_A_PACKAGES = 20
 
 
-def trees_a_graphs(reg: ReplayRegistry) -> None:
+def jsr_cran_julia_hackage_graphs(reg: ReplayRegistry) -> None:
     """Generated JSR (with npm imports), CRAN, Julia and Hackage graphs in each registry's own format (the
     recordings hold no multi-level tree of these): 20 packages of three versions, each requiring
     two others, and a root requiring ten; CRAN and Julia nodes also name R base packages and
@@ -569,11 +569,13 @@ TREES_A = (
 )
 
 
-async def trees_a(args: argparse.Namespace, workdir: Path, extra: dict[str, Any]) -> list[Row]:
+async def jsr_cran_julia_hackage_trees(
+    args: argparse.Namespace, workdir: Path, extra: dict[str, Any]
+) -> list[Row]:
     """JSR, CRAN, Julia and Hackage trees (generated graphs and the recorded readxl), cold and
     warm."""
     reg = build(args.shared, latency_ms=args.latency_ms)
-    trees_a_graphs(reg)
+    jsr_cran_julia_hackage_graphs(reg)
     transport = httpx.ASGITransport(app=reg.app)
     rows: list[Row] = []
     for eco, package in TREES_A:
@@ -677,10 +679,14 @@ def main() -> None:
     parser.add_argument("--go-only", action="store_true", help="only the Go MVS tree")
     parser.add_argument("--maven-only", action="store_true", help="only the Maven tree")
     parser.add_argument(
-        "--b-only", action="store_true", help="only the conda, Homebrew and CocoaPods trees"
+        "--conda-homebrew-cocoapods-only",
+        action="store_true",
+        help="only the conda, Homebrew and CocoaPods trees",
     )
     parser.add_argument(
-        "--trees-a-only", action="store_true", help="only the JSR, CRAN, Julia and Hackage trees"
+        "--jsr-cran-julia-hackage-only",
+        action="store_true",
+        help="only the JSR, CRAN, Julia and Hackage trees",
     )
     try:
         import uvloop  # noqa: F401
@@ -702,12 +708,14 @@ def main() -> None:
         elif args.maven_only:
             extra = {}
             rows = run_loop(args, maven_tree(args, workdir, extra))
-        elif args.b_only:
+        elif args.conda_homebrew_cocoapods_only:
             extra = {}
-            rows = run_loop(args, trees_b(args, workdir, extra, _other_settings))
-        elif args.trees_a_only:
+            rows = run_loop(
+                args, conda_homebrew_cocoapods_trees(args, workdir, extra, _other_settings)
+            )
+        elif args.jsr_cran_julia_hackage_only:
             extra = {}
-            rows = run_loop(args, trees_a(args, workdir, extra))
+            rows = run_loop(args, jsr_cran_julia_hackage_trees(args, workdir, extra))
         else:
             rows, extra = run_loop(args, run(args, workdir))
     finally:

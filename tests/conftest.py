@@ -88,7 +88,7 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_pypistats_url="http://registry.test/pypistats",
         upstream_pypi_files_url="http://registry.test/pypi-files",
         upstream_osv_api_url="http://registry.test/osv-api",
-        # eco-a
+        # Cargo, Go, Maven, NuGet
         upstream_crates_url="http://registry.test/crates",
         upstream_crates_index_url="http://registry.test/crates-index",
         upstream_goproxy_url="http://registry.test/goproxy",
@@ -97,24 +97,23 @@ async def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         upstream_depsdev_url="http://registry.test/depsdev",
         upstream_nuget_url="http://registry.test/nuget",
         upstream_nuget_search_url="http://registry.test/nuget-search",
-        # end eco-a
         upstream_rubygems_url="http://registry.test/rubygems",
         upstream_packagist_repo_url="http://registry.test/packagist-repo",
         upstream_packagist_url="http://registry.test/packagist",
         upstream_pub_url="http://registry.test/pub",
         upstream_hex_url="http://registry.test/hex",
-        # eco-d
+        # Hackage, CRAN, Conda
         upstream_hackage_url="http://registry.test/hackage",
         upstream_cran_ppm_url="http://registry.test/ppm/__api__/repos/2",
         upstream_cran_url="http://registry.test/cran",
         upstream_cranlogs_url="http://registry.test/cranlogs",
         upstream_conda_url="http://registry.test/anaconda",
         upstream_github_api_url="http://registry.test/github",
-        # eco-c
+        # Swift, CocoaPods, CPAN
         upstream_swift_url="http://registry.test/raw-github/SwiftPackageIndex/PackageList/main",
         upstream_cocoapods_url="http://registry.test/cocoapods",
         upstream_cpan_url="http://registry.test/cpan",
-        # eco-e
+        # Homebrew, Julia, JSR
         upstream_homebrew_url="http://registry.test/homebrew",
         upstream_julia_url="http://registry.test/raw-github/JuliaRegistries/General/master",
         upstream_juliahub_url="http://registry.test/juliahub",

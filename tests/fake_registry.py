@@ -90,16 +90,16 @@ HOST_PREFIX = {
     "pub.dev": "/pub",
     "hex.pm": "/hex",
     "api.github.com": "/github",
-    # eco-c (raw.githubusercontent.com, the Swift Package Index list: `/raw-github` below)
+    # Swift (raw.githubusercontent.com, the Swift Package Index list: `/raw-github` below)
     "cdn.cocoapods.org": "/cocoapods",
     "fastapi.metacpan.org": "/cpan",
-    # eco-d
+    # Hackage, CRAN, Conda
     "hackage.haskell.org": "/hackage",
     "packagemanager.posit.co": "/ppm",
     "cran.r-project.org": "/cran",
     "cranlogs.r-pkg.org": "/cranlogs",
     "api.anaconda.org": "/anaconda",
-    # eco-e: Homebrew, Julia, JSR
+    # Homebrew, Julia, JSR
     "formulae.brew.sh": "/homebrew",
     "raw.githubusercontent.com": "/raw-github",
     "juliahub.com": "/juliahub",
@@ -119,14 +119,15 @@ FIXTURE_DIRS = (
     "registry-fixtures/composer",
     "registry-fixtures/pub",
     "registry-fixtures/hex",
-    # eco-c
+    # Swift, CocoaPods, CPAN
     "registry-fixtures/swift",
     "registry-fixtures/cocoapods",
     "registry-fixtures/cpan",
+    # Hackage, CRAN, Conda
     "registry-fixtures/hackage",
     "registry-fixtures/cran",
     "registry-fixtures/conda",
-    # eco-e
+    # Homebrew, Julia, JSR
     "registry-fixtures/homebrew",
     "registry-fixtures/julia",
     "registry-fixtures/jsr",

@@ -14,7 +14,7 @@ import pytest
 
 from pkgintel.domain.errors import RegistryUnavailable
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.ecosystems._http import get_json
+from pkgintel.transport.fetch import get_json
 from pkgintel.transport.memo import AnswerFetches, answer_fetches, one_answer
 from pkgintel.transport.upstream import send
 

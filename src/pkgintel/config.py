@@ -68,7 +68,7 @@ class Settings(BaseSettings):
         "https://files.pythonhosted.org",
         description="PyPI files host: core metadata files (PEP 658) of a release whose own JSON is missing. File links on files.pythonhosted.org are moved here; links a mirror rewrote are followed as given.",
     )
-    # --- eco-a: cargo, go, maven, nuget registries ---
+    # --- cargo, go, maven, nuget registries ---
     upstream_crates_url: str = Field(
         "https://crates.io", description="crates.io API (crates, versions, owners)."
     )
@@ -100,7 +100,6 @@ class Settings(BaseSettings):
         "https://azuresearch-usnc.nuget.org",
         description="NuGet search service (total downloads, owners).",
     )
-    # --- end eco-a ---
     upstream_rubygems_url: str = Field(
         "https://rubygems.org", description="RubyGems API (gems, versions, owners)."
     )
@@ -117,7 +116,7 @@ class Settings(BaseSettings):
     upstream_hex_url: str = Field(
         "https://hex.pm", description="hex.pm API (packages, releases, owners, downloads)."
     )
-    # --- eco-c: Swift, CocoaPods, CPAN ---
+    # --- Swift, CocoaPods, CPAN ---
     upstream_swift_url: str = Field(
         "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main",
         description="Swift Package Index package list (`packages.json`); versions come from "
@@ -131,8 +130,7 @@ class Settings(BaseSettings):
         "https://fastapi.metacpan.org",
         description="MetaCPAN API (`/v1/release/<dist>`, release search, `/v1/module/<Module>`).",
     )
-    # --- end eco-c ---
-    # --- eco-d: Hackage, CRAN, Conda registries ---
+    # --- Hackage, CRAN, Conda registries ---
     upstream_hackage_url: str = Field(
         "https://hackage.haskell.org",
         description="Hackage (version statuses, package pages, deprecations).",
@@ -151,8 +149,7 @@ class Settings(BaseSettings):
     upstream_conda_url: str = Field(
         "https://api.anaconda.org", description="anaconda.org API (conda packages by channel)."
     )
-    # --- end eco-d ---
-    # --- eco-e: Homebrew, Julia, JSR ---
+    # --- Homebrew, Julia, JSR ---
     upstream_homebrew_url: str = Field(
         "https://formulae.brew.sh",
         description="Homebrew JSON API (`api/formula/<name>.json`, `api/cask/<token>.json`, `formula.json`).",
@@ -173,7 +170,6 @@ class Settings(BaseSettings):
         "https://api.jsr.io",
         description="JSR API (package description, repository, JSR score, runtime compatibility).",
     )
-    # --- end eco-e ---
     upstream_osv_export_url: str = Field(
         "https://osv-vulnerabilities.storage.googleapis.com",
         description="OSV bulk exports (`<ecosystem>/all.zip`): a URL, a folder or a `file://` URL.",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.ecosystems import _http
+from pkgintel.transport import fetch
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "real_retry_pause: keep `_http`'s real pause between retries"
+        "markers", "real_retry_pause: keep `transport.fetch`'s real pause between retries"
     )
 
 
@@ -17,5 +17,5 @@ def pytest_configure(config: pytest.Config) -> None:
 def no_retry_pause(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Zero the retry pause unless the test is marked `real_retry_pause`."""
     if request.node.get_closest_marker("real_retry_pause") is None:
-        monkeypatch.setattr(_http, "RETRY_WAIT_MIN_S", 0.0)
-        monkeypatch.setattr(_http, "RETRY_WAIT_MAX_S", 0.0)
+        monkeypatch.setattr(fetch, "RETRY_WAIT_MIN_S", 0.0)
+        monkeypatch.setattr(fetch, "RETRY_WAIT_MAX_S", 0.0)

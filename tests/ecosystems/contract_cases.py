@@ -112,7 +112,7 @@ PYPI_RECORDED = ContractCase(
     recorded=True,
 )
 
-# --- eco-a: cargo, go, maven, nuget -----------------------------------------------------------------
+# --- cargo, go, maven, nuget -----------------------------------------------------------------
 
 _CRATE = {
     "crate": {
@@ -344,9 +344,8 @@ NUGET_RECORDED = ContractCase(
     recorded=True,
 )
 
-# --- end eco-a --------------------------------------------------------------------------------------
 
-# --- RubyGems, Composer, Pub, Hex (eco-b) ---------------------------------------------------------
+# --- RubyGems, Composer, Pub, Hex ---------------------------------------------------------
 
 _GEM = {
     "name": "tiny",
@@ -497,7 +496,7 @@ MORE_CASES: list[ContractCase] = [
 ]
 
 
-# --- eco-c: Swift, CocoaPods, CPAN ----------------------------------------------------------------
+# --- Swift, CocoaPods, CPAN ----------------------------------------------------------------
 
 _SPI = "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main/packages.json"
 _GH = "https://api.github.com/repos/example/TinySwift"
@@ -623,7 +622,7 @@ ECO_C_CASES: list[ContractCase] = [
     ),
 ]
 
-# --- eco-d: Hackage, CRAN, Conda ------------------------------------------------------------------
+# --- Hackage, CRAN, Conda ------------------------------------------------------------------
 
 _HACKAGE_PAGE = """<!DOCTYPE html><html><head><title>tiny-hs: Tiny Haskell helpers</title></head><body>
 <div id="content"><h1><a href="//hackage.haskell.org/package/tiny-hs">tiny-hs</a>: <small>Tiny Haskell helpers</small></h1>
@@ -757,7 +756,7 @@ HASKELL_R_CONDA_CASES: list[ContractCase] = [
     ),
 ]
 
-# --- eco-e: Homebrew, Julia, JSR -------------------------------------------------------------------
+# --- Homebrew, Julia, JSR -------------------------------------------------------------------
 
 _BREW = "https://formulae.brew.sh/api"
 _CASK = {
@@ -892,7 +891,7 @@ CASES: list[ContractCase] = [
     NPM_HAND,
     PYPI_HAND,
     PYPI_RECORDED,
-    # eco-a
+    # Cargo, Go, Maven, NuGet
     CARGO_HAND,
     CARGO_RECORDED,
     GO_HAND,
@@ -901,9 +900,8 @@ CASES: list[ContractCase] = [
     MAVEN_RECORDED,
     NUGET_HAND,
     NUGET_RECORDED,
-    # end eco-a
     *MORE_CASES,
     *ECO_C_CASES,
-    *HASKELL_R_CONDA_CASES,  # eco-d
+    *HASKELL_R_CONDA_CASES,
     *ECO_E_CASES,
 ]

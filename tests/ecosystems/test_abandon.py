@@ -1,4 +1,4 @@
-"""`ecosystems._http.abandon`: side fetches a failed report no longer needs are cancelled, and an
+"""`transport.side_tasks.abandon`: side fetches a failed report no longer needs are cancelled, and an
 error they already raised is never reported as "exception was never retrieved"."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 import gc
 from typing import Any
 
-from pkgintel.ecosystems._http import abandon
+from pkgintel.transport.side_tasks import abandon
 
 
 async def _fail() -> None:

@@ -111,7 +111,7 @@ def _assert_from_bodies(info: PackageInfo, answers: Answers) -> None:
                 registry_spelling
                 or token.lower() in blob
                 or any(spdx == token and name in blob for name, spdx in LICENSE_NAMES.items())
-                or any(  # eco-d: R licence short names mapped to SPDX
+                or any(  # R licence short names mapped to SPDX
                     spdx == token and name.lower() in blob for name, spdx in R_LICENSES.items()
                 )
             ), token
@@ -204,7 +204,7 @@ RECORDED_NOT_FOUND = [
         "doesnotexist:doesnotexist",
         id="maven",
     ),
-    # eco-d
+    # Hackage, CRAN, Conda
     pytest.param(
         "hackage",
         "status-404__hackage.haskell.org_package_doesnotexist123456.json.txt",

@@ -1,4 +1,4 @@
-"""`_http.get_json` error mapping and retries, and the same failure paths through every adapter."""
+"""`transport.fetch.get_json` error mapping and retries, and the same failure paths through every adapter."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ from pkgintel.domain.errors import (
     RegistryUnavailable,
 )
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.ecosystems import ADAPTERS, _http
-from pkgintel.ecosystems._http import get_json, parse_retry_after
+from pkgintel.ecosystems import ADAPTERS
+from pkgintel.transport import fetch as fetch_module
+from pkgintel.transport.fetch import get_json
+from pkgintel.transport.upstream import parse_retry_after
 
 URL = "https://registry.example/pkg"
 Outcome = httpx.Response | Exception
@@ -127,7 +129,7 @@ async def test_the_retry_waits_a_short_pause_first() -> None:
     started = time.perf_counter()
     await fetch(handler)
 
-    assert time.perf_counter() - started >= _http.RETRY_WAIT_MIN_S
+    assert time.perf_counter() - started >= fetch_module.RETRY_WAIT_MIN_S
     assert len(handler.requests) == 2
 
 
@@ -204,11 +206,11 @@ async def test_redirects_are_followed() -> None:
 
 
 async def test_each_request_is_logged_at_debug(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="pkgintel.ecosystems._http")
+    caplog.set_level(logging.DEBUG, logger="pkgintel.transport.fetch")
 
     await fetch(Scripted(httpx.Response(200, json={})))
 
-    [record] = [r for r in caplog.records if r.name == "pkgintel.ecosystems._http"]
+    [record] = [r for r in caplog.records if r.name == "pkgintel.transport.fetch"]
     assert record.levelno == logging.DEBUG
     message = record.getMessage()
     assert message.startswith(f"GET {URL} -> 200 in ")

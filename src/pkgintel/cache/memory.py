@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 
 from pkgintel.cache.base import CacheEntry
+from pkgintel.cache.memory_lru import MemoryLRU
 
 
 class MemoryCache:
     """LRU of at most `max_entries` entries; windows counted per process. See `Cache`."""
 
     def __init__(self, max_entries: int = 20000, *, clock: Callable[[], float] = time.time) -> None:
-        self._entries: OrderedDict[str, CacheEntry] = OrderedDict()
+        self._entries = MemoryLRU[str, CacheEntry](max_entries, clock=clock)
         self._windows: dict[str, tuple[int, int]] = {}
         self._max = max_entries
         self._clock = clock
@@ -27,20 +27,16 @@ class MemoryCache:
         if entry is None:
             return None
         if not entry.is_usable(self._clock()):
-            del self._entries[key]
+            self._entries.pop(key)
             return None
-        self._entries.move_to_end(key)
         return entry
 
     async def set(self, key: str, value: bytes, *, ttl_s: float, stale_s: float = 0.0) -> None:
         now = self._clock()
-        self._entries[key] = CacheEntry(value, now, now + ttl_s, now + ttl_s + stale_s)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self._max:
-            self._entries.popitem(last=False)
+        self._entries.set(key, CacheEntry(value, now, now + ttl_s, now + ttl_s + stale_s))
 
     async def delete(self, key: str) -> None:
-        self._entries.pop(key, None)
+        self._entries.pop(key)
 
     async def hit_window(self, key: str, window_s: int) -> int:
         bucket = int(self._clock()) // window_s

@@ -34,6 +34,7 @@ from typing import Any, Literal
 from cvss import CVSS2, CVSS3, CVSS4
 from cvss.exceptions import CVSSError
 
+from pkgintel.domain.json_fields import as_list, as_object
 from pkgintel.domain.packages import Ecosystem
 
 EventKind = Literal["introduced", "fixed", "last_affected", "limit"]
@@ -255,22 +256,14 @@ def cvss_base_score(kind: str, vector: str) -> float | None:
 
 
 def _severity_entries(record: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
-    for entry in _list(record.get("severity")):
+    for entry in as_list(record.get("severity")):
         if isinstance(entry, Mapping):
             yield entry
-    for affected in _list(record.get("affected")):
+    for affected in as_list(record.get("affected")):
         if isinstance(affected, Mapping):
-            for entry in _list(affected.get("severity")):
+            for entry in as_list(affected.get("severity")):
                 if isinstance(entry, Mapping):
                     yield entry
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
 
 
 def severity_from_osv(
@@ -295,16 +288,16 @@ def severity_from_osv(
         if best is not None:
             return severity_for_score(best[0]), best[0], best[1]
 
-    db = _mapping(record.get("database_specific"))
+    db = as_object(record.get("database_specific"))
     label = severity_for_label(db.get("severity"))
     if label is not None:
         return label, None, None
 
     labels = [
-        severity_for_label(_mapping(a).get("ecosystem_specific", {}).get("severity"))
-        if isinstance(_mapping(a).get("ecosystem_specific"), Mapping)
+        severity_for_label(as_object(a).get("ecosystem_specific", {}).get("severity"))
+        if isinstance(as_object(a).get("ecosystem_specific"), Mapping)
         else None
-        for a in _list(record.get("affected"))
+        for a in as_list(record.get("affected"))
     ]
     labels += [severity_for_label(e.get("score")) for e in entries if e.get("type") == "Ubuntu"]
     known = [s for s in labels if s is not None]

@@ -35,26 +35,25 @@ from pkgintel.ecosystems.swift import SwiftAdapter
 ADAPTERS: Final[Mapping[Ecosystem, AdapterFactory]] = {
     Ecosystem.NPM: NpmAdapter,
     Ecosystem.PYPI: PyPIAdapter,
-    # eco-a
+    # Cargo, Go, Maven, NuGet
     Ecosystem.CARGO: CargoAdapter,
     Ecosystem.GO: GoAdapter,
     Ecosystem.MAVEN: MavenAdapter,
     Ecosystem.NUGET: NuGetAdapter,
-    # end eco-a
-    # eco-b: RubyGems, Composer, Pub, Hex
+    # RubyGems, Composer, Pub, Hex
     Ecosystem.RUBYGEMS: RubyGemsAdapter,
     Ecosystem.COMPOSER: ComposerAdapter,
     Ecosystem.PUB: PubAdapter,
     Ecosystem.HEX: HexAdapter,
-    # eco-c: Swift, CocoaPods, CPAN
+    # Swift, CocoaPods, CPAN
     Ecosystem.SWIFT: SwiftAdapter,
     Ecosystem.COCOAPODS: CocoaPodsAdapter,
     Ecosystem.CPAN: CpanAdapter,
-    # eco-d: Hackage, CRAN, Conda
+    # Hackage, CRAN, Conda
     Ecosystem.HACKAGE: HackageAdapter,
     Ecosystem.CRAN: CranAdapter,
     Ecosystem.CONDA: CondaAdapter,
-    # eco-e: Homebrew, Julia, JSR
+    # Homebrew, Julia, JSR
     Ecosystem.HOMEBREW: HomebrewAdapter,
     Ecosystem.JULIA: JuliaAdapter,
     Ecosystem.JSR: JsrAdapter,

@@ -31,19 +31,16 @@ import httpx
 import orjson
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_datetime, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.maintainers import Publication, PublisherHistory
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import (
-    SingleFlight,
-    abandon,
-    get_json,
-    get_text,
-    optional_source,
-    parse_timestamp,
-)
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import JSONObject, get_json, get_text
+from pkgintel.transport.memo import SharedFetches
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://crates.io"
 DEFAULT_INDEX_URL: Final = "https://index.crates.io"
@@ -87,7 +84,7 @@ class CargoAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._index_url = index_url.rstrip("/")
-        self._flights = SingleFlight()
+        self._flights = SharedFetches[JSONObject]()
 
     async def _index_file(self, name: str) -> tuple[str | None, SourceStatus]:
         return await optional_source(
@@ -117,7 +114,7 @@ class CargoAdapter:
         asks for the package and its publisher history at once, and crates.io asks crawlers for
         at most one request a second."""
         url = f"{self._base_url}/api/v1/crates/{quote(name)}"
-        return await self._flights.run(
+        return await self._flights.get(
             url,
             lambda: get_json(
                 self._client, url, ecosystem=_ECOSYSTEM, name=name, source=REGISTRY_SOURCE
@@ -273,9 +270,9 @@ def parse_crate(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(crate.get("description")) or "",
+        description=as_text(crate.get("description")) or "",
         license=spdx_from_cargo(entries[latest].get("license")),
-        homepage=_text(crate.get("homepage")),
+        homepage=as_text(crate.get("homepage")),
         repository=_repository(crate.get("repository")),
         releases=releases,
         maintainers=_owners(owners),
@@ -294,7 +291,7 @@ def spdx_from_cargo(value: Any) -> str | None:
     The crate's `license` as an SPDX expression: crates.io still serves the pre-2018 `/` separator
     (`MIT/Apache-2.0`), which Cargo documents as meaning OR.
     """
-    text = _text(value)
+    text = as_text(value)
     if text is None:
         return None
     if "/" in text and " " not in text.strip():
@@ -307,7 +304,7 @@ def _release(num: str, item: Mapping[str, Any], line: Mapping[str, Any] | None) 
     yanked = yanked_value is True
     return Release(
         version=num,
-        published_at=parse_timestamp(item.get("created_at")),
+        published_at=as_datetime(item.get("created_at")),
         yanked=yanked,
         prerelease=is_prerelease(_ECOSYSTEM, num),
         deprecated="yanked from crates.io" if yanked else None,
@@ -366,7 +363,7 @@ def _owners(data: Mapping[str, Any] | None) -> tuple[Maintainer, ...]:
     for user in data["users"]:
         if not isinstance(user, Mapping):
             continue
-        login = _text(user.get("login"))
+        login = as_text(user.get("login"))
         if login:
             role = "team" if user.get("kind") == "team" else "owner"
             out.append(Maintainer(name=login, email=None, role=role))
@@ -405,24 +402,20 @@ def _repository(value: Any) -> str | None:
     return normalise_repository_url(value) if isinstance(value, str) else None
 
 
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
 def parse_publishers(crate: Mapping[str, Any]) -> PublisherHistory:
     """Per-version publishers of a `GET /api/v1/crates/{name}` body (pure): `published_by.login`
     (a GitHub login; absent on versions published before crates.io recorded it)."""
     pubs: list[Publication] = []
     versions = crate.get("versions")
     for item in versions if isinstance(versions, list) else ():
-        if not isinstance(item, Mapping) or not _text(item.get("num")):
+        if not isinstance(item, Mapping) or not as_text(item.get("num")):
             continue
         by = item.get("published_by")
         pubs.append(
             Publication(
-                version=str(_text(item.get("num"))),
-                published_at=parse_timestamp(item.get("created_at")),
-                publisher=_text(by.get("login")) if isinstance(by, Mapping) else None,
+                version=str(as_text(item.get("num"))),
+                published_at=as_datetime(item.get("created_at")),
+                publisher=as_text(by.get("login")) if isinstance(by, Mapping) else None,
             )
         )
     return PublisherHistory(source=REGISTRY_SOURCE, publications=tuple(pubs))

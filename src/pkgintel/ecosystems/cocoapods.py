@@ -42,11 +42,13 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, abandon, get_json, get_text
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import JSONObject, get_json, get_text
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://cdn.cocoapods.org"
 REGISTRY_SOURCE: Final = "cdn.cocoapods.org"
@@ -197,7 +199,7 @@ def parse_pod(
     latest = latest_version(versions)
     extra: dict[str, str] = {"downloads_unavailable": NO_DOWNLOADS}
     sources: tuple[SourceStatus, ...] = ()
-    if spec is None or _text(spec.get("version")) != target:
+    if spec is None or as_text(spec.get("version")) != target:
         reason = spec_error or ("no podspec" if spec is None else "podspec of another version")
         extra["podspec_unavailable"] = f"the podspec of {target} could not be read ({reason})"
         extra["dependencies_unavailable"] = extra["podspec_unavailable"]
@@ -211,11 +213,11 @@ def parse_pod(
             extra=extra,
             sources=sources,
         )
-    display = _text(spec.get("name")) or name
+    display = as_text(spec.get("name")) or name
     deprecated, message, successor = _deprecation(spec) if target == latest else (False, None, None)
     if successor:
         extra["deprecated_successor"] = successor
-    platforms = _obj(spec.get("platforms"))
+    platforms = as_object(spec.get("platforms"))
     for platform, minimum in platforms.items():
         if isinstance(minimum, str) and minimum.strip():
             extra[f"platform.{platform}"] = minimum.strip()
@@ -225,9 +227,9 @@ def parse_pod(
     elif isinstance(swift, list):
         extra["swift_versions"] = ", ".join(str(s) for s in swift if isinstance(s, str | int))
     extra.update(subspec_structure(display, spec))
-    source = _obj(spec.get("source"))
-    repo_url = _text(source.get("git"))
-    homepage = _text(spec.get("homepage"))
+    source = as_object(spec.get("source"))
+    repo_url = as_text(source.get("git"))
+    homepage = as_text(spec.get("homepage"))
     repository = normalise_repository_url(repo_url) if repo_url else None
     if repository is None and homepage:
         repository = normalise_repository_url(homepage, forges_only=True)
@@ -235,7 +237,7 @@ def parse_pod(
         ecosystem=_ECOSYSTEM,
         name=display,
         latest_version=latest,
-        description=_text(spec.get("summary")) or _text(spec.get("description")) or "",
+        description=as_text(spec.get("summary")) or as_text(spec.get("description")) or "",
         license=_license(spec.get("license")),
         homepage=homepage,
         repository=repository,
@@ -250,7 +252,7 @@ def parse_pod(
 
 
 def _deprecation(spec: Mapping[str, Any]) -> tuple[bool, str | None, str | None]:
-    successor = _text(spec.get("deprecated_in_favor_of"))
+    successor = as_text(spec.get("deprecated_in_favor_of"))
     if successor:
         return True, f"deprecated in favour of {successor}", successor
     if spec.get("deprecated") is True:
@@ -263,7 +265,7 @@ def _license(value: Any) -> str | None:
     if isinstance(value, str):
         return value.strip() or None
     if isinstance(value, Mapping):
-        return _text(value.get("type"))
+        return as_text(value.get("type"))
     return None
 
 
@@ -316,7 +318,7 @@ def _dependencies(name: str, spec: Mapping[str, Any]) -> tuple[Dependency, ...]:
         kind = f"extra:{path}" if path else "runtime"
         add(node.get("dependencies"), kind, None)
         for platform in PLATFORMS:
-            add(_obj(node.get(platform)).get("dependencies"), kind, platform)
+            add(as_object(node.get(platform)).get("dependencies"), kind, platform)
     return tuple(deps.values())
 
 
@@ -324,7 +326,7 @@ def _specs(spec: Mapping[str, Any], path: str = "") -> list[tuple[str, Mapping[s
     """The root (path `""`) and every subspec, depth first, with its path below the root."""
     out: list[tuple[str, Mapping[str, Any]]] = [(path, spec)]
     for sub in spec.get("subspecs") or ():
-        sub_name = _text(sub.get("name")) if isinstance(sub, Mapping) else None
+        sub_name = as_text(sub.get("name")) if isinstance(sub, Mapping) else None
         if isinstance(sub, Mapping) and sub_name:
             out.extend(_specs(sub, f"{path}/{sub_name}" if path else sub_name))
     return out
@@ -352,7 +354,7 @@ def subspec_structure(name: str, spec: Mapping[str, Any]) -> dict[str, str]:
     for path, node in specs:
         wanted: list[str] = []
         maps = [node.get("dependencies")]
-        maps.extend(_obj(node.get(p)).get("dependencies") for p in PLATFORMS)
+        maps.extend(as_object(node.get(p)).get("dependencies") for p in PLATFORMS)
         for value in maps:
             if isinstance(value, Mapping):
                 wanted.extend(
@@ -365,11 +367,3 @@ def subspec_structure(name: str, spec: Mapping[str, Any]) -> dict[str, str]:
     if requires:
         extra["subspec_requires"] = orjson.dumps(requires).decode()
     return extra
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any, ClassVar, Final
 from urllib.parse import quote, unquote
 
@@ -37,11 +36,13 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_datetime, as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import composer_normalize, is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, abandon, get_json
-from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import JSONObject, get_json
+from pkgintel.transport.memo import SharedFetches
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_REPO_URL: Final = "https://repo.packagist.org"
 DEFAULT_API_URL: Final = "https://packagist.org"
@@ -213,17 +214,17 @@ def parse_p2(
     """
     if stats is not None and isinstance(stats.get("package"), Mapping):
         stats = stats["package"]  # `packages/{v}/{p}.json` wraps the document in `package`
-    entries = [e for e in _versions_of(tagged, name) if _text(e.get("version"))]
+    entries = [e for e in _versions_of(tagged, name) if as_text(e.get("version"))]
     if not entries:
         raise PackageNotFound(_ECOSYSTEM, name)
-    display = _text(entries[0].get("name")) or name.lower()
+    display = as_text(entries[0].get("name")) or name.lower()
     by_version = {str(e["version"]).strip(): e for e in entries}
     releases = tuple(
         sorted(
             (
                 Release(
                     version=v,
-                    published_at=_when(e.get("time")),
+                    published_at=as_datetime(e.get("time")),
                     prerelease=is_prerelease(_ECOSYSTEM, v),
                     deprecated=_abandoned_message(e.get("abandoned")),
                 )
@@ -246,7 +247,7 @@ def parse_p2(
     )
     head = by_version[latest]
     extra: dict[str, str] = {}
-    require = _obj(manifest.get("require"))
+    require = as_object(manifest.get("require"))
     php = require.get("php")
     if isinstance(php, str) and php.strip():
         extra["requires_php"] = php.strip()
@@ -273,17 +274,19 @@ def parse_p2(
             extra["downloads"] = extra["downloads.monthly"]
             extra["downloads_window"] = DOWNLOADS_WINDOW
 
-    source = _obj(head.get("source"))
-    repository = (_text((stats or {}).get("repository")) if stats else None) or _text(
+    source = as_object(head.get("source"))
+    repository = (as_text((stats or {}).get("repository")) if stats else None) or as_text(
         source.get("url")
     )
     return PackageInfo(
         ecosystem=_ECOSYSTEM,
         name=display,
         latest_version=latest,
-        description=_text(head.get("description")) or _text((stats or {}).get("description")) or "",
+        description=as_text(head.get("description"))
+        or as_text((stats or {}).get("description"))
+        or "",
         license=_license(head.get("license")),
-        homepage=_text(head.get("homepage")),
+        homepage=as_text(head.get("homepage")),
         repository=normalise_repository_url(repository) if repository else None,
         releases=releases,
         maintainers=maintainers,
@@ -312,7 +315,7 @@ def _resolve(
     if normal is None:
         return None
     for listed, entry in tagged.items():
-        if (_text(entry.get("version_normalized")) or composer_normalize(listed)) == normal:
+        if (as_text(entry.get("version_normalized")) or composer_normalize(listed)) == normal:
             return listed
     return None
 
@@ -343,7 +346,7 @@ def _maintainers(stats: Mapping[str, Any] | None) -> tuple[Maintainer, ...]:
         return ()
     found: dict[str, Maintainer] = {}
     for person in people:
-        if isinstance(person, Mapping) and _text(person.get("name")):
+        if isinstance(person, Mapping) and as_text(person.get("name")):
             login = str(person["name"]).strip()
             found.setdefault(login.lower(), Maintainer(login, role="maintainer"))
     return tuple(found.values())
@@ -354,9 +357,9 @@ def _authors(value: Any) -> tuple[Maintainer, ...]:
         return ()
     found: dict[str, Maintainer] = {}
     for person in value:
-        if isinstance(person, Mapping) and _text(person.get("name")):
+        if isinstance(person, Mapping) and as_text(person.get("name")):
             who = str(person["name"]).strip()
-            found.setdefault(who.lower(), Maintainer(who, _text(person.get("email")), "author"))
+            found.setdefault(who.lower(), Maintainer(who, as_text(person.get("email")), "author"))
     return tuple(found.values())
 
 
@@ -368,22 +371,3 @@ def _license(value: Any) -> str | None:
         names = [v.strip() for v in value if isinstance(v, str) and v.strip()]
         return " OR ".join(dict.fromkeys(names)) or None
     return None
-
-
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a JSON object, else an empty one."""
-    return value if isinstance(value, Mapping) else {}

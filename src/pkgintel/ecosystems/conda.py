@@ -32,10 +32,11 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import InvalidInput, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_count, as_datetime, as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import get_json, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import get_json
 
 DEFAULT_BASE_URL: Final = "https://api.anaconda.org"
 DEFAULT_CHANNEL: Final = "conda-forge"
@@ -94,11 +95,11 @@ def parse_package(
     conda-forge and `channel/name` elsewhere. Raises `RegistryResponseInvalid` when the body has
     no name or no versions, `VersionNotFound` when `version` is not released.
     """
-    name = _text(body.get("name"))
+    name = as_text(body.get("name"))
     listed = [str(v).strip() for v in body.get("versions") or () if isinstance(v, str)]
     builds: dict[str, set[str]] = {v: set() for v in listed}
     for rel in body.get("releases") or ():
-        if isinstance(rel, Mapping) and _text(rel.get("version")):
+        if isinstance(rel, Mapping) and as_text(rel.get("version")):
             dists = builds.setdefault(str(rel["version"]).strip(), set())
             dists.update(d for d in rel.get("distributions") or () if isinstance(d, str))
     if not name or not builds:
@@ -110,7 +111,7 @@ def parse_package(
         )
     files: dict[str, list[Mapping[str, Any]]] = {}
     for item in body.get("files") or ():
-        if isinstance(item, Mapping) and _text(item.get("version")):
+        if isinstance(item, Mapping) and as_text(item.get("version")):
             files.setdefault(str(item["version"]).strip(), []).append(item)
     complete = {v: _covers(builds.get(v, set()), files.get(v, [])) for v in builds}
 
@@ -121,7 +122,7 @@ def parse_package(
         )
     )
     yanked = {r.version for r in releases if r.yanked}
-    latest = _text(body.get("latest_version"))
+    latest = as_text(body.get("latest_version"))
     if latest not in builds or latest in yanked:
         # The newest stable version with an installable build (never a `broken`-only one).
         usable = [v for v in builds if v not in yanked] or list(builds)
@@ -143,16 +144,16 @@ def parse_package(
     deps_version: str | None = None
     chosen = _build_for_dependencies(files.get(target, []))
     if chosen is not None:
-        deps = _dependencies(_obj(chosen.get("attrs")).get("depends"))
+        deps = _dependencies(as_object(chosen.get("attrs")).get("depends"))
         deps_version = target
-        extra["dependencies_platform"] = str(_obj(chosen.get("attrs")).get("subdir") or "")
+        extra["dependencies_platform"] = str(as_object(chosen.get("attrs")).get("subdir") or "")
     else:
         extra["dependencies_unavailable"] = (
             "anaconda.org sent no build of this version (its file list is incomplete)"
         )
     if all(complete.values()):
         total = sum(
-            _count(f.get("ndownloads")) or 0
+            as_count(f.get("ndownloads")) or 0
             for version_files in files.values()
             for f in version_files
         )
@@ -173,8 +174,8 @@ def parse_package(
         ecosystem=_ECOSYSTEM,
         name=name if channel == DEFAULT_CHANNEL else f"{channel}/{name}",
         latest_version=latest,
-        description=_text(body.get("summary")) or "",
-        license=_text(body.get("license")),
+        description=as_text(body.get("summary")) or "",
+        license=as_text(body.get("license")),
         homepage=home or _url(body.get("doc_url")),
         repository=repository,
         releases=releases,
@@ -193,7 +194,7 @@ def _covers(distributions: set[str], files: list[Mapping[str, Any]]) -> bool:
 def _release(version: str, files: list[Mapping[str, Any]], complete: bool) -> Release:
     if not complete:
         return Release(version=version, prerelease=is_prerelease(_ECOSYSTEM, version))
-    times = [t for t in (parse_timestamp(f.get("upload_time")) for f in files) if t is not None]
+    times = [t for t in (as_datetime(f.get("upload_time")) for f in files) if t is not None]
     labels = {label for f in files for label in f.get("labels") or () if isinstance(label, str)}
     yanked = INSTALLABLE_LABEL not in labels
     return Release(
@@ -214,11 +215,11 @@ def _build_for_dependencies(files: list[Mapping[str, Any]]) -> Mapping[str, Any]
         return None
     by_subdir: dict[str, list[Mapping[str, Any]]] = {}
     for f in files:
-        by_subdir.setdefault(str(_obj(f.get("attrs")).get("subdir") or ""), []).append(f)
+        by_subdir.setdefault(str(as_object(f.get("attrs")).get("subdir") or ""), []).append(f)
     pick = next((by_subdir[p] for p in PLATFORM_PREFERENCE if p in by_subdir), files)
 
     def uploaded(f: Mapping[str, Any]) -> datetime:
-        return parse_timestamp(f.get("upload_time")) or datetime.min.replace(tzinfo=UTC)
+        return as_datetime(f.get("upload_time")) or datetime.min.replace(tzinfo=UTC)
 
     return max(pick, key=uploaded)
 
@@ -238,17 +239,5 @@ def _dependencies(value: Any) -> tuple[Dependency, ...]:
 
 
 def _url(value: Any) -> str | None:
-    text = _text(value)
+    text = as_text(value)
     return text if text and text.lower() not in ("none", "null") and "://" in text else None
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}

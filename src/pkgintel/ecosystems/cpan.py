@@ -43,10 +43,12 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_datetime, as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key, versions_equal
-from pkgintel.ecosystems._http import JSONObject, abandon, get_json, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import JSONObject, get_json
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://fastapi.metacpan.org"
 REGISTRY_SOURCE: Final = "fastapi.metacpan.org"
@@ -147,7 +149,7 @@ class CpanAdapter:
                 source=self.registry_source,
                 not_found="none",
             )
-            shipped = _text(doc.get("distribution")) if doc is not None else None
+            shipped = as_text(doc.get("distribution")) if doc is not None else None
             if shipped is None or shipped == dist:
                 raise PackageNotFound(_ECOSYSTEM, name) from None
             return shipped, *await self._both(shipped, name)
@@ -167,7 +169,7 @@ class CpanAdapter:
         """See `RegistryAdapter.fetch_package`."""
         dist, latest_doc, search = await self._resolve(name)
         listed = parse_versions(search)
-        latest = _text(latest_doc.get("version"))
+        latest = as_text(latest_doc.get("version"))
         target_doc: Mapping[str, Any] | None = latest_doc
         release_error: str | None = None
         if version is not None and not (latest and versions_equal(_ECOSYSTEM, version, latest)):
@@ -204,7 +206,7 @@ class CpanAdapter:
 
 
 def _first_hit_source(body: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    hits = _obj(body.get("hits")).get("hits")
+    hits = as_object(body.get("hits")).get("hits")
     if isinstance(hits, list) and hits and isinstance(hits[0], Mapping):
         source = hits[0].get("_source")
         return source if isinstance(source, Mapping) else None
@@ -216,7 +218,7 @@ def parse_versions(body: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     `(version, date)` of every hit of a release search (`fields` hits carry `fields`, full hits
     `_source`). Raises `RegistryResponseInvalid` when the body is not a search answer.
     """
-    hits = _obj(body.get("hits")).get("hits")
+    hits = as_object(body.get("hits")).get("hits")
     if not isinstance(hits, list):
         raise RegistryResponseInvalid(
             _ECOSYSTEM,
@@ -228,7 +230,7 @@ def parse_versions(body: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     for hit in hits:
         if not isinstance(hit, Mapping):
             continue
-        doc = _obj(hit.get("fields")) or _obj(hit.get("_source"))
+        doc = as_object(hit.get("fields")) or as_object(hit.get("_source"))
         version = _scalar(doc.get("version"))
         if version:
             out.setdefault(version, _scalar(doc.get("date")))
@@ -249,8 +251,8 @@ def parse_release(
 
     Raises `RegistryResponseInvalid` when the release document has no distribution or version.
     """
-    dist = _text(latest_doc.get("distribution"))
-    latest = _text(latest_doc.get("version"))
+    dist = as_text(latest_doc.get("distribution"))
+    latest = as_text(latest_doc.get("version"))
     if not dist or not latest:
         raise RegistryResponseInvalid(
             _ECOSYSTEM,
@@ -258,8 +260,8 @@ def parse_release(
             reason="invalid_shape",
             source=REGISTRY_SOURCE,
         )
-    dates = {v: parse_timestamp(d) for v, d in listed}
-    dates.setdefault(latest, parse_timestamp(latest_doc.get("date")))
+    dates = {v: as_datetime(d) for v, d in listed}
+    dates.setdefault(latest, as_datetime(latest_doc.get("date")))
     releases = tuple(
         sorted(
             (
@@ -270,11 +272,11 @@ def parse_release(
         )
     )
     extra: dict[str, str] = {"downloads_unavailable": NO_DOWNLOADS}
-    main_module = _text(latest_doc.get("main_module"))
+    main_module = as_text(latest_doc.get("main_module"))
     if main_module:
         extra["main_module"] = main_module
         extra["install_name"] = main_module
-    maturity = _text(latest_doc.get("maturity"))
+    maturity = as_text(latest_doc.get("maturity"))
     if maturity:
         extra["maturity"] = maturity
     deps_doc = latest_doc if target_version is None else target
@@ -295,17 +297,17 @@ def parse_release(
         if all(spdx):
             parts = [f"({s})" if " OR " in str(s) and len(spdx) > 1 else str(s) for s in spdx]
             license_expr = " AND ".join(dict.fromkeys(parts))
-    resources = _obj(latest_doc.get("resources"))
-    repo = _obj(resources.get("repository"))
-    repo_url = _text(repo.get("web")) or _text(repo.get("url"))
+    resources = as_object(latest_doc.get("resources"))
+    repo = as_object(resources.get("repository"))
+    repo_url = as_text(repo.get("web")) or as_text(repo.get("url"))
     deprecated = latest_doc.get("deprecated") is True
     return PackageInfo(
         ecosystem=_ECOSYSTEM,
         name=dist,
         latest_version=latest,
-        description=_text(latest_doc.get("abstract")) or "",
+        description=as_text(latest_doc.get("abstract")) or "",
         license=license_expr,
-        homepage=_text(resources.get("homepage")),
+        homepage=as_text(resources.get("homepage")),
         repository=normalise_repository_url(repo_url) if repo_url else None,
         releases=releases,
         maintainers=_maintainers(latest_doc),
@@ -313,7 +315,7 @@ def parse_release(
         dependencies_version=target_version or latest,
         deprecated=deprecated,
         deprecated_message="marked deprecated by its author (x_deprecated)" if deprecated else None,
-        keywords=tuple(_strings(_obj(latest_doc.get("metadata")).get("keywords"))),
+        keywords=tuple(_strings(as_object(latest_doc.get("metadata")).get("keywords"))),
         extra=extra,
     )
 
@@ -326,9 +328,9 @@ def _dependencies(value: Any) -> tuple[tuple[Dependency, ...], str | None]:
     for item in value:
         if not isinstance(item, Mapping):
             continue
-        module = _text(item.get("module"))
-        phase = _text(item.get("phase")) or "runtime"
-        relationship = _text(item.get("relationship")) or "requires"
+        module = as_text(item.get("module"))
+        phase = as_text(item.get("phase")) or "runtime"
+        relationship = as_text(item.get("relationship")) or "requires"
         requirement = _scalar(item.get("version")) or ""
         if not module or phase == "develop":
             continue
@@ -349,10 +351,10 @@ def _dependencies(value: Any) -> tuple[tuple[Dependency, ...], str | None]:
 def _maintainers(doc: Mapping[str, Any]) -> tuple[Maintainer, ...]:
     """The uploader's PAUSE id, then the people `metadata.author` names (`Name <email>`)."""
     found: dict[str, Maintainer] = {}
-    uploader = _text(doc.get("author"))
+    uploader = as_text(doc.get("author"))
     if uploader:
         found[uploader.lower()] = Maintainer(uploader, None, "uploader")
-    for person in _strings(_obj(doc.get("metadata")).get("author")):
+    for person in _strings(as_object(doc.get("metadata")).get("author")):
         m = _PERSON.match(person)
         if not m or not m["name"]:
             continue
@@ -377,12 +379,4 @@ def _scalar(value: Any) -> str | None:
         return None
     if isinstance(value, int | float):
         return str(value)
-    return _text(value)
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
+    return as_text(value)

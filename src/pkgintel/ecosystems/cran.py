@@ -38,20 +38,16 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_datetime, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceStatus
 from pkgintel.domain.versions import is_valid, newest_first, sort_key
 from pkgintel.ecosystems._html import read_page
-from pkgintel.ecosystems._http import (
-    JSONObject,
-    abandon,
-    get_json,
-    get_text,
-    optional_source,
-    parse_timestamp,
-)
-from pkgintel.ecosystems._http_more import JSONArray, SharedFetches, get_json_array
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import JSONArray, JSONObject, get_json, get_json_array, get_text
+from pkgintel.transport.memo import SharedFetches
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_PPM_URL: Final = "https://packagemanager.posit.co/__api__/repos/2"
 DEFAULT_CRAN_URL: Final = "https://cran.r-project.org"
@@ -304,8 +300,8 @@ def parse_package(
     Raises `RegistryResponseInvalid` when the body has no name or version, `VersionNotFound` when
     `version` is not released.
     """
-    name = _text(body.get("name"))
-    current = _text(body.get("version"))
+    name = as_text(body.get("name"))
+    current = as_text(body.get("version"))
     if not name or not current:
         raise RegistryResponseInvalid(
             _ECOSYSTEM,
@@ -313,14 +309,14 @@ def parse_package(
             reason="invalid_shape",
             source=REGISTRY_SOURCE,
         )
-    dates: dict[str, datetime | None] = {current: parse_timestamp(body.get("date_publication"))}
+    dates: dict[str, datetime | None] = {current: as_datetime(body.get("date_publication"))}
     advisories: list[str] = [
         str(v["id"]) for v in body.get("vulns") or () if isinstance(v, Mapping) and v.get("id")
     ]
     for item in body.get("archived") or ():
-        if isinstance(item, Mapping) and _text(item.get("version")):
+        if isinstance(item, Mapping) and as_text(item.get("version")):
             dates.setdefault(
-                str(item["version"]).strip(), parse_timestamp(item.get("date_publication"))
+                str(item["version"]).strip(), as_datetime(item.get("date_publication"))
             )
             advisories += [
                 str(v["id"])
@@ -358,8 +354,8 @@ def parse_package(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=current,
-        description=_text(body.get("title")) or _text(body.get("description")) or "",
-        license=spdx_from_r(_text(body.get("license"))),
+        description=as_text(body.get("title")) or as_text(body.get("description")) or "",
+        license=spdx_from_r(as_text(body.get("license"))),
         homepage=homepage,
         repository=repository,
         releases=_releases(dates),
@@ -538,7 +534,7 @@ def _links(url: Any, bug_reports: Any) -> tuple[str | None, str | None]:
 
 def _people(value: Any) -> tuple[Maintainer, ...]:
     """`Jennifer Bryan <jenny@posit.co>` → the one maintainer CRAN records."""
-    text = _text(value)
+    text = as_text(value)
     if not text:
         return ()
     m = re.match(r"^(.*?)\s*<([^<>]+)>\s*$", text)
@@ -553,10 +549,6 @@ def _day(value: str) -> datetime | None:
         return datetime.strptime(value.strip(), "%Y-%m-%d").replace(tzinfo=UTC)
     except ValueError:
         return None
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
 
 
 __all__ = [

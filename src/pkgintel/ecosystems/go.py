@@ -36,11 +36,14 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_datetime
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import get_json, get_text
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://proxy.golang.org"
 DEFAULT_PKGSITE_URL: Final = "https://pkg.go.dev"
@@ -329,7 +332,7 @@ def build_info(
         releases.append(
             Release(
                 version=v,
-                published_at=parse_timestamp(item.get("commitTime")),
+                published_at=as_datetime(item.get("commitTime")),
                 yanked=why is not None,
                 yanked_reason=(why or "retracted by the module author")
                 if why is not None

@@ -35,6 +35,7 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_datetime
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceStatus
 from pkgintel.domain.trees.cabal import (
@@ -47,15 +48,10 @@ from pkgintel.domain.trees.cabal import (
 )
 from pkgintel.domain.versions import is_valid, newest_first, sort_key
 from pkgintel.ecosystems._html import Cell, clean_text, read_page
-from pkgintel.ecosystems._http import (
-    JSONObject,
-    abandon,
-    get_json,
-    get_text,
-    optional_source,
-    parse_timestamp,
-)
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import JSONObject, get_json, get_text
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://hackage.haskell.org"
 REGISTRY_SOURCE: Final = "hackage.haskell.org"
@@ -398,7 +394,7 @@ def parse_page(markup: str, *, name: str) -> PageFacts:
     if uploaded is not None:
         up = _UPLOADED.match(uploaded.text)
         if up:
-            facts.uploaded_at = parse_timestamp(up[2])
+            facts.uploaded_at = as_datetime(up[2])
             if not people:  # the uploader stands in only when the maintainer field names nobody
                 people[up[1].lower()] = Maintainer(up[1], None, "uploader")
     facts.maintainers = tuple(people.values())

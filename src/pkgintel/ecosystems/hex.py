@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, ClassVar, Final
 from urllib.parse import quote
 
@@ -38,11 +38,13 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_count, as_datetime, as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, abandon, get_json
-from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import JSONObject, get_json
+from pkgintel.transport.memo import SharedFetches
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://hex.pm"
 REGISTRY_SOURCE: Final = "hex.pm"
@@ -125,7 +127,7 @@ class HexAdapter:
         except PackageNotFound:
             return None
         downloads = body.get("downloads")
-        return _count(downloads.get("week")) if isinstance(downloads, Mapping) else None
+        return as_count(downloads.get("week")) if isinstance(downloads, Mapping) else None
 
 
 def latest_version(body: Mapping[str, Any]) -> str | None:
@@ -157,7 +159,7 @@ def parse_package(
     Raises `RegistryResponseInvalid` when the body has no name or no releases list,
     `VersionNotFound` when `version` is not released.
     """
-    name = _text(body.get("name"))
+    name = as_text(body.get("name"))
     raw = body.get("releases")
     if not name or not isinstance(raw, list):
         raise RegistryResponseInvalid(
@@ -166,11 +168,11 @@ def parse_package(
             reason="invalid_shape",
             source=REGISTRY_SOURCE,
         )
-    retirements = _obj(body.get("retirements"))
+    retirements = as_object(body.get("retirements"))
     dates: dict[str, datetime | None] = {}
     for item in raw:
-        if isinstance(item, Mapping) and _text(item.get("version")):
-            dates[str(item["version"]).strip()] = _when(item.get("inserted_at"))
+        if isinstance(item, Mapping) and as_text(item.get("version")):
+            dates[str(item["version"]).strip()] = as_datetime(item.get("inserted_at"))
     if not dates:
         raise RegistryResponseInvalid(
             _ECOSYSTEM,
@@ -186,9 +188,9 @@ def parse_package(
         available = newest_first(_ECOSYSTEM, list(dates))
         raise VersionNotFound(_ECOSYSTEM, name, target, available=available[:AVAILABLE_IN_ERRORS])
 
-    release_ok = release is not None and _text(release.get("version")) == target
+    release_ok = release is not None and as_text(release.get("version")) == target
     if release_ok and release is not None and dates.get(target) is None:
-        dates[target] = _when(release.get("inserted_at"))
+        dates[target] = as_datetime(release.get("inserted_at"))
     releases = tuple(
         sorted(
             (
@@ -207,7 +209,7 @@ def parse_package(
     deps: tuple[Dependency, ...] = ()
     if release_ok and release is not None:
         deps = _dependencies(release.get("requirements"))
-        meta = _obj(release.get("meta"))
+        meta = as_object(release.get("meta"))
         if isinstance(meta.get("elixir"), str):
             extra["requires_elixir"] = meta["elixir"].strip()
     else:
@@ -216,9 +218,9 @@ def parse_package(
             if release is None
             else "hex.pm answered with a document for another release"
         )
-    downloads = _obj(body.get("downloads"))
+    downloads = as_object(body.get("downloads"))
     for window in DOWNLOAD_WINDOWS:
-        count = _count(downloads.get(window))
+        count = as_count(downloads.get(window))
         if count is not None:
             extra[f"downloads.{window}"] = str(count)
     for window in ("recent", "all"):
@@ -227,8 +229,8 @@ def parse_package(
             extra["downloads_window"] = window
             break
 
-    meta = _obj(body.get("meta"))
-    links = _obj(meta.get("links"))
+    meta = as_object(body.get("meta"))
+    links = as_object(meta.get("links"))
     repository = None
     homepage = None
     for label, url in links.items():
@@ -248,9 +250,9 @@ def parse_package(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(meta.get("description")) or "",
+        description=as_text(meta.get("description")) or "",
         license=" OR ".join(dict.fromkeys(licenses)) or None,
-        homepage=homepage or _text(body.get("html_url")),
+        homepage=homepage or as_text(body.get("html_url")),
         repository=repository,
         releases=releases,
         maintainers=maintainers,
@@ -266,8 +268,8 @@ def _retirement(value: Any) -> str | None:
     """`{"reason": "security", "message": "..."}` → `retired (security): ...`."""
     if not isinstance(value, Mapping):
         return None
-    reason = _text(value.get("reason")) or "other"
-    message = _text(value.get("message"))
+    reason = as_text(value.get("reason")) or "other"
+    message = as_text(value.get("message"))
     return f"retired ({reason})" + (f": {message}" if message else "")
 
 
@@ -282,7 +284,7 @@ def _dependencies(value: Any) -> tuple[Dependency, ...]:
         deps.append(
             Dependency(
                 dep,
-                _text(spec.get("requirement")) or "",
+                as_text(spec.get("requirement")) or "",
                 kind="optional" if spec.get("optional") is True else "runtime",
             )
         )
@@ -294,30 +296,7 @@ def _owners(value: Any) -> tuple[Maintainer, ...]:
         return ()
     found: dict[str, Maintainer] = {}
     for owner in value:
-        if isinstance(owner, Mapping) and _text(owner.get("username")):
+        if isinstance(owner, Mapping) and as_text(owner.get("username")):
             login = str(owner["username"]).strip()
-            found.setdefault(login.lower(), Maintainer(login, _text(owner.get("email")), "owner"))
+            found.setdefault(login.lower(), Maintainer(login, as_text(owner.get("email")), "owner"))
     return tuple(found.values())
-
-
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a JSON object, else an empty one."""
-    return value if isinstance(value, Mapping) else {}

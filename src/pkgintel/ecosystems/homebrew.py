@@ -39,10 +39,11 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, versions_equal
-from pkgintel.ecosystems._http import get_json
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import get_json
 
 DEFAULT_BASE_URL: Final = "https://formulae.brew.sh"
 REGISTRY_SOURCE: Final = "formulae.brew.sh"
@@ -107,8 +108,8 @@ def parse_formula(body: Mapping[str, Any], *, version: str | None = None) -> Pac
     Raises `RegistryResponseInvalid` when the body has no name or no stable version,
     `VersionNotFound` when `version` is not the current stable one.
     """
-    name = _text(body.get("name"))
-    stable = _text(_obj(body.get("versions")).get("stable"))
+    name = as_text(body.get("name"))
+    stable = as_text(as_object(body.get("versions")).get("stable"))
     if not name or not stable:
         raise RegistryResponseInvalid(
             _ECOSYSTEM,
@@ -121,7 +122,7 @@ def parse_formula(body: Mapping[str, Any], *, version: str | None = None) -> Pac
     revision = body.get("revision")
     if isinstance(revision, int) and not isinstance(revision, bool) and revision > 0:
         extra["revision"] = str(revision)
-    tap = _text(body.get("tap"))
+    tap = as_text(body.get("tap"))
     if tap:
         extra["tap"] = tap
     if body.get("keg_only") is True:
@@ -143,11 +144,11 @@ def parse_formula(body: Mapping[str, Any], *, version: str | None = None) -> Pac
     build = _names(body.get("build_dependencies"))
     if build:
         extra["build_dependencies"] = ", ".join(build)
-    urls = _obj(body.get("urls"))
+    urls = as_object(body.get("urls"))
     repository = _repository(
-        _text(body.get("homepage")),
-        _text(_obj(urls.get("head")).get("url")),
-        _text(_obj(urls.get("stable")).get("url")),
+        as_text(body.get("homepage")),
+        as_text(as_object(urls.get("head")).get("url")),
+        as_text(as_object(urls.get("stable")).get("url")),
     )
     deprecated, message, successor = _deprecation(body)
     if successor:
@@ -159,9 +160,9 @@ def parse_formula(body: Mapping[str, Any], *, version: str | None = None) -> Pac
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=stable,
-        description=_text(body.get("desc")) or "",
-        license=spdx_expression(_text(body.get("license"))),
-        homepage=_text(body.get("homepage")),
+        description=as_text(body.get("desc")) or "",
+        license=spdx_expression(as_text(body.get("license"))),
+        homepage=as_text(body.get("homepage")),
         repository=repository,
         releases=(Release(stable, prerelease=is_prerelease(_ECOSYSTEM, stable)),),
         dependencies=tuple(deps),
@@ -180,8 +181,8 @@ def parse_cask(body: Mapping[str, Any], *, version: str | None = None) -> Packag
     Raises `RegistryResponseInvalid` when the body has no token or version, `VersionNotFound`
     when `version` is not the current one.
     """
-    token = _text(body.get("token"))
-    current = _text(body.get("version"))
+    token = as_text(body.get("token"))
+    current = as_text(body.get("version"))
     if not token or not current:
         raise RegistryResponseInvalid(
             _ECOSYSTEM,
@@ -192,10 +193,10 @@ def parse_cask(body: Mapping[str, Any], *, version: str | None = None) -> Packag
     name = f"{CASK_PREFIX}{token}"
     _check_version(name, current, version)
     extra: dict[str, str] = {"kind": "cask", "release_history": "current_only"}
-    tap = _text(body.get("tap"))
+    tap = as_text(body.get("tap"))
     if tap:
         extra["tap"] = tap
-    depends = _obj(body.get("depends_on"))
+    depends = as_object(body.get("depends_on"))
     deps = [Dependency(d, "") for d in _names(depends.get("formula"))]
     deps.extend(Dependency(f"{CASK_PREFIX}{d}", "") for d in _names(depends.get("cask")))
     deprecated, message, successor = _deprecation(body)
@@ -207,15 +208,15 @@ def parse_cask(body: Mapping[str, Any], *, version: str | None = None) -> Packag
         extra["auto_updates"] = "true"
     extra.update(_analytics(body.get("analytics"), token))
     titles = _names(body.get("name"))
-    homepage = _text(body.get("homepage"))
+    homepage = as_text(body.get("homepage"))
     return PackageInfo(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=current,
-        description=_text(body.get("desc")) or (titles[0] if titles else ""),
+        description=as_text(body.get("desc")) or (titles[0] if titles else ""),
         license=None,  # casks declare no licence
         homepage=homepage,
-        repository=_repository(homepage, _text(body.get("url"))),
+        repository=_repository(homepage, as_text(body.get("url"))),
         releases=(Release(current, prerelease=is_prerelease(_ECOSYSTEM, current)),),
         dependencies=tuple(deps),
         dependencies_version=current,
@@ -252,17 +253,17 @@ def _deprecation(body: Mapping[str, Any]) -> tuple[bool, str | None, str | None]
     ):
         if body.get(flag) is not True:
             continue
-        reason = _text(body.get(f"{prefix}_reason"))
-        date = _text(body.get(f"{prefix}_date"))
+        reason = as_text(body.get(f"{prefix}_reason"))
+        date = as_text(body.get(f"{prefix}_date"))
         successor = next(
             (
                 value
                 for key in ("replacement_formula", "replacement", "replacement_cask")
-                if (value := _text(body.get(f"{prefix}_{key}")))
+                if (value := as_text(body.get(f"{prefix}_{key}")))
             ),
             None,
         )
-        if successor and _text(body.get(f"{prefix}_replacement_cask")) == successor:
+        if successor and as_text(body.get(f"{prefix}_replacement_cask")) == successor:
             successor = f"{CASK_PREFIX}{successor}"
         message = word + (f" since {date}" if date else "")
         message += f": {reason.replace('_', ' ')}" if reason else ""
@@ -273,10 +274,10 @@ def _deprecation(body: Mapping[str, Any]) -> tuple[bool, str | None, str | None]
 
 def _analytics(value: Any, token: str) -> dict[str, str]:
     """Install counts per window, summed over the formula's option variants (`abook --HEAD`)."""
-    installs = _obj(_obj(value).get("install"))
+    installs = as_object(as_object(value).get("install"))
     extra: dict[str, str] = {}
     for window in DOWNLOAD_WINDOWS:
-        counts = _obj(installs.get(window))
+        counts = as_object(installs.get(window))
         found = [
             n
             for key, n in counts.items()
@@ -328,12 +329,3 @@ def _runtime_names(value: Any) -> list[str]:
                 if str(key).strip() and not tags & {"build", "test"}:
                     out.append(str(key).strip())
     return list(dict.fromkeys(out))
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a JSON object, else an empty one."""
-    return value if isinstance(value, Mapping) else {}

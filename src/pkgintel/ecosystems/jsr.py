@@ -32,16 +32,13 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import InvalidInput, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_datetime, as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import (
-    JSONObject,
-    abandon,
-    get_json,
-    optional_source,
-    parse_timestamp,
-)
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import JSONObject, get_json
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://jsr.io"
 DEFAULT_API_URL: Final = "https://api.jsr.io"
@@ -138,7 +135,7 @@ class JsrAdapter:
                 abandon(version_task)
             raise
         if version_task is None:
-            target = _text(meta.get("latest")) or _highest(meta)
+            target = as_text(meta.get("latest")) or _highest(meta)
             version_task = asyncio.ensure_future(self._version_doc(package, target or ""))
         (version_doc, version_status), (api_doc, api_status) = await asyncio.gather(
             version_task, api_task
@@ -168,7 +165,7 @@ class JsrAdapter:
 
 
 def _highest(meta: Mapping[str, Any]) -> str | None:
-    listed = [v for v in _obj(meta.get("versions")) if isinstance(v, str)]
+    listed = [v for v in as_object(meta.get("versions")) if isinstance(v, str)]
     stable = [v for v in listed if not is_prerelease(_ECOSYSTEM, v)]
     ordered = newest_first(_ECOSYSTEM, stable or listed)
     return ordered[0] if ordered else None
@@ -189,7 +186,7 @@ def parse_package(
     Raises `RegistryResponseInvalid` when `meta.json` has no scope, name or versions object, and
     `VersionNotFound` when `version` is not published.
     """
-    scope, short = _text(meta.get("scope")), _text(meta.get("name"))
+    scope, short = as_text(meta.get("scope")), as_text(meta.get("name"))
     raw = meta.get("versions")
     if not scope or not short or not isinstance(raw, Mapping) or not raw:
         raise RegistryResponseInvalid(
@@ -204,9 +201,9 @@ def parse_package(
             (
                 Release(
                     version=v.strip(),
-                    published_at=parse_timestamp(_obj(data).get("createdAt")),
-                    yanked=_obj(data).get("yanked") is True,
-                    yanked_reason="yanked" if _obj(data).get("yanked") is True else None,
+                    published_at=as_datetime(as_object(data).get("createdAt")),
+                    yanked=as_object(data).get("yanked") is True,
+                    yanked_reason="yanked" if as_object(data).get("yanked") is True else None,
                     prerelease=is_prerelease(_ECOSYSTEM, v.strip()),
                 )
                 for v, data in raw.items()
@@ -216,7 +213,7 @@ def parse_package(
         )
     )
     listed = {rel.version for rel in releases}
-    latest = _text(meta.get("latest"))
+    latest = as_text(meta.get("latest"))
     if latest not in listed:
         latest = _highest(meta) or releases[-1].version
     target = latest if version is None else version.strip()
@@ -241,15 +238,15 @@ def parse_package(
             else "jsr.io version metadata has no module graph"
         )
 
-    doc = _obj(api)
+    doc = as_object(api)
     repository = None
-    gh = _obj(doc.get("githubRepository"))
-    if _text(gh.get("owner")) and _text(gh.get("name")):
+    gh = as_object(doc.get("githubRepository"))
+    if as_text(gh.get("owner")) and as_text(gh.get("name")):
         repository = f"https://github.com/{gh['owner'].strip()}/{gh['name'].strip()}"
     score = doc.get("score")
     if isinstance(score, int) and not isinstance(score, bool):
         extra["jsr_score"] = str(score)
-    runtimes = [k for k, v in _obj(doc.get("runtimeCompat")).items() if v is True]
+    runtimes = [k for k, v in as_object(doc.get("runtimeCompat")).items() if v is True]
     if runtimes:
         extra["runtime_compat"] = ", ".join(sorted(runtimes))
     archived = doc.get("isArchived") is True
@@ -259,8 +256,8 @@ def parse_package(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(doc.get("description")) or "",
-        license=_text(doc.get("license")),
+        description=as_text(doc.get("description")) or "",
+        license=as_text(doc.get("license")),
         homepage=None,  # the registry documents name no home page
         repository=repository,
         releases=releases,
@@ -296,19 +293,10 @@ def dependencies(graph: Mapping[str, Any]) -> tuple[Dependency, ...]:
 
 def _specifiers(graph: Mapping[str, Any]) -> Iterator[str]:
     for module in graph.values():
-        for dep in _obj(module).get("dependencies") or ():
+        for dep in as_object(module).get("dependencies") or ():
             spec = dep.get("specifier") if isinstance(dep, Mapping) else None
             if isinstance(spec, str):
                 yield spec.strip()
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a JSON object, else an empty one."""
-    return value if isinstance(value, Mapping) else {}
 
 
 __all__ = ["JsrAdapter", "dependencies", "parse_package", "split_name"]

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import time
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -42,18 +41,22 @@ from typing import Any, ClassVar, Final
 
 import httpx
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import (
     PackageNotFound,
     RegistryResponseInvalid,
     RegistryUnavailable,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source
-from pkgintel.ecosystems._http_more import SharedFetches, get_json_array
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import get_json, get_json_array, get_text
+from pkgintel.transport.memo import SharedFetches
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://raw.githubusercontent.com/JuliaRegistries/General/master"
 DEFAULT_JULIAHUB_URL: Final = "https://juliahub.com"
@@ -128,7 +131,7 @@ class JuliaAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._juliahub_url = juliahub_url.rstrip("/")
-        self._index: tuple[float, RegistryIndex] | None = None
+        self._index = MemoryLRU[str, RegistryIndex](1, ttl_s=INDEX_TTL_S)
         self._index_fetch = SharedFetches[RegistryIndex]()
 
     def _files(self, name: str, path: str) -> dict[str, asyncio.Future[str | None]]:
@@ -147,9 +150,9 @@ class JuliaAdapter:
 
     async def registry_index(self) -> RegistryIndex:
         """`Registry.toml`, parsed once an hour (single-flight); raises like `get_text`."""
-        held = self._index
-        if held is not None and time.monotonic() - held[0] < INDEX_TTL_S:
-            return held[1]
+        held = self._index.get("index")
+        if held is not None:
+            return held
 
         async def start() -> RegistryIndex:
             text = await get_text(
@@ -160,7 +163,7 @@ class JuliaAdapter:
                 source=INDEX_SOURCE,
             )
             index = await asyncio.to_thread(parse_registry, text)
-            self._index = (time.monotonic(), index)
+            self._index.set("index", index)
             return index
 
         return await self._index_fetch.get("index", start)
@@ -420,8 +423,8 @@ def parse_package(
 
     package = _toml(package_toml, REGISTRY_SOURCE) if package_toml is not None else {}
     hub = juliahub if juliahub is not None else {}
-    hub_ok = _text(hub.get("version")) == target
-    uuid = _text(package.get("uuid")) or uuid or _text(hub.get("uuid"))
+    hub_ok = as_text(hub.get("version")) == target
+    uuid = as_text(package.get("uuid")) or uuid or as_text(hub.get("uuid"))
     if uuid:
         extra["uuid"] = uuid
     deps: list[Dependency] = []
@@ -435,7 +438,7 @@ def parse_package(
         for item in hub.get("deps") or ():
             if not isinstance(item, Mapping) or item.get("direct") is not True:
                 continue
-            dep_name = _text(item.get("name"))
+            dep_name = as_text(item.get("name"))
             ranges = [r for r in item.get("versions") or () if isinstance(r, str)]
             requirement = "" if ranges == ["*"] else ", ".join(ranges)
             if dep_name == "julia":
@@ -447,11 +450,11 @@ def parse_package(
         extra["dependencies_unavailable"] = "neither Deps.toml nor JuliaHub's document was readable"
 
     repository = None
-    for url in (_text(package.get("repo")), _text(hub.get("url"))):
+    for url in (as_text(package.get("repo")), as_text(hub.get("url"))):
         if url and repository is None:
             repository = normalise_repository_url(url)
     maintainers: tuple[Maintainer, ...] = ()
-    owner = _text(hub.get("owner"))
+    owner = as_text(hub.get("owner"))
     if owner:
         maintainers = (Maintainer(owner, None, "repository owner"),)
         extra["maintainers_source"] = "juliahub.com owner"
@@ -459,13 +462,13 @@ def parse_package(
     if isinstance(stars, int) and not isinstance(stars, bool):
         extra["juliahub_stars"] = str(stars)
     pkgeval = hub.get("pkgeval")
-    if isinstance(pkgeval, Mapping) and _text(pkgeval.get("status")):
+    if isinstance(pkgeval, Mapping) and as_text(pkgeval.get("status")):
         extra["pkgeval"] = str(pkgeval["status"]).strip()
     deprecated = package.get("metadata")
     notice = deprecated.get("deprecated") if isinstance(deprecated, Mapping) else None
     message = None
     if isinstance(notice, Mapping):
-        reason, alternative = _text(notice.get("reason")), _text(notice.get("alternative"))
+        reason, alternative = as_text(notice.get("reason")), as_text(notice.get("alternative"))
         message = "deprecated in the General registry" + (f": {reason}" if reason else "")
         if alternative:
             message += f"; alternative: {alternative}"
@@ -474,11 +477,11 @@ def parse_package(
         message = "deprecated in the General registry"
     return PackageInfo(
         ecosystem=_ECOSYSTEM,
-        name=_text(package.get("name")) or name,
+        name=as_text(package.get("name")) or name,
         latest_version=latest,
-        description=_text(hub.get("description")) or "",
-        license=_text(hub.get("license")),
-        homepage=_text(hub.get("homepage")),
+        description=as_text(hub.get("description")) or "",
+        license=as_text(hub.get("license")),
+        homepage=as_text(hub.get("homepage")),
         repository=repository,
         releases=releases,
         maintainers=maintainers,
@@ -501,7 +504,3 @@ def _toml(text: str, source: str) -> dict[str, Any]:
             reason="invalid_toml",
             source=source,
         ) from exc
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None

@@ -38,6 +38,7 @@ from pkgintel.domain.errors import (
     RegistryResponseInvalid,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_datetime
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
@@ -48,9 +49,11 @@ from pkgintel.domain.trees.maven import (
     MAVEN_MANAGED_SCOPES,
 )
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import abandon, get_json, get_text, optional_source, parse_timestamp
 from pkgintel.ecosystems._urls import normalise_repository_url
 from pkgintel.ecosystems._xml import child_text, parse_xml
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import get_json, get_text
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://repo.maven.apache.org/maven2"
 DEFAULT_DEPSDEV_URL: Final = "https://api.deps.dev"
@@ -549,7 +552,7 @@ def build_info(
             (
                 Release(
                     version=v,
-                    published_at=parse_timestamp(dates.get(v)),
+                    published_at=as_datetime(dates.get(v)),
                     prerelease=is_prerelease(_ECOSYSTEM, v) or v.endswith("-SNAPSHOT"),
                 )
                 for v in metadata.versions

@@ -28,13 +28,15 @@ from urllib.parse import quote, unquote
 import httpx
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_text
 from pkgintel.domain.knowledge.compat import PublishedConstraints, Requirement, VersionConstraints
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.search import SearchHit
 from pkgintel.domain.signals.maintainers import Publication, PublisherHistory
 from pkgintel.domain.versions import is_prerelease, is_valid, newest_first, sort_key
-from pkgintel.ecosystems._http import SingleFlight, get_json, get_json_parsed
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import JSONObject, get_json, get_json_parsed
+from pkgintel.transport.memo import SharedFetches
 
 DEFAULT_BASE_URL: Final = "https://registry.npmjs.org"
 DEFAULT_DOWNLOADS_URL: Final = "https://api.npmjs.org"
@@ -82,7 +84,7 @@ class NpmAdapter:
         self._client = client
         self._base_url = base_url.rstrip("/")
         self._downloads_url = downloads_url.rstrip("/")
-        self._flights = SingleFlight()
+        self._flights = SharedFetches[JSONObject]()
 
     def packument_url(self, name: str) -> str:
         """The packument URL; `@scope/name` and `%40scope%2Fname` both become `@scope%2Fname`."""
@@ -101,7 +103,7 @@ class NpmAdapter:
         """The decoded packument, one GET shared by concurrent callers (a cold report asks for the
         package and its publisher history at the same moment). Raises like `get_json`."""
         url = self.packument_url(name)
-        return await self._flights.run(
+        return await self._flights.get(
             url,
             lambda: get_json(
                 self._client, url, ecosystem=self.ecosystem, name=name, source=self.registry_source
@@ -185,8 +187,8 @@ def parse_search(data: Mapping[str, Any]) -> list[SearchHit]:
         out.append(
             SearchHit(
                 pkg["name"],
-                _text(pkg.get("description")),
-                _text(pkg.get("version")),
+                as_text(pkg.get("description")),
+                as_text(pkg.get("version")),
                 monthly if isinstance(monthly, int) else None,
                 None,
                 float(final) if isinstance(final, int | float) else 0.0,
@@ -288,9 +290,9 @@ def parse_packument(data: Mapping[str, Any], *, version: str | None = None) -> P
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(data.get("description")) or _text(manifest.get("description")) or "",
+        description=as_text(data.get("description")) or as_text(manifest.get("description")) or "",
         license=_license(manifest) or _license(data),
-        homepage=_text(data.get("homepage")) or _text(manifest.get("homepage")),
+        homepage=as_text(data.get("homepage")) or as_text(manifest.get("homepage")),
         repository=_repository(data.get("repository")) or _repository(manifest.get("repository")),
         releases=releases,
         maintainers=_maintainers(data.get("maintainers") or manifest.get("maintainers")),
@@ -386,10 +388,6 @@ def _deprecation(value: Any) -> str | None:
     return None
 
 
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
 def _license(document: Mapping[str, Any]) -> str | None:
     """`license` as an SPDX string, or the legacy `{"type": ...}` object / `licenses` array."""
     for key in ("license", "licenses"):
@@ -397,13 +395,13 @@ def _license(document: Mapping[str, Any]) -> str | None:
         if isinstance(value, str) and value.strip():
             return value.strip()
         if isinstance(value, Mapping):
-            kind = _text(value.get("type"))
+            kind = as_text(value.get("type"))
             if kind:
                 return kind
         if isinstance(value, list):
             kinds: list[str] = []
             for item in value:
-                kind = _text(item.get("type")) if isinstance(item, Mapping) else _text(item)
+                kind = as_text(item.get("type")) if isinstance(item, Mapping) else as_text(item)
                 if kind and kind not in kinds:
                     kinds.append(kind)
             if kinds:
@@ -426,9 +424,9 @@ def _maintainers(value: Any) -> tuple[Maintainer, ...]:
         name: str | None = None
         email: str | None = None
         if isinstance(person, Mapping):
-            name, email = _text(person.get("name")), _text(person.get("email"))
+            name, email = as_text(person.get("name")), as_text(person.get("email"))
         elif isinstance(person, str) and (m := _PERSON.match(person)):
-            name, email = m["name"] or None, _text(m["email"])
+            name, email = m["name"] or None, as_text(m["email"])
         name = name or email
         if not name:
             logger.debug("npm: skipped maintainer entry %r", person)
@@ -601,10 +599,10 @@ def parse_publishers(data: Mapping[str, Any]) -> PublisherHistory:
         publisher = None
         trusted = None
         if isinstance(user, Mapping):
-            publisher = _text(user.get("name"))
+            publisher = as_text(user.get("name"))
             tp = user.get("trustedPublisher")
             if isinstance(tp, Mapping):
-                trusted = _text(tp.get("id")) or "trusted publisher"
+                trusted = as_text(tp.get("id")) or "trusted publisher"
         elif isinstance(user, str) and (m := _PERSON.match(user)):
             publisher = m["name"] or None
         raw_maint = manifest.get("maintainers")

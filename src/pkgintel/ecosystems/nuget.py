@@ -32,19 +32,15 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_datetime, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import (
-    JSONObject,
-    abandon,
-    get_json,
-    get_text,
-    optional_source,
-    parse_timestamp,
-)
 from pkgintel.ecosystems._urls import normalise_repository_url
 from pkgintel.ecosystems._xml import child_text, parse_xml
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import JSONObject, get_json, get_text
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://api.nuget.org"
 DEFAULT_SEARCH_URL: Final = "https://azuresearch-usnc.nuget.org"
@@ -336,7 +332,7 @@ def parse_registration(
                 if isinstance(o, str) and o.strip()
             )
     if not maintainers:
-        authors = _text(entry.get("authors"))
+        authors = as_text(entry.get("authors"))
         if authors:
             maintainers = tuple(
                 Maintainer(name=a.strip(), role="author") for a in authors.split(",") if a.strip()
@@ -344,7 +340,7 @@ def parse_registration(
     repository = None
     if nuspec is not None and nuspec.get("repository"):
         repository = normalise_repository_url(nuspec["repository"])
-    project = _text(entry.get("projectUrl"))
+    project = as_text(entry.get("projectUrl"))
     if repository is None and project:
         repository = normalise_repository_url(project, forges_only=True)
     groups = _group_frameworks(entry.get("dependencyGroups"))
@@ -355,7 +351,7 @@ def parse_registration(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(entry.get("description")) or _text(entry.get("summary")) or "",
+        description=as_text(entry.get("description")) or as_text(entry.get("summary")) or "",
         license=_license(entry),
         homepage=project,
         repository=repository,
@@ -397,7 +393,7 @@ def parse_nuspec(text: str) -> dict[str, str]:
 
 def _release(version: str, entry: Mapping[str, Any]) -> Release:
     unlisted = entry.get("listed") is False
-    published = parse_timestamp(entry.get("published"))
+    published = as_datetime(entry.get("published"))
     if published is not None and published.year <= _UNLISTED_YEAR:
         published = None
     deprecation = _deprecation(entry.get("deprecation"))
@@ -414,7 +410,7 @@ def _release(version: str, entry: Mapping[str, Any]) -> Release:
 def _deprecation(value: Any) -> str | None:
     if not isinstance(value, Mapping):
         return None
-    message = _text(value.get("message"))
+    message = as_text(value.get("message"))
     reasons = [r for r in value.get("reasons") or [] if isinstance(r, str)]
     text = message or (f"Deprecated ({', '.join(reasons)})" if reasons else "Deprecated")
     successor = _successor(value)
@@ -427,7 +423,7 @@ def _successor(value: Any) -> str | None:
     if not isinstance(value, Mapping):
         return None
     alt = value.get("alternatePackage")
-    return _text(alt.get("id")) if isinstance(alt, Mapping) else None
+    return as_text(alt.get("id")) if isinstance(alt, Mapping) else None
 
 
 def _advisories(value: Any) -> list[str]:
@@ -441,10 +437,10 @@ def _advisories(value: Any) -> list[str]:
 
 
 def _license(entry: Mapping[str, Any]) -> str | None:
-    expression = _text(entry.get("licenseExpression"))
+    expression = as_text(entry.get("licenseExpression"))
     if expression:
         return expression
-    url = _text(entry.get("licenseUrl"))
+    url = as_text(entry.get("licenseUrl"))
     if url and (m := _LICENSES_NUGET.match(url)):
         return m["expr"]
     return None
@@ -458,7 +454,7 @@ def _dependencies(groups: Any) -> tuple[Dependency, ...]:
     for group in groups:
         if not isinstance(group, Mapping):
             continue
-        framework = _text(group.get("targetFramework")) or "any"
+        framework = as_text(group.get("targetFramework")) or "any"
         for dep in group.get("dependencies") or []:
             if isinstance(dep, Mapping) and isinstance(dep.get("id"), str):
                 key = (dep["id"], str(dep.get("range") or ""))
@@ -480,7 +476,7 @@ def _group_frameworks(groups: Any) -> list[str]:
     found: list[str] = []
     for group in groups:
         if isinstance(group, Mapping):
-            framework = _text(group.get("targetFramework")) or "any"
+            framework = as_text(group.get("targetFramework")) or "any"
             if framework not in found:
                 found.append(framework)
     return found
@@ -493,10 +489,6 @@ def _search_hit(search: Mapping[str, Any] | None, name: str) -> Mapping[str, Any
         if isinstance(hit, Mapping) and str(hit.get("id", "")).lower() == name.lower():
             return hit
     return None
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
 
 
 __all__ = ["NuGetAdapter", "parse_nuspec", "parse_registration", "registration_pages"]

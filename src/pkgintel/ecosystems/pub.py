@@ -22,18 +22,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any, ClassVar, Final
 from urllib.parse import quote
 
 import httpx
 
 from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_datetime, as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import JSONObject, abandon, get_json
-from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import JSONObject, get_json
+from pkgintel.transport.memo import SharedFetches
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://pub.dev"
 REGISTRY_SOURCE: Final = "pub.dev"
@@ -123,7 +124,7 @@ def parse_package(
     Raises `RegistryResponseInvalid` when the body has no name or no versions list,
     `VersionNotFound` when `version` is not published.
     """
-    name = _text(body.get("name"))
+    name = as_text(body.get("name"))
     raw_versions = body.get("versions")
     if not name or not isinstance(raw_versions, list):
         raise RegistryResponseInvalid(
@@ -134,7 +135,7 @@ def parse_package(
         )
     entries: dict[str, Mapping[str, Any]] = {}
     for item in raw_versions:
-        if isinstance(item, Mapping) and _text(item.get("version")):
+        if isinstance(item, Mapping) and as_text(item.get("version")):
             entries[str(item["version"]).strip()] = item
         else:
             logger.info("pub %s: skipped malformed version entry %r", name, item)
@@ -150,7 +151,7 @@ def parse_package(
             (
                 Release(
                     version=v,
-                    published_at=_when(e.get("published")),
+                    published_at=as_datetime(e.get("published")),
                     yanked=e.get("retracted") is True,
                     yanked_reason="retracted" if e.get("retracted") is True else None,
                     prerelease=is_prerelease(_ECOSYSTEM, v),
@@ -160,8 +161,8 @@ def parse_package(
             key=lambda rel: sort_key(_ECOSYSTEM, rel.version),
         )
     )
-    latest_doc = _obj(body.get("latest"))
-    latest = _text(latest_doc.get("version"))
+    latest_doc = as_object(body.get("latest"))
+    latest = as_text(latest_doc.get("version"))
     if latest not in entries:
         stable = [r for r in releases if not r.prerelease and not r.yanked]
         latest = (stable or list(releases))[-1].version
@@ -178,7 +179,7 @@ def parse_package(
         extra["requires_dart"] = sdk["sdk"].strip()
     message: str | None = None
     if body.get("isDiscontinued") is True:
-        successor = _text(body.get("replacedBy"))
+        successor = as_text(body.get("replacedBy"))
         if successor:
             extra["deprecated_successor"] = successor
             message = f"discontinued: the publisher suggests {successor} instead"
@@ -198,7 +199,7 @@ def parse_package(
         tags = [t for t in raw_tags if isinstance(t, str)] if isinstance(raw_tags, list) else []
 
     maintainers: tuple[Maintainer, ...] = ()
-    publisher_id = _text((publisher or {}).get("publisherId"))
+    publisher_id = as_text((publisher or {}).get("publisherId"))
     if publisher_id:
         maintainers = (Maintainer(publisher_id, role="publisher"),)
         extra["maintainers_source"] = "verified publisher"
@@ -207,13 +208,13 @@ def parse_package(
         if maintainers:
             extra["maintainers_source"] = "pubspec authors"
 
-    homepage = _text(head.get("homepage"))
-    repository = _text(head.get("repository"))
+    homepage = as_text(head.get("homepage"))
+    repository = as_text(head.get("repository"))
     return PackageInfo(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(head.get("description")) or "",
+        description=as_text(head.get("description")) or "",
         license=_license(tags),
         homepage=homepage,
         repository=(normalise_repository_url(repository) if repository else None)
@@ -299,22 +300,3 @@ def _license(tags: Sequence[str]) -> str | None:
         if t.startswith(_LICENSE_TAG) and t[len(_LICENSE_TAG) :] not in _NOT_SPDX_TAGS
     ]
     return " AND ".join(dict.fromkeys(ids)) or None
-
-
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a JSON object, else an empty one."""
-    return value if isinstance(value, Mapping) else {}

@@ -38,10 +38,10 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_text
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, sort_key
-from pkgintel.ecosystems._http import JSONObject, get_json
 from pkgintel.ecosystems._urls import normalise_repository_url
 from pkgintel.ecosystems.pypi_metadata import (
     PUBLIC_FILES_URL,
@@ -50,6 +50,7 @@ from pkgintel.ecosystems.pypi_metadata import (
     parse_core_metadata,
     same_version,
 )
+from pkgintel.transport.fetch import JSONObject, get_json
 
 DEFAULT_BASE_URL: Final = "https://pypi.org"
 DEFAULT_DOWNLOADS_URL: Final = "https://pypistats.org"
@@ -174,7 +175,7 @@ class PyPIAdapter:
             release = None
         if release is not None:
             return parse_project(project, version=version, version_data=release)
-        if same_version(key, _text(_info(project).get("version"))):
+        if same_version(key, as_text(_info(project).get("version"))):
             return parse_project(project, version=key)  # the project's info block is this release's
         return await self._from_core_metadata(project, name, key)
 
@@ -305,7 +306,7 @@ def parse_project(
         )
     name: str = info["name"]
     releases = _releases(name, data.get("releases"))
-    latest = _text(info.get("version")) or _newest_installable(name, releases)
+    latest = as_text(info.get("version")) or _newest_installable(name, releases)
 
     dep_info: Mapping[str, Any] | None = info
     dep_version: str | None = latest
@@ -313,7 +314,7 @@ def parse_project(
     if version_data is not None:
         release_info = version_data.get("info")
         dep_info = release_info if isinstance(release_info, Mapping) else {}
-        dep_version = _text(dep_info.get("version")) or version
+        dep_version = as_text(dep_info.get("version")) or version
     elif version is not None:
         key = find_release(data, version)
         if key is None:
@@ -334,7 +335,7 @@ def parse_project(
         )
 
     extra: dict[str, str] = {}
-    requires_python = _text(dep_info.get("requires_python")) if dep_info is not None else None
+    requires_python = as_text(dep_info.get("requires_python")) if dep_info is not None else None
     if unread_key is not None:
         extra["dependencies_unavailable"] = f"no release document for {unread_key}"
         known, requires_python = _files_requires_python(data, unread_key)
@@ -351,7 +352,7 @@ def parse_project(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(info.get("summary")) or "",
+        description=as_text(info.get("summary")) or "",
         license=_license(dep_info or info) or _license(info),
         homepage=homepage,
         repository=_repository(project_urls, homepage),
@@ -374,7 +375,7 @@ def _info(data: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _release_version(data: Mapping[str, Any]) -> str | None:
     """`info.version` of a release body (None when it does not say)."""
-    return _text(_info(data).get("version"))
+    return as_text(_info(data).get("version"))
 
 
 def _files_requires_python(data: Mapping[str, Any], key: str) -> tuple[bool, str | None]:
@@ -387,7 +388,7 @@ def _files_requires_python(data: Mapping[str, Any], key: str) -> tuple[bool, str
     entries = [f for f in files if isinstance(f, Mapping)] if isinstance(files, list) else []
     if not entries or any("requires_python" not in f for f in entries):
         return False, None
-    values = {_text(f.get("requires_python")) for f in entries}
+    values = {as_text(f.get("requires_python")) for f in entries}
     if len(values) != 1:
         return False, None
     return True, values.pop()
@@ -414,7 +415,7 @@ def _releases(name: str, raw: Any) -> tuple[Release, ...]:
         good = [f for f in files if isinstance(f, Mapping)]
         times = [t for f in good if (t := _upload_time(f)) is not None]
         yanked = bool(good) and all(f.get("yanked") is True for f in good)
-        reasons = (_text(f.get("yanked_reason")) for f in good if f.get("yanked") is True)
+        reasons = (as_text(f.get("yanked_reason")) for f in good if f.get("yanked") is True)
         releases.append(
             Release(
                 version=version,
@@ -458,10 +459,10 @@ def _project_status(value: Any) -> tuple[str | None, str | None]:
     """PEP 792 status and, for archived/deprecated/quarantined projects, a message."""
     if not isinstance(value, Mapping):
         return None, None
-    status = _text(value.get("status"))
+    status = as_text(value.get("status"))
     if status is None or status not in _PROJECT_STATUS_MESSAGES:
         return status, None
-    reason = _text(value.get("reason"))
+    reason = as_text(value.get("reason"))
     message = _PROJECT_STATUS_MESSAGES[status]
     return status, f"{message}: {reason}" if reason else message
 
@@ -483,10 +484,10 @@ def _license(info: Mapping[str, Any]) -> str | None:
     PEP 639 `license_expression`; else `license` when it is a valid SPDX expression; else the
     trove classifiers when every licence classifier maps to SPDX; else a short `license` text.
     """
-    expression = _text(info.get("license_expression"))
+    expression = as_text(info.get("license_expression"))
     if expression:
         return expression
-    stated = _text(info.get("license"))
+    stated = as_text(info.get("license"))
     if stated is not None and stated.lower() in _NO_VALUE:
         stated = None
     if (
@@ -543,10 +544,10 @@ def _maintainers(ownership: Any, info: Mapping[str, Any]) -> tuple[Maintainer, .
     people: list[Maintainer] = []
     if isinstance(ownership, Mapping):
         for entry in ownership.get("roles") or ():
-            if isinstance(entry, Mapping) and (user := _text(entry.get("user"))):
-                role = _text(entry.get("role"))
+            if isinstance(entry, Mapping) and (user := as_text(entry.get("user"))):
+                role = as_text(entry.get("role"))
                 people.append(Maintainer(name=user, role=role.lower() if role else None))
-        if not people and (org := _text(ownership.get("organization"))):
+        if not people and (org := as_text(ownership.get("organization"))):
             people.append(Maintainer(name=org, role="organization"))
     if not any(p.role != "organization" for p in people):
         people += _declared(info.get("author"), info.get("author_email"), "author")
@@ -559,8 +560,8 @@ def _maintainers(ownership: Any, info: Mapping[str, Any]) -> tuple[Maintainer, .
 
 def _declared(name_field: Any, email_field: Any, role: str) -> list[Maintainer]:
     """People from core-metadata `Author`/`Author-email` style fields (emails may carry names)."""
-    name = _decoded(_text(name_field))
-    emails = _text(email_field)
+    name = _decoded(as_text(name_field))
+    emails = as_text(email_field)
     addresses = [
         (_decoded(n.strip()) or None, a.strip() or None)
         for n, a in getaddresses([emails] if emails else [])
@@ -618,10 +619,6 @@ def _strings(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
 def _url(value: Any) -> str | None:
-    text = _text(value)
+    text = as_text(value)
     return None if text is None or text.lower() in _NO_VALUE else text

@@ -27,18 +27,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, ClassVar, Final
 from urllib.parse import quote
 
 import httpx
 
 from pkgintel.domain.errors import RegistryError, RegistryResponseInvalid, VersionNotFound
+from pkgintel.domain.json_fields import as_count, as_datetime, as_object, as_text
 from pkgintel.domain.packages import Dependency, Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key
-from pkgintel.ecosystems._http import abandon, get_json
-from pkgintel.ecosystems._http_more import get_json_array
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.transport.fetch import get_json, get_json_array
+from pkgintel.transport.side_tasks import abandon
 
 DEFAULT_BASE_URL: Final = "https://rubygems.org"
 REGISTRY_SOURCE: Final = "rubygems.org"
@@ -147,8 +148,8 @@ def parse_gem(
     `extra["dependencies_unavailable"]` says why. Raises `RegistryResponseInvalid` when the gem
     document has no name or version, and `VersionNotFound` when `version` is not listed.
     """
-    name = _text(gem.get("name"))
-    latest = _text(gem.get("version"))
+    name = as_text(gem.get("name"))
+    latest = as_text(gem.get("version"))
     if not name or not latest:
         raise RegistryResponseInvalid(
             _ECOSYSTEM,
@@ -161,7 +162,7 @@ def parse_gem(
         # The gem document and the version list come from different caches; keep the latest.
         releases = tuple(
             sorted(
-                (*releases, Release(latest, _when(gem.get("version_created_at")))),
+                (*releases, Release(latest, as_datetime(gem.get("version_created_at")))),
                 key=lambda rel: sort_key(_ECOSYSTEM, rel.version),
             )
         )
@@ -175,8 +176,8 @@ def parse_gem(
     if target != latest:
         if (
             version_body is not None
-            and _text(version_body.get("name")) == name
-            and _text(version_body.get("number") or version_body.get("version")) == target
+            and as_text(version_body.get("name")) == name
+            and as_text(version_body.get("number") or version_body.get("version")) == target
         ):
             deps_doc = version_body
         if deps_doc is None:
@@ -188,31 +189,31 @@ def parse_gem(
             logger.info("rubygems %s@%s: dependencies unavailable: %s", name, target, why)
             extra["dependencies_unavailable"] = why
 
-    total = _count(gem.get("downloads"))
+    total = as_count(gem.get("downloads"))
     if total is not None:
         extra["downloads"] = str(total)
         extra["downloads_window"] = DOWNLOADS_WINDOW
         extra["downloads.total"] = str(total)
     version_downloads = (
-        _count(gem.get("version_downloads"))
+        as_count(gem.get("version_downloads"))
         if target == latest
         else _version_downloads(versions, target)
     )
     if version_downloads is not None:
         extra["downloads.version"] = str(version_downloads)
     # The asked version's own required_ruby_version (the version list states it per version).
-    ruby = (_text(gem.get("ruby_version")) if target == latest else None) or _ruby_version_of(
+    ruby = (as_text(gem.get("ruby_version")) if target == latest else None) or _ruby_version_of(
         versions, target
     )
     if ruby:
         extra["requires_ruby"] = ruby
 
-    metadata = _obj(gem.get("metadata"))
+    metadata = as_object(gem.get("metadata"))
     # The gem's own declaration that pushing it needs MFA (`rubygems_mfa_required`, a string).
-    mfa = _text(metadata.get("rubygems_mfa_required"))
+    mfa = as_text(metadata.get("rubygems_mfa_required"))
     extra["mfa_required"] = "true" if mfa == "true" else "false"
-    homepage = _text(gem.get("homepage_uri")) or _text(metadata.get("homepage_uri"))
-    source_code = _text(gem.get("source_code_uri")) or _text(metadata.get("source_code_uri"))
+    homepage = as_text(gem.get("homepage_uri")) or as_text(metadata.get("homepage_uri"))
+    source_code = as_text(gem.get("source_code_uri")) or as_text(metadata.get("source_code_uri"))
     repository = (normalise_repository_url(source_code) if source_code else None) or (
         normalise_repository_url(homepage, forges_only=True) if homepage else None
     )
@@ -227,7 +228,7 @@ def parse_gem(
         ecosystem=_ECOSYSTEM,
         name=name,
         latest_version=latest,
-        description=_text(gem.get("info")) or "",
+        description=as_text(gem.get("info")) or "",
         license=_license(gem.get("licenses")),
         homepage=homepage,
         repository=repository,
@@ -243,7 +244,7 @@ def _releases(name: str, versions: Sequence[Any]) -> tuple[Release, ...]:
     stamps: dict[str, list[str]] = {}
     flagged: dict[str, bool] = {}
     for item in versions:
-        number = _text(item.get("number")) if isinstance(item, Mapping) else None
+        number = as_text(item.get("number")) if isinstance(item, Mapping) else None
         if number is None:
             logger.info("rubygems %s: skipped malformed version entry %r", name, item)
             continue
@@ -269,16 +270,16 @@ def _earliest(stamps: list[str]) -> datetime | None:
     if not stamps:
         return None
     if len({len(s) for s in stamps}) == 1 and all(s.endswith("Z") for s in stamps):
-        return _when(min(stamps))
-    parsed = [when for when in map(_when, stamps) if when is not None]
+        return as_datetime(min(stamps))
+    parsed = [when for when in map(as_datetime, stamps) if when is not None]
     return min(parsed) if parsed else None
 
 
 def _version_downloads(versions: Sequence[Any], target: str) -> int | None:
     counts = [
-        _count(item.get("downloads_count"))
+        as_count(item.get("downloads_count"))
         for item in versions
-        if isinstance(item, Mapping) and _text(item.get("number")) == target
+        if isinstance(item, Mapping) and as_text(item.get("number")) == target
     ]
     known = [c for c in counts if c is not None]
     return sum(known) if known else None
@@ -289,10 +290,10 @@ def _ruby_version_of(versions: Sequence[Any], version: str) -> str | None:
     for item in versions:
         if (
             isinstance(item, Mapping)
-            and _text(item.get("number")) == version
+            and as_text(item.get("number")) == version
             and item.get("platform") in (None, "ruby")
         ):
-            return _text(item.get("ruby_version"))
+            return as_text(item.get("ruby_version"))
     return None
 
 
@@ -304,11 +305,11 @@ def _dependencies(doc: Mapping[str, Any]) -> tuple[Dependency, ...]:
         return ()
     deps: list[Dependency] = []
     for item in runtime:
-        if isinstance(item, Mapping) and _text(item.get("name")):
+        if isinstance(item, Mapping) and as_text(item.get("name")):
             deps.append(
                 Dependency(
                     name=str(item["name"]).strip(),
-                    requirement=_text(item.get("requirements")) or "",
+                    requirement=as_text(item.get("requirements")) or "",
                     kind="runtime",
                 )
             )
@@ -322,10 +323,10 @@ def _owners(owners: Sequence[Any] | None) -> tuple[Maintainer, ...]:
     for owner in owners:
         if not isinstance(owner, Mapping):
             continue
-        handle = _text(owner.get("handle")) or _text(owner.get("email"))
+        handle = as_text(owner.get("handle")) or as_text(owner.get("email"))
         if handle:
             found.setdefault(
-                handle.lower(), Maintainer(handle, _text(owner.get("email")), role="owner")
+                handle.lower(), Maintainer(handle, as_text(owner.get("email")), role="owner")
             )
     return tuple(found.values())
 
@@ -350,26 +351,3 @@ def _license(value: Any) -> str | None:
         return None
     names = [item.strip() for item in value if isinstance(item, str) and item.strip()]
     return " OR ".join(dict.fromkeys(names)) or None
-
-
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
-def _obj(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a JSON object, else an empty one."""
-    return value if isinstance(value, Mapping) else {}

@@ -20,7 +20,7 @@ and `apple/swift-nio` are one package). A tag is a version when it is SemVer 2.0
 leading `v`, as SwiftPM reads tags; the version is reported without the `v`. A tag without a GitHub
 release has no date (None).
 
-Failure table (beyond the shared one in `_http.py`):
+Failure table (beyond the shared one in `transport/fetch.py`):
 
 - the list does not contain the package → `PackageNotFound` (no code-host call is made);
 - the list cannot be read (down, or not the expected array) → the code host alone decides, and the
@@ -50,6 +50,7 @@ from urllib.parse import quote
 import httpx
 import orjson
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import (
     PackageNotFound,
     RegistryError,
@@ -57,13 +58,15 @@ from pkgintel.domain.errors import (
     RegistryUnavailable,
     VersionNotFound,
 )
+from pkgintel.domain.json_fields import as_datetime, as_text
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem, Maintainer, PackageInfo, Release
 from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.domain.versions import is_prerelease, newest_first, sort_key, versions_equal
-from pkgintel.ecosystems import _http
-from pkgintel.ecosystems._http_more import SharedFetches
 from pkgintel.ecosystems._urls import normalise_repository_url
+from pkgintel.ecosystems.secondary_source import optional_source
+from pkgintel.transport.fetch import DEFAULT_HEADERS, NOT_FOUND_STATUSES
+from pkgintel.transport.memo import SharedFetches
 from pkgintel.transport.upstream import raise_if_unavailable, send
 
 DEFAULT_BASE_URL: Final = "https://raw.githubusercontent.com/SwiftPackageIndex/PackageList/main"
@@ -135,8 +138,7 @@ class SwiftAdapter:
         self._headers = {"Accept": "application/vnd.github+json"}
         if github_token:
             self._headers["Authorization"] = f"Bearer {github_token}"
-        self._list_ttl_s = list_ttl_s
-        self._list: tuple[float, dict[str, str]] | None = None
+        self._list = MemoryLRU[str, dict[str, str]](1, ttl_s=list_ttl_s)
         self._list_fetches = SharedFetches[dict[str, str]]()
 
     @property
@@ -145,9 +147,9 @@ class SwiftAdapter:
 
     async def package_list(self) -> dict[str, str]:
         """The Swift Package Index list (cached for `list_ttl_s`); raises like `get_json`."""
-        now = time.monotonic()
-        if self._list is not None and now - self._list[0] < self._list_ttl_s:
-            return self._list[1]
+        held = self._list.get("list")
+        if held is not None:
+            return held
 
         async def start() -> dict[str, str]:
             response = await send(
@@ -156,7 +158,7 @@ class SwiftAdapter:
                 self.list_url,
                 ecosystem=_ECOSYSTEM,
                 source=LIST_SOURCE,
-                headers=_http.DEFAULT_HEADERS,
+                headers=DEFAULT_HEADERS,
                 log=logger,
             )
             raise_if_unavailable(response, ecosystem=_ECOSYSTEM, source=LIST_SOURCE)
@@ -167,7 +169,7 @@ class SwiftAdapter:
                     reason=f"status.{response.status_code}",
                 )
             listed = await asyncio.to_thread(parse_package_list, response.content)
-            self._list = (time.monotonic(), listed)
+            self._list.set("list", listed)
             return listed
 
         return await self._list_fetches.get("list", start)
@@ -185,7 +187,7 @@ class SwiftAdapter:
             log=logger,
         )
         status = response.status_code
-        if status in _http.NOT_FOUND_STATUSES:
+        if status in NOT_FOUND_STATUSES:
             raise PackageNotFound(_ECOSYSTEM, name)
         if status in (403, 429) and response.headers.get("x-ratelimit-remaining") == "0":
             raise RegistryUnavailable(
@@ -258,7 +260,7 @@ class SwiftAdapter:
         repo_result, tags_result, (releases, releases_status) = await asyncio.gather(
             self._github_json(f"/repos/{repo}", name),
             self._tags(repo, name),
-            _http.optional_source(
+            optional_source(
                 lambda: self._releases(repo, name),
                 source=f"{CODE_HOST_SOURCE}/releases",
                 kind="registry",
@@ -313,15 +315,15 @@ def parse_repository(
     has no SemVer tag (SwiftPM could only depend on a branch or revision), `VersionNotFound` when
     `version` is not tagged.
     """
-    html_url = _text(repo.get("html_url"))
-    full_name = _text(repo.get("full_name"))
+    html_url = as_text(repo.get("html_url"))
+    full_name = as_text(repo.get("full_name"))
     if not html_url and not full_name:
         raise _invalid(CODE_HOST_SOURCE, "sent a repository without html_url or full_name")
     repository_url = normalise_repository_url(html_url or f"https://github.com/{full_name}")
     versions: dict[str, bool] = {}
     ignored = 0
     for tag in tags:
-        tag_name = _text(tag.get("name")) if isinstance(tag, Mapping) else None
+        tag_name = as_text(tag.get("name")) if isinstance(tag, Mapping) else None
         if tag_name is None:
             raise _invalid(CODE_HOST_SOURCE, "sent a tag without a name")
         v = tag_version(tag_name)
@@ -333,10 +335,10 @@ def parse_repository(
     for rel in releases or ():
         if not isinstance(rel, Mapping) or rel.get("draft") is True:
             continue
-        v = tag_version(_text(rel.get("tag_name")) or "")
+        v = tag_version(as_text(rel.get("tag_name")) or "")
         if v is None or v not in versions:
             continue
-        dates.setdefault(v, _http.parse_timestamp(rel.get("published_at") or rel.get("created_at")))
+        dates.setdefault(v, as_datetime(rel.get("published_at") or rel.get("created_at")))
         if rel.get("prerelease") is True:
             versions[v] = True
     display = listed_as or repository_url or f"https://github.com/{full_name}"
@@ -389,19 +391,19 @@ def parse_repository(
         extra["stars"] = str(repo["stargazers_count"])
     owner = repo.get("owner")
     maintainers: tuple[Maintainer, ...] = ()
-    if isinstance(owner, Mapping) and _text(owner.get("login")):
+    if isinstance(owner, Mapping) and as_text(owner.get("login")):
         role = "organization" if owner.get("type") == "Organization" else "owner"
         maintainers = (Maintainer(str(owner["login"]).strip(), None, role),)
     licence = repo.get("license")
-    spdx = _text(licence.get("spdx_id")) if isinstance(licence, Mapping) else None
+    spdx = as_text(licence.get("spdx_id")) if isinstance(licence, Mapping) else None
     topics = repo.get("topics")
     return PackageInfo(
         ecosystem=_ECOSYSTEM,
         name=display,
         latest_version=latest,
-        description=_text(repo.get("description")) or "",
+        description=as_text(repo.get("description")) or "",
         license=None if spdx in (None, "NOASSERTION") else spdx,
-        homepage=_text(repo.get("homepage")),
+        homepage=as_text(repo.get("homepage")),
         repository=repository_url,
         releases=releases_out,
         maintainers=maintainers,
@@ -423,7 +425,3 @@ def _reset_in(value: str | None) -> int | None:
 
 def _invalid(source: str, what: str, *, reason: str = "invalid_json") -> RegistryResponseInvalid:
     return RegistryResponseInvalid(_ECOSYSTEM, f"{source} {what}", reason=reason, source=source)
-
-
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None

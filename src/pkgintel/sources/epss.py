@@ -35,9 +35,10 @@ import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import IO, Final
 
+from pkgintel.domain.json_fields import as_datetime
 from pkgintel.sources.errors import InvalidSourceData
 
 logger = logging.getLogger(__name__)
@@ -194,18 +195,7 @@ def parse_epss_bytes(data: bytes, *, source: str = SOURCE) -> EpssFile:
 
 def parse_score_date(value: str | None) -> datetime | None:
     """`2026-08-16T00:00:00+0000` (or any ISO 8601 date/time) as aware UTC; None if unusable."""
-    if value is None or not value.strip():
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    return as_datetime(value)
 
 
 def _comment(text: str) -> dict[str, str]:

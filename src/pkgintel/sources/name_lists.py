@@ -22,7 +22,7 @@ Accepted formats:
   `packages/list.json` (`{"packageNames": [...]}`), pub.dev `api/package-names`
   (`{"packages": [...], "nextUrl": ...}`) and hex.pm `api/packages?page=N` pages (a JSON array of
   package objects with `name`; pages joined into one array, e.g. `jq -s add`).
-- eco-c: Swift Package Index `packages.json` (a JSON array of repository URLs, keyed by
+- Swift Package Index `packages.json` (a JSON array of repository URLs, keyed by
   `normalise_name`), CocoaPods `all_pods.txt` (one pod a line) and MetaCPAN release search answers
   (`{"hits": {"hits": [{"fields": {"distribution": ...}}]}}`, one or an array of scroll pages).
 - Hackage `packages/` as JSON (`[{"packageName": ...}]`), CRAN `src/contrib/PACKAGES`,
@@ -110,7 +110,7 @@ def parse_json_list(ecosystem: Ecosystem, raw: bytes) -> Iterator[NameEntry]:
         items = data["projects"]
     elif isinstance(data, dict) and isinstance(data.get("rows"), list):
         items = data["rows"]
-    # eco-b: Packagist `packages/list.json`, pub.dev `api/package-names`
+    # Packagist `packages/list.json`, pub.dev `api/package-names`
     elif isinstance(data, dict) and isinstance(data.get("packageNames"), list):
         items = data["packageNames"]
     elif isinstance(data, dict) and isinstance(data.get("packages"), list):
@@ -137,7 +137,7 @@ def parse_json_list(ecosystem: Ecosystem, raw: bytes) -> Iterator[NameEntry]:
                 yield entry
 
 
-# --- eco-a: cargo, go, maven, nuget name lists ------------------------------------------------------
+# --- cargo, go, maven, nuget name lists ------------------------------------------------------
 
 
 def _newest(ecosystem: Ecosystem, found: dict[str, NameEntry], entry: NameEntry | None) -> None:
@@ -281,9 +281,7 @@ def _nuget_names(raw: bytes) -> Iterator[NameEntry] | None:
     return None
 
 
-# --- end eco-a --------------------------------------------------------------------------------------
-
-# --- eco-c: CPAN (MetaCPAN release search answers) ---------------------------------------------
+# --- CPAN (MetaCPAN release search answers) ---------------------------------------------
 
 
 def _cpan_names(raw: bytes) -> Iterator[NameEntry] | None:
@@ -324,7 +322,7 @@ def _cpan_names(raw: bytes) -> Iterator[NameEntry] | None:
     return iter(found.values())
 
 
-# --- eco-d: Hackage, CRAN, Conda name lists -----------------------------------------------------------
+# --- Hackage, CRAN, Conda name lists -----------------------------------------------------------
 
 _CRAN_BY_DATE = re.compile(r'<a href="[^"]*?/web/packages/([A-Za-z][A-Za-z0-9.]*)/index\.html">')
 
@@ -429,8 +427,7 @@ def _conda_names(raw: bytes) -> Iterator[NameEntry] | None:
     return iter(found.values())
 
 
-# --- end eco-d ----------------------------------------------------------------------------------------
-# --- eco-e: Homebrew, Julia, JSR name lists ---------------------------------------------------------
+# --- Homebrew, Julia, JSR name lists ---------------------------------------------------------
 
 
 def _homebrew_names(raw: bytes) -> Iterator[NameEntry] | None:
@@ -552,22 +549,18 @@ def _jsr_names(raw: bytes) -> Iterator[NameEntry] | None:
     return entries()
 
 
-# --- end eco-e ---------------------------------------------------------------------------------------
-
-
 REGISTRY_FORMATS: dict[Ecosystem, Callable[[bytes], Iterator[NameEntry] | None]] = {
-    # eco-a
+    # Cargo, Go, Maven, NuGet
     Ecosystem.CARGO: _cargo_names,
     Ecosystem.GO: _go_names,
     Ecosystem.MAVEN: _maven_names,
     Ecosystem.NUGET: _nuget_names,
-    # end eco-a
-    Ecosystem.CPAN: _cpan_names,  # eco-c
-    # eco-d
+    Ecosystem.CPAN: _cpan_names,
+    # Hackage, CRAN, Conda
     Ecosystem.HACKAGE: _hackage_names,
     Ecosystem.CRAN: _cran_names,
     Ecosystem.CONDA: _conda_names,
-    # eco-e
+    # Homebrew, Julia, JSR
     Ecosystem.HOMEBREW: _homebrew_names,
     Ecosystem.JULIA: _julia_names,
     Ecosystem.JSR: _jsr_names,

@@ -10,7 +10,7 @@ Endpoints used:
   A query with a `next_page_token` is asked again with that `page_token` until none comes back.
 - `GET {base}/v1/vulns/{id}`: one OSV record (id URL-quoted, `/` included).
 
-Failures are mapped by `pkgintel/transport/upstream.py`, the same code `ecosystems/_http.py` uses for
+Failures are mapped by `pkgintel/transport/upstream.py`, the same code `transport/fetch.py` uses for
 registries:
 
 | upstream outcome                                   | raised                                          |
@@ -41,6 +41,7 @@ import orjson
 
 from pkgintel.domain.advisories import Advisory
 from pkgintel.domain.errors import RegistryResponseInvalid
+from pkgintel.domain.json_fields import as_list
 from pkgintel.sources.errors import AdvisoryNotFound
 from pkgintel.sources.osv_schema import InvalidOSVRecord, parse_osv
 from pkgintel.transport.upstream import json_object, raise_if_unavailable, send
@@ -161,7 +162,7 @@ class OsvApiClient:
             results = await self._post_batch(body, expected=len(order), ecosystem=ecosystem)
             pending = {}
             for index, result in zip(order, results, strict=True):
-                for vuln in _list(result.get("vulns")):
+                for vuln in as_list(result.get("vulns")):
                     vuln_id = vuln.get("id") if isinstance(vuln, Mapping) else None
                     if isinstance(vuln_id, str) and vuln_id.strip():
                         ids[index][vuln_id.strip()] = None
@@ -230,7 +231,3 @@ def _query_json(query: OsvQuery, page_token: str | None) -> dict[str, Any]:
     if page_token is not None:
         item["page_token"] = page_token
     return item
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []

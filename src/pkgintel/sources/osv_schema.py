@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 
 from pkgintel.domain.advisories import (
@@ -36,6 +36,7 @@ from pkgintel.domain.advisories import (
     Reference,
     severity_from_osv,
 )
+from pkgintel.domain.json_fields import as_datetime, as_list, as_object
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.osv_ecosystems import ecosystem_from_osv
 
@@ -57,7 +58,7 @@ def parse_osv(record: Mapping[str, Any], *, source: str) -> Advisory:
     if not isinstance(rid, str) or not rid.strip():
         raise InvalidOSVRecord(f"OSV record from {source} has no id")
     rid = rid.strip()
-    db = _mapping(record.get("database_specific"))
+    db = as_object(record.get("database_specific"))
     bucket, score, vector = severity_from_osv(record)
     db_severity = db.get("severity")
     converted = db.get("converted_from")
@@ -79,14 +80,14 @@ def parse_osv(record: Mapping[str, Any], *, source: str) -> Advisory:
         references=tuple(_references(record.get("references"))),
         affected=tuple(
             _affected(entry)
-            for entry in _list(record.get("affected"))
+            for entry in as_list(record.get("affected"))
             if isinstance(entry, Mapping)
         ),
         is_malicious=rid.startswith("MAL-") or "malicious-packages-origins" in db,
         converted_from=converted if isinstance(converted, str) else None,
         schema_version=_text(record.get("schema_version")) or None,
         cwe_ids=tuple(
-            sorted({c.strip().upper() for c in _list(db.get("cwe_ids")) if isinstance(c, str)})
+            sorted({c.strip().upper() for c in as_list(db.get("cwe_ids")) if isinstance(c, str)})
         ),
     )
 
@@ -102,25 +103,14 @@ def parse_osv_json(data: bytes | str, *, source: str) -> Advisory:
 
 def parse_time(value: object) -> datetime | None:
     """An RFC 3339 time as an aware UTC datetime; None for missing, invalid or year-1 values."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    parsed = parsed.astimezone(UTC)
-    if parsed.year <= 1:
+    parsed = as_datetime(value)
+    if parsed is None or parsed.year <= 1:
         return None  # placeholder (Go vulndb's in-repo files), not a real time
     return parsed
 
 
 def _affected(entry: Mapping[str, Any]) -> Affected:
-    package = _mapping(entry.get("package"))
+    package = as_object(entry.get("package"))
     osv_ecosystem = _text(package.get("ecosystem")).strip()
     display_name = _text(package.get("name")).strip()
     ecosystem = ecosystem_from_osv(osv_ecosystem) if osv_ecosystem else None
@@ -132,7 +122,7 @@ def _affected(entry: Mapping[str, Any]) -> Affected:
         notes.append("affected entry names no package")
 
     ranges: list[AffectedRange] = []
-    for raw in _list(entry.get("ranges")):
+    for raw in as_list(entry.get("ranges")):
         if not isinstance(raw, Mapping):
             continue
         rtype = _text(raw.get("type")).strip().upper()
@@ -140,7 +130,7 @@ def _affected(entry: Mapping[str, Any]) -> Affected:
             notes.append(f"range type {raw.get('type')!r} is not defined by OSV; ignored")
             continue
         events: list[tuple[EventKind, str]] = []
-        for event in _list(raw.get("events")):
+        for event in as_list(raw.get("events")):
             if not isinstance(event, Mapping):
                 continue
             for key, value in event.items():
@@ -159,11 +149,11 @@ def _affected(entry: Mapping[str, Any]) -> Affected:
             )
         )
     versions = frozenset(
-        v.strip() for v in _list(entry.get("versions")) if isinstance(v, str) and v.strip()
+        v.strip() for v in as_list(entry.get("versions")) if isinstance(v, str) and v.strip()
     )
     if any(r.type is RangeType.GIT for r in ranges):
         notes.append(GIT_RANGE_REASON)
-    eco_specific = _mapping(entry.get("ecosystem_specific")).get("severity")
+    eco_specific = as_object(entry.get("ecosystem_specific")).get("severity")
     purl = package.get("purl")
     return Affected(
         osv_ecosystem=osv_ecosystem,
@@ -180,7 +170,7 @@ def _affected(entry: Mapping[str, Any]) -> Affected:
 
 def _references(value: object) -> list[Reference]:
     refs: list[Reference] = []
-    for raw in _list(value):
+    for raw in as_list(value):
         if isinstance(raw, Mapping) and isinstance(raw.get("url"), str) and raw["url"].strip():
             refs.append(Reference(type=_text(raw.get("type")) or "WEB", url=raw["url"].strip()))
     return refs
@@ -188,7 +178,7 @@ def _references(value: object) -> list[Reference]:
 
 def _strings(value: object, *, exclude: str) -> tuple[str, ...]:
     seen: dict[str, None] = {}
-    for item in _list(value):
+    for item in as_list(value):
         if isinstance(item, str) and item.strip() and item.strip() != exclude:
             seen[item.strip()] = None
     return tuple(seen)
@@ -196,11 +186,3 @@ def _strings(value: object, *, exclude: str) -> tuple[str, ...]:
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}

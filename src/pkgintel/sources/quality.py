@@ -24,8 +24,9 @@ from urllib.parse import quote
 import httpx
 
 from pkgintel.domain.errors import RegistryResponseInvalid
+from pkgintel.domain.json_fields import as_count
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.ecosystems._http import get_json
+from pkgintel.transport.fetch import get_json
 
 NPM_DOWNLOADS_SOURCE: Final = "api.npmjs.org"
 PYPISTATS_SOURCE: Final = "pypistats.org"
@@ -56,13 +57,9 @@ class Dependents:
     version: str
 
 
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
 def parse_npm_point(body: Any) -> int | None:
     """`downloads` of an npm `/downloads/point/...` body; None for its `{"error": ...}` body."""
-    if isinstance(body, dict) and (n := _count(body.get("downloads"))) is not None:
+    if isinstance(body, dict) and (n := as_count(body.get("downloads"))) is not None:
         return n
     if isinstance(body, dict) and "error" in body:
         return None
@@ -82,7 +79,7 @@ def parse_pypistats_recent(body: Any) -> DownloadWindows:
             "pypi", "pypistats body has no data", reason="invalid_shape", source=PYPISTATS_SOURCE
         )
     return DownloadWindows(
-        _count(data.get("last_week")), _count(data.get("last_month")), PYPISTATS_SOURCE
+        as_count(data.get("last_week")), as_count(data.get("last_month")), PYPISTATS_SOURCE
     )
 
 
@@ -96,9 +93,9 @@ def parse_dependents(body: Any, version: str) -> Dependents:
             source=DEPSDEV_SOURCE,
         )
     return Dependents(
-        _count(body.get("dependentCount")),
-        _count(body.get("directDependentCount")),
-        _count(body.get("indirectDependentCount")),
+        as_count(body.get("dependentCount")),
+        as_count(body.get("directDependentCount")),
+        as_count(body.get("indirectDependentCount")),
         version,
     )
 

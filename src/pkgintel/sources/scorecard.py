@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any, Final
 from urllib.parse import quote
 
 import httpx
 
 from pkgintel.domain.errors import RegistryResponseInvalid
+from pkgintel.domain.json_fields import as_datetime, as_text
 from pkgintel.domain.signals.scorecard import Scorecard, ScorecardCheck
 from pkgintel.transport.upstream import json_object, raise_if_unavailable, send
 
@@ -69,19 +69,6 @@ def _score(value: Any) -> int | None:
     return int(value) if 0 <= value <= 10 else None
 
 
-def _date(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
-def _text(value: Any) -> str | None:
-    return value.strip() or None if isinstance(value, str) else None
-
-
 def parse_scorecard(data: Mapping[str, Any]) -> Scorecard:
     """
     A Scorecard API body as `Scorecard`. Checks without a name are skipped; an aggregate outside
@@ -102,22 +89,22 @@ def parse_scorecard(data: Mapping[str, Any]) -> Scorecard:
             ScorecardCheck(
                 name=item["name"],
                 score=_score(item.get("score")),
-                reason=_text(item.get("reason")),
-                documentation_url=_text(doc.get("url")) if isinstance(doc, Mapping) else None,
+                reason=as_text(item.get("reason")),
+                documentation_url=as_text(doc.get("url")) if isinstance(doc, Mapping) else None,
             )
         )
     aggregate = data.get("score")
     raw_tool = data.get("scorecard")
     tool: Mapping[str, Any] = raw_tool if isinstance(raw_tool, Mapping) else {}
     return Scorecard(
-        repository=_text(repo.get("name")) or "",
+        repository=as_text(repo.get("name")) or "",
         score=float(aggregate)
         if isinstance(aggregate, int | float)
         and not isinstance(aggregate, bool)
         and 0 <= aggregate <= 10
         else None,
-        date=_date(data.get("date")),
-        scorecard_version=_text(tool.get("version")),
-        commit=_text(repo.get("commit")),
+        date=as_datetime(data.get("date")),
+        scorecard_version=as_text(tool.get("version")),
+        commit=as_text(repo.get("commit")),
         checks=tuple(parsed),
     )

@@ -9,7 +9,7 @@ benchmark that doubled a 717-package `pnpm-lock.yaml` scan (185 ms, of which ~10
 The parsed trees hold no reference cycles, so reference counting frees them without the collector;
 pausing it only defers the collection of cycles made elsewhere by the length of the burst.
 
-The same pause serves the npm packuments a compatibility check decodes (`ecosystems/_http.py`
+The same pause serves the npm packuments a compatibility check decodes (`transport/fetch.py`
 `get_json_parsed`): a 21 MB packument (next) is millions of objects, and with the collector
 running the collections took about two thirds of a cold 10-package check.
 

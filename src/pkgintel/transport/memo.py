@@ -63,6 +63,10 @@ class SharedFetches(Generic[T]):
             running.add_done_callback(lambda done: self._forget(key, done))
         return await asyncio.shield(running)
 
+    def running(self, key: str) -> bool:
+        """Whether a request for `key` is in flight now."""
+        return key in self._running
+
     def _forget(self, key: str, done: asyncio.Future[T]) -> None:
         self._running.pop(key, None)
         if not done.cancelled():

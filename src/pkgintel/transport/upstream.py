@@ -1,6 +1,6 @@
 """
-Upstream HTTP plumbing shared by the registry adapters (`ecosystems/_http.py`) and the on-demand
-sources (`sources/osv_api.py`), so a timeout, a rate limit or a bad body means the same thing
+Upstream HTTP plumbing shared by the fetch-and-decode helpers (`transport/fetch.py`) and the
+on-demand sources (`sources/osv_api.py`), so a timeout, a rate limit or a bad body means the same thing
 everywhere. It sits below both layers and imports neither.
 
 - `send`: one request plus at most one retry (connection failures and 502/503/504, after a short
@@ -11,8 +11,9 @@ everywhere. It sits below both layers and imports neither.
   GET is sent once per URL and headers: later ones get the first one's response or error.
 - `raise_if_unavailable`: 429 and 5xx → `RegistryUnavailable(reason="status.<code>")` with
   `retry_after` from `Retry-After`.
-- `json_object`: any other non-2xx → `RegistryResponseInvalid(reason="status.<code>")`; a body that
-  is not a JSON object → `RegistryResponseInvalid(reason="invalid_json")`.
+- `require_success`: any other non-2xx → `RegistryResponseInvalid(reason="status.<code>")`.
+- `json_object` / `json_array`: `require_success`, then a body that is not a JSON object (array)
+  → `RegistryResponseInvalid(reason="invalid_json")`.
 """
 
 from __future__ import annotations
@@ -148,14 +149,30 @@ def raise_if_unavailable(response: httpx.Response, *, ecosystem: str, source: st
         )
 
 
-def json_object(response: httpx.Response, *, ecosystem: str, source: str) -> dict[str, Any]:
-    """The body of a 2xx response, which must be a JSON object (see the module table)."""
+def require_success(response: httpx.Response, *, ecosystem: str, source: str) -> None:
+    """Any non-2xx status the caller did not handle → `RegistryResponseInvalid(reason="status.<code>")`."""
     status = response.status_code
     if not 200 <= status < 300:
         _failed(response.request.method, str(response.request.url), f"{source} answered {status}")
         raise RegistryResponseInvalid(
             ecosystem, f"{source} answered HTTP {status}", reason=f"status.{status}", source=source
         )
+
+
+def json_object(response: httpx.Response, *, ecosystem: str, source: str) -> dict[str, Any]:
+    """The body of a 2xx response, which must be a JSON object (see the module table)."""
+    data: dict[str, Any] = _json(response, ecosystem, source, dict, "an object")
+    return data
+
+
+def json_array(response: httpx.Response, *, ecosystem: str, source: str) -> list[Any]:
+    """The body of a 2xx response, which must be a JSON array (as `json_object` otherwise)."""
+    data: list[Any] = _json(response, ecosystem, source, list, "an array")
+    return data
+
+
+def _json(response: httpx.Response, ecosystem: str, source: str, kind: type[Any], what: str) -> Any:
+    require_success(response, ecosystem=ecosystem, source=source)
     try:
         data = orjson.loads(response.content)
     except orjson.JSONDecodeError as exc:
@@ -166,10 +183,10 @@ def json_object(response: httpx.Response, *, ecosystem: str, source: str) -> dic
             reason="invalid_json",
             source=source,
         ) from exc
-    if not isinstance(data, dict):
+    if not isinstance(data, kind):
         raise RegistryResponseInvalid(
             ecosystem,
-            f"{source} sent JSON {type(data).__name__}, expected an object",
+            f"{source} sent JSON {type(data).__name__}, expected {what}",
             reason="invalid_json",
             source=source,
         )

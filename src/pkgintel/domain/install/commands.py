@@ -18,8 +18,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pkgintel.domain.install.hackage_cran_conda import INSTALLERS_HASKELL_R_CONDA
 from pkgintel.domain.install.homebrew_julia_jsr import INSTALLERS_HOMEBREW_JULIA_JSR
-from pkgintel.domain.install.rubygems_composer_pub_hex import INSTALLERS_MORE
-from pkgintel.domain.install.swift_cocoapods_cpan import INSTALLERS_ECO_C
+from pkgintel.domain.install.rubygems_composer_pub_hex import INSTALLERS_RUBYGEMS_COMPOSER_PUB_HEX
+from pkgintel.domain.install.swift_cocoapods_cpan import INSTALLERS_SWIFT_COCOAPODS_CPAN
 from pkgintel.domain.packages import Ecosystem
 
 Installer = Callable[[str, str, bool], dict[str, str]]
@@ -46,7 +46,7 @@ def _pypi(name: str, version: str, exact: bool) -> dict[str, str]:
     }
 
 
-# --- eco-a: cargo, go, maven, nuget -----------------------------------------------------------------
+# --- cargo, go, maven, nuget -----------------------------------------------------------------
 
 
 def _cargo(name: str, version: str, exact: bool) -> dict[str, str]:
@@ -96,21 +96,18 @@ def _nuget(name: str, version: str, exact: bool) -> dict[str, str]:
     }
 
 
-# --- end eco-a --------------------------------------------------------------------------------------
-
 INSTALLERS: Final[Mapping[Ecosystem, Installer]] = {
     Ecosystem.NPM: _npm,
     Ecosystem.PYPI: _pypi,
-    # eco-a
+    # Cargo, Go, Maven, NuGet
     Ecosystem.CARGO: _cargo,
     Ecosystem.GO: _go,
     Ecosystem.MAVEN: _maven,
     Ecosystem.NUGET: _nuget,
-    # end eco-a
-    **INSTALLERS_MORE,  # RubyGems, Composer, Pub, Hex
-    **INSTALLERS_ECO_C,  # Swift, CocoaPods, CPAN
-    **INSTALLERS_HASKELL_R_CONDA,  # eco-d: Hackage, CRAN, Conda
-    **INSTALLERS_HOMEBREW_JULIA_JSR,  # eco-e
+    **INSTALLERS_RUBYGEMS_COMPOSER_PUB_HEX,  # RubyGems, Composer, Pub, Hex
+    **INSTALLERS_SWIFT_COCOAPODS_CPAN,  # Swift, CocoaPods, CPAN
+    **INSTALLERS_HASKELL_R_CONDA,  # Hackage, CRAN, Conda
+    **INSTALLERS_HOMEBREW_JULIA_JSR,
 }
 
 

@@ -1,6 +1,6 @@
 """
 Install commands of RubyGems, Composer, Pub and Hex (pure): one `installer(name, version, exact)`
-per ecosystem returning `{tool: command or manifest line}`, collected in `INSTALLERS_MORE`.
+per ecosystem returning `{tool: command or manifest line}`, collected in `INSTALLERS_RUBYGEMS_COMPOSER_PUB_HEX`.
 
 `exact=True` means the caller asked for this version: every line pins it exactly. Without it the
 lines name the ecosystem's usual compatible-release requirement built from `version` (the latest):
@@ -60,7 +60,7 @@ def _hex(name: str, version: str, exact: bool) -> dict[str, str]:
     return {"mix": f'{{:{name}, "{requirement}"}}', "rebar3": f'{{{name}, "{version}"}}'}
 
 
-INSTALLERS_MORE: Final[Mapping[Ecosystem, Installer]] = {
+INSTALLERS_RUBYGEMS_COMPOSER_PUB_HEX: Final[Mapping[Ecosystem, Installer]] = {
     Ecosystem.RUBYGEMS: _rubygems,
     Ecosystem.COMPOSER: _composer,
     Ecosystem.PUB: _pub,

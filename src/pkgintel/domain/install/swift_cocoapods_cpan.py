@@ -1,6 +1,6 @@
 """
 Install lines of Swift, CocoaPods and CPAN (pure): one `installer(name, version, exact)` per
-ecosystem returning `{tool: command or manifest line}`, collected in `INSTALLERS_ECO_C`.
+ecosystem returning `{tool: command or manifest line}`, collected in `INSTALLERS_SWIFT_COCOAPODS_CPAN`.
 
 - Swift (SwiftPM, https://docs.swift.org/package-manager/PackageDescription/PackageDescription.html):
   `name` is the repository URL; `.package(url:, from:)` takes the version and every later one up to
@@ -60,7 +60,7 @@ def _cpan(name: str, version: str, exact: bool) -> dict[str, str]:
     }
 
 
-INSTALLERS_ECO_C: Final[Mapping[Ecosystem, Installer]] = {
+INSTALLERS_SWIFT_COCOAPODS_CPAN: Final[Mapping[Ecosystem, Installer]] = {
     Ecosystem.SWIFT: _swift,
     Ecosystem.COCOAPODS: _cocoapods,
     Ecosystem.CPAN: _cpan,

@@ -16,8 +16,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
+
+from pkgintel.domain.json_fields import as_datetime
 
 BUG_LABEL = re.compile(
     r"(?:^|[\s:/_-])(?:bug|bugs|defect|regression|crash)(?:$|[\s:/_-])|^type[:/ -]*bug|^kind/bug",
@@ -88,16 +90,6 @@ def versions_named(text: str) -> tuple[str, ...]:
     return tuple(list(seen)[:10])
 
 
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
 def parse_github_issues(body: Any, *, bugs_only: bool = True) -> list[BugReport]:
     """
     Bugs from a GitHub issues list (`/repos/{o}/{r}/issues`) or a search answer (`{"items": [...]}`).
@@ -132,8 +124,8 @@ def parse_github_issues(body: Any, *, bugs_only: bool = True) -> list[BugReport]
                 severity=severity_from_labels(labels),
                 versions=versions_named(f"{title}\n{text}"),
                 url=str(item.get("html_url") or ""),
-                created_at=_when(item.get("created_at")),
-                closed_at=_when(item.get("closed_at")),
+                created_at=as_datetime(item.get("created_at")),
+                closed_at=as_datetime(item.get("closed_at")),
                 excerpt=" ".join(text.split())[:EXCERPT_CHARS],
                 comments=int(item.get("comments") or 0)
                 if isinstance(item.get("comments"), int)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from pkgintel.domain.json_fields import as_datetime
+
 ORIGIN_RELEASE = "github-release"
 ORIGIN_CHANGELOG = "changelog"
 ORIGIN_CURATED = "curated"
@@ -182,16 +184,6 @@ def build_section(
     )
 
 
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
 def parse_github_releases(body: Any, *, package: str | None = None) -> list[ReleaseSection]:
     """
     Sections from a GitHub releases list (newest first as GitHub returns it; order is kept).
@@ -218,7 +210,7 @@ def parse_github_releases(body: Any, *, package: str | None = None) -> list[Rele
                 text.splitlines(),
                 url=str(item.get("html_url") or ""),
                 origin=ORIGIN_RELEASE,
-                published_at=_when(item.get("published_at") or item.get("created_at")),
+                published_at=as_datetime(item.get("published_at") or item.get("created_at")),
                 prerelease=bool(item.get("prerelease")),
             )
         )

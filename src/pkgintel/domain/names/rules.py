@@ -26,7 +26,7 @@ _NPM_NAME = re.compile(r"^(?:@[a-z0-9~][a-z0-9._~-]*/)?[a-zA-Z0-9~][a-zA-Z0-9._~
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _SCP_LIKE = re.compile(r"^[\w.-]+@([\w.-]+):(?!//)/?(.+)$")
 _PYPI_NAME = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
-# eco-b: RubyGems, Composer, Pub, Hex name grammars (see `validate_name`).
+# RubyGems, Composer, Pub, Hex name grammars (see `validate_name`).
 _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
     Ecosystem.RUBYGEMS: (
         re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9._-]+$"),
@@ -46,7 +46,7 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
         re.compile(r"^[A-Za-z][A-Za-z0-9_]*$"),
         "a Hex name (letters, digits and `_`, starting with a letter)",
     ),
-    # eco-c: Swift, CocoaPods, CPAN
+    # Swift, CocoaPods, CPAN
     Ecosystem.SWIFT: (
         re.compile(
             r"^(?!.*(?:^|[/:])\.+(?:/|$))"  # no `.` or `..` path segments
@@ -65,7 +65,7 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
         re.compile(r"^[A-Za-z0-9_]+(?:(?:::|-|\.)[A-Za-z0-9_]+)*$"),
         "a CPAN distribution (`Module-Name`) or module (`Module::Name`) name",
     ),
-    # eco-d: Hackage (Cabal package-name), CRAN ("Writing R Extensions" 1.1.1), Conda
+    # Hackage (Cabal package-name), CRAN ("Writing R Extensions" 1.1.1), Conda
     Ecosystem.HACKAGE: (
         re.compile(r"^[0-9]*[A-Za-z][A-Za-z0-9]*(?:-[0-9]*[A-Za-z][A-Za-z0-9]*)*$"),
         "a Hackage name (`-`-separated words of letters and digits, each with a letter)",
@@ -78,7 +78,7 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
         re.compile(r"^(?:[A-Za-z0-9][A-Za-z0-9_-]*/)?[A-Za-z0-9_][A-Za-z0-9_.-]*$"),
         "a conda name (`name` or `channel/name`; letters, digits, `_`, `-`, `.`)",
     ),
-    # eco-e: Homebrew (formula, or `cask:` + cask token), Julia (identifier, optional `.jl`), JSR
+    # Homebrew (formula, or `cask:` + cask token), Julia (identifier, optional `.jl`), JSR
     Ecosystem.HOMEBREW: (
         re.compile(r"^(?:cask:)?[A-Za-z0-9][A-Za-z0-9+._@-]*$", re.IGNORECASE),
         "a Homebrew formula name, or `cask:` and a cask token",
@@ -133,15 +133,15 @@ def normalise_name(ecosystem: Ecosystem, name: str) -> str:
         return f"{group.strip()}{sep}{artifact.strip()}" if sep else cleaned
     if ecosystem is Ecosystem.SWIFT:
         url = name.strip()
-        if scp := _SCP_LIKE.match(url):  # eco-c: git@github.com:owner/repo.git
+        if scp := _SCP_LIKE.match(url):  # git@github.com:owner/repo.git
             url = f"{scp[1]}/{scp[2]}"
         url = _URL_SCHEME.sub("", url).rstrip("/")
         url = url.removesuffix(".git").rstrip("/")
         if url.count("/") == 1 and "." not in url.split("/", 1)[0]:
-            url = f"github.com/{url}"  # eco-c: the `owner/repo` shorthand names a GitHub repository
+            url = f"github.com/{url}"  # the `owner/repo` shorthand names a GitHub repository
         return url.lower()
     if ecosystem is Ecosystem.CPAN:
-        return name.strip().replace("::", "-")  # eco-c: module spelling → distribution spelling
+        return name.strip().replace("::", "-")  # module spelling → distribution spelling
     if ecosystem is Ecosystem.JULIA:
         return name.removesuffix(".jl")
     return name

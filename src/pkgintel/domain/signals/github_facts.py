@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.json_fields import as_count
 
 _LOGIN: Final = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
 
@@ -34,10 +35,6 @@ def parse_time(value: Any) -> datetime | None:
     except ValueError:
         return None
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _str(value: Any) -> str | None:
@@ -72,9 +69,9 @@ def parse_repository(body: Any) -> RepositoryStats | None:
     fork = body.get("fork")
     return RepositoryStats(
         full_name=body["full_name"],
-        stars=_int(body.get("stargazers_count")),
-        forks=_int(body.get("forks_count")),
-        open_issues=_int(body.get("open_issues_count")),
+        stars=as_count(body.get("stargazers_count")),
+        forks=as_count(body.get("forks_count")),
+        open_issues=as_count(body.get("open_issues_count")),
         pushed_at=parse_time(body.get("pushed_at")),
         archived=archived if isinstance(archived, bool) else None,
         fork=fork if isinstance(fork, bool) else None,
@@ -107,8 +104,8 @@ def parse_account(body: Any) -> Account | None:
         type=_str(body.get("type")),
         name=_str(body.get("name")),
         created_at=parse_time(body.get("created_at")),
-        followers=_int(body.get("followers")),
-        public_repos=_int(body.get("public_repos")),
+        followers=as_count(body.get("followers")),
+        public_repos=as_count(body.get("public_repos")),
     )
 
 

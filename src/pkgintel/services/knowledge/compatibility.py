@@ -28,13 +28,12 @@ never read as "no requirements".
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Final, Protocol
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import (
     EcosystemNotSupported,
     InvalidInput,
@@ -61,7 +60,7 @@ from pkgintel.domain.knowledge.compat import (
 from pkgintel.domain.packages import Ecosystem, PackageInfo
 from pkgintel.domain.versions import is_valid
 from pkgintel.ecosystems.pypi_metadata import same_version
-from pkgintel.transport.memo import one_answer
+from pkgintel.transport.memo import SharedFetches, one_answer
 
 SUPPORTED: Final = (Ecosystem.NPM, Ecosystem.PYPI)
 PYPI_CANDIDATES: Final = 8
@@ -194,13 +193,11 @@ class CompatService:
         self._breakages = breakages
         self._default_python = default_python
         self._max = max_packages
-        self._ttl = ttl_s
-        self._entries = cache_entries
         self._clock = clock
-        self._npm_cache: OrderedDict[str, tuple[float, PublishedConstraints, datetime]] = (
-            OrderedDict()
+        self._npm_cache = MemoryLRU[str, tuple[PublishedConstraints, datetime]](
+            cache_entries, ttl_s=ttl_s
         )
-        self._inflight: dict[str, asyncio.Future[tuple[PublishedConstraints, datetime]]] = {}
+        self._flights = SharedFetches[tuple[PublishedConstraints, datetime]]()
 
     # -- sources --------------------------------------------------------------------------
     async def _npm_published(self, name: str) -> tuple[PublishedConstraints, datetime, str]:
@@ -208,29 +205,17 @@ class CompatService:
             raise EcosystemNotSupported(Ecosystem.NPM.value)
         k = key(Ecosystem.NPM, name)
         hit = self._npm_cache.get(k)
-        now = time.monotonic()
-        if hit is not None and now - hit[0] < self._ttl:
-            self._npm_cache.move_to_end(k)
-            return hit[1], hit[2], "hit"
-        pending = self._inflight.get(k)
-        if pending is None:
-            pending = asyncio.get_running_loop().create_future()
-            self._inflight[k] = pending
-            try:
-                pub = await self._npm.fetch_constraints(name)
-                fetched = self._clock()
-            except BaseException as exc:
-                self._inflight.pop(k, None)
-                pending.set_exception(exc)
-                pending.exception()  # mark retrieved
-                raise
-            self._inflight.pop(k, None)
-            self._npm_cache[k] = (time.monotonic(), pub, fetched)
-            while len(self._npm_cache) > self._entries:
-                self._npm_cache.popitem(last=False)
-            pending.set_result((pub, fetched))
-            return pub, fetched, "miss"
-        pub, fetched = await pending
+        if hit is not None:
+            return hit[0], hit[1], "hit"
+        npm = self._npm
+
+        async def fetch() -> tuple[PublishedConstraints, datetime]:
+            pub = await npm.fetch_constraints(name)
+            fetched = self._clock()
+            self._npm_cache.set(k, (pub, fetched))
+            return pub, fetched
+
+        pub, fetched = await self._flights.get(k, fetch)
         return pub, fetched, "miss"
 
     async def _pypi_constraints(

@@ -18,12 +18,12 @@ from __future__ import annotations
 import asyncio
 import bisect
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.names.rules import NameEntry, normalise_name, validate_name
 from pkgintel.domain.operations.usage import Trend
@@ -167,9 +167,9 @@ class DiscoveryService:
         self._clock = clock
         self._pools: dict[Ecosystem, _Pool] = {}
         self._pool_locks: dict[Ecosystem, asyncio.Lock] = {}
-        self._searches: OrderedDict[
-            tuple[Ecosystem, str, int], tuple[float, list[SearchHit], datetime]
-        ] = OrderedDict()
+        self._searches = MemoryLRU[tuple[Ecosystem, str, int], tuple[list[SearchHit], datetime]](
+            SEARCH_ENTRIES, ttl_s=SEARCH_TTL_S
+        )
 
     # -- search ----------------------------------------------------------------------------
     async def _pool(self, ecosystem: Ecosystem) -> _Pool:
@@ -190,10 +190,9 @@ class DiscoveryService:
     ) -> tuple[list[SearchHit], SourceStatus]:
         key = (ecosystem, query.lower(), limit)
         cached = self._searches.get(key)
-        now = time.monotonic()
-        if cached is not None and now - cached[0] < SEARCH_TTL_S:
-            return cached[1], SourceStatus(
-                adapter.search_source, "search", SourceState.OK, cached[2]
+        if cached is not None:
+            return cached[0], SourceStatus(
+                adapter.search_source, "search", SourceState.OK, cached[1]
             )
         try:
             hits = await asyncio.wait_for(adapter.search(query, limit), REGISTRY_SEARCH_TIMEOUT_S)
@@ -203,9 +202,7 @@ class DiscoveryService:
                 adapter.search_source, "search", SourceState.UNAVAILABLE, None, detail
             )
         fetched = self._clock()
-        self._searches[key] = (now, hits, fetched)
-        if len(self._searches) > SEARCH_ENTRIES:
-            self._searches.popitem(last=False)
+        self._searches.set(key, (hits, fetched))
         return hits, SourceStatus(adapter.search_source, "search", SourceState.OK, fetched)
 
     async def search(self, ecosystem: Ecosystem, query: str, limit: int = 10) -> SearchAnswer:

@@ -37,6 +37,7 @@ from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.services.packages.codec import decode_snapshot, encode_snapshot
 from pkgintel.storage.base import SnapshotStore
+from pkgintel.transport.memo import SharedFetches
 from pkgintel.transport.side_tasks import abandon
 
 logger = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ class PackageService:
         self._not_found_ttl = not_found_ttl_s
         self._on_seen = on_seen
         self._clock = clock
-        self._inflight: dict[str, asyncio.Future[Snapshot]] = {}
+        self._flights = SharedFetches[Snapshot]()
         self._background: set[asyncio.Task[None]] = set()
 
     def supports(self, ecosystem: Ecosystem) -> bool:
@@ -187,23 +188,7 @@ class PackageService:
     async def _fetch_shared(
         self, key: str, adapter: RegistryAdapter, name: str, version: str | None
     ) -> Snapshot:
-        pending = self._inflight.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Snapshot] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
-        try:
-            snap = await self._fetch(key, adapter, name, version)
-        except BaseException as exc:
-            if not future.done():
-                future.set_exception(exc)
-                future.exception()  # mark retrieved: waiters re-raise it, nobody else must
-            raise
-        else:
-            future.set_result(snap)
-            return snap
-        finally:
-            self._inflight.pop(key, None)
+        return await self._flights.get(key, lambda: self._fetch(key, adapter, name, version))
 
     async def _fetch(
         self, key: str, adapter: RegistryAdapter, name: str, version: str | None
@@ -309,7 +294,7 @@ class PackageService:
     def _refresh_in_background(
         self, key: str, adapter: RegistryAdapter, name: str, version: str | None
     ) -> None:
-        if key in self._inflight:
+        if self._flights.running(key):
             return
 
         async def _run() -> None:

@@ -35,6 +35,7 @@ from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.ecosystems.optional import PublisherHistorySource
 from pkgintel.services.packages.service import PackageService, Snapshot
+from pkgintel.transport.memo import SharedFetches
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class MaintainerService:
         self._ttl = ttl_s
         self._stale = stale_s
         self._clock = clock
-        self._inflight: dict[str, asyncio.Future[HistoryResult]] = {}
+        self._flights = SharedFetches[HistoryResult]()
         self._background: set[asyncio.Future[HistoryResult]] = set()
 
     async def history(self, ecosystem: Ecosystem, name: str) -> HistoryResult:
@@ -129,21 +130,7 @@ class MaintainerService:
             registry = adapter.registry_source if adapter is not None else ecosystem.value
             return HistoryResult(None, None, f"{registry} does not say who published each release")
         key = f"pubs:{ecosystem.value}:{normalise_name(ecosystem, name)}"
-        pending = self._inflight.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[HistoryResult] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
-        try:
-            result = await self._history(key, adapter, name)
-            future.set_result(result)
-            return result
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()
-            raise
-        finally:
-            self._inflight.pop(key, None)
+        return await self._flights.get(key, lambda: self._history(key, adapter, name))
 
     async def _history(self, key: str, adapter: PublisherHistorySource, name: str) -> HistoryResult:
         src = adapter.publishers_source

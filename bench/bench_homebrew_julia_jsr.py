@@ -20,8 +20,8 @@ more than the slowest one alone. **warm** is the same path from the in-process c
   `_meta.json` (named by `meta.json`: the dependent pair).
 - `npm/lodash` as the baseline measured in the same run.
 
-Prints a table and writes `bench/results/<timestamp>-eco-e.json`; asserts nothing.
-Run: `.venv/bin/python bench/bench_eco_e.py [--latency-ms 50] [--rounds 15] [--warm-n 300]`.
+Prints a table and writes `bench/results/<timestamp>-homebrew-julia-jsr.json`; asserts nothing.
+Run: `.venv/bin/python bench/bench_homebrew_julia_jsr.py [--latency-ms 50] [--rounds 15] [--warm-n 300]`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from _check_bench import BASELINE_UPSTREAMS, CheckBench, main
 
 _JL = "/raw-github/JuliaRegistries/General/master"
 BENCH = CheckBench(
-    name="eco-e",
+    name="homebrew-julia-jsr",
     fixture="jsr",
     packages=(
         ("npm", "lodash"),

@@ -1,8 +1,12 @@
 """
-Shared HTTP plumbing for registry adapters: one JSON GET, failures mapped to domain errors once.
+Fetch and decode one upstream document: the GET helpers every registry adapter and on-demand source
+uses, so timeouts, rate limits and bad bodies mean the same thing for all of them.
 
-Every adapter fetches through `get_json`, so timeouts, rate limits and bad bodies mean the same thing
-for all registries:
+- `get_json`: the body must be a JSON object; `get_json_parsed`: the same, decoded and parsed in a
+  worker thread (bodies of tens of MB); `get_json_array`: the body must be a JSON array;
+  `get_text`: a UTF-8 text or XML body.
+
+All four share one status table:
 
 | upstream outcome                                   | raised                                          |
 |----------------------------------------------------|-------------------------------------------------|
@@ -10,7 +14,7 @@ for all registries:
 | 429, 5xx                                           | `RegistryUnavailable(reason="status.<code>")`, `retry_after` from `Retry-After` |
 | timeout / connection or other transport failure    | `RegistryUnavailable(reason="timeout" / "connect")` |
 | other non-2xx                                      | `RegistryResponseInvalid(reason="status.<code>")` |
-| body not JSON, or JSON but not an object           | `RegistryResponseInvalid(reason="invalid_json")` |
+| body not JSON, or JSON of another kind             | `RegistryResponseInvalid(reason="invalid_json")` |
 
 One retry, after a short jittered pause, for connection failures (the request never reached the
 server, so repeating it is safe) and 502/503/504 (typical of a CDN hiccup). A 429 or 500 is not
@@ -26,38 +30,71 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
-from typing import Any, Final, Literal, TypeVar, overload
+from collections.abc import Callable
+from typing import Final, Literal, TypeVar, overload
 
 import httpx
 
-from pkgintel.domain.errors import PackageNotFound, RegistryError, RegistryResponseInvalid
+from pkgintel.domain.errors import PackageNotFound, RegistryResponseInvalid
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.transport.gc_pause import collector_paused
-from pkgintel.transport.side_tasks import abandon
 from pkgintel.transport.upstream import (
-    MAX_ATTEMPTS,
-    RETRY_STATUSES,
+    json_array,
     json_object,
-    parse_retry_after,
     raise_if_unavailable,
+    require_success,
     send,
 )
 
 logger = logging.getLogger(__name__)
 
 JSONObject = dict[str, object]
-T = TypeVar("T")
 """A decoded JSON object as handed to an adapter's `parse_*` function."""
+JSONArray = list[object]
+T = TypeVar("T")
 
 DEFAULT_HEADERS: Final[dict[str, str]] = {"Accept": "application/json"}
+TEXT_HEADERS: Final[dict[str, str]] = {"Accept": "text/plain, application/xml, text/xml, */*"}
 NOT_FOUND_STATUSES: Final[frozenset[int]] = frozenset({404, 410})
 RETRY_WAIT_MIN_S: Final = 0.1
 RETRY_WAIT_MAX_S: Final = 0.2
+MAX_TEXT_BYTES: Final = 32 * 1024 * 1024
+"""Largest text/XML body an adapter accepts (Maven metadata, POMs, nuspecs and go.mod are far smaller)."""
 
 NotFound = Literal["raise", "none"]
+
+
+async def _fetch(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    headers: dict[str, str],
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+    not_found: NotFound,
+) -> httpx.Response | None:
+    """The GET every helper shares: the response of a found document (any status but 404/410, 429
+    and 5xx), None for 404/410 with `not_found="none"`; raises the rest of the module table."""
+    response = await send(
+        client,
+        "GET",
+        url,
+        ecosystem=ecosystem,
+        source=source,
+        headers=headers,
+        wait_s=(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
+        log=logger,
+    )
+    if response.status_code in NOT_FOUND_STATUSES:
+        if not_found == "none":
+            return None
+        try:
+            response.raise_for_status()
+        except httpx.HTTPStatusError as exc:  # kept as the cause: the status and URL
+            raise PackageNotFound(ecosystem, name) from exc
+    raise_if_unavailable(response, ecosystem=ecosystem, source=source)
+    return response
 
 
 @overload
@@ -104,24 +141,17 @@ async def get_json(
     and 5xx (after one retry for connection errors and 502/503/504), and `RegistryResponseInvalid`
     on any other non-2xx status or a body that is not a JSON object.
     """
-    response = await send(
+    response = await _fetch(
         client,
-        "GET",
         url,
-        ecosystem=ecosystem,
-        source=source,
         headers=DEFAULT_HEADERS,
-        wait_s=(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
-        log=logger,
+        ecosystem=ecosystem,
+        name=name,
+        source=source,
+        not_found=not_found,
     )
-    if response.status_code in NOT_FOUND_STATUSES:
-        if not_found == "none":
-            return None
-        try:
-            response.raise_for_status()
-        except httpx.HTTPStatusError as exc:
-            raise PackageNotFound(ecosystem, name) from exc
-    raise_if_unavailable(response, ecosystem=ecosystem, source=source)
+    if response is None:
+        return None
     return json_object(response, ecosystem=ecosystem, source=source)
 
 
@@ -140,19 +170,16 @@ async def get_json_parsed(
     stall every other request; the cyclic collector is paused meanwhile (`pkgintel.transport.gc_pause`).
     Raises like `get_json` (not-found always raises) and whatever `parse` raises.
     """
-    response = await send(
+    response = await _fetch(
         client,
-        "GET",
         url,
-        ecosystem=ecosystem,
-        source=source,
         headers=DEFAULT_HEADERS,
-        wait_s=(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
-        log=logger,
+        ecosystem=ecosystem,
+        name=name,
+        source=source,
+        not_found="raise",
     )
-    if response.status_code in NOT_FOUND_STATUSES:
-        raise PackageNotFound(ecosystem, name)
-    raise_if_unavailable(response, ecosystem=ecosystem, source=source)
+    assert response is not None  # not_found="raise"
 
     def decode_and_parse() -> T:
         with collector_paused():
@@ -161,9 +188,58 @@ async def get_json_parsed(
     return await asyncio.to_thread(decode_and_parse)
 
 
-TEXT_HEADERS: Final[dict[str, str]] = {"Accept": "text/plain, application/xml, text/xml, */*"}
-MAX_TEXT_BYTES: Final = 32 * 1024 * 1024
-"""Largest text/XML body an adapter accepts (Maven metadata, POMs, nuspecs and go.mod are far smaller)."""
+@overload
+async def get_json_array(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+    not_found: Literal["raise"] = ...,
+) -> JSONArray: ...
+
+
+@overload
+async def get_json_array(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+    not_found: Literal["none"],
+) -> JSONArray | None: ...
+
+
+async def get_json_array(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    ecosystem: Ecosystem,
+    name: str,
+    source: str,
+    not_found: NotFound = "raise",
+) -> JSONArray | None:
+    """
+    GET `url`; its body must be a JSON array (RubyGems `api/v1/versions/{gem}.json`, cranlogs).
+
+    Raises like `get_json`, with `RegistryResponseInvalid(reason="invalid_json")` for a body that
+    is not a JSON array.
+    """
+    response = await _fetch(
+        client,
+        url,
+        headers=DEFAULT_HEADERS,
+        ecosystem=ecosystem,
+        name=name,
+        source=source,
+        not_found=not_found,
+    )
+    if response is None:
+        return None
+    array: JSONArray = json_array(response, ecosystem=ecosystem, source=source)
+    return array
 
 
 @overload
@@ -206,28 +282,18 @@ async def get_text(
     Same status mapping as `get_json`; a 2xx body that is not UTF-8 or larger than
     `MAX_TEXT_BYTES` raises `RegistryResponseInvalid(reason="invalid_text")`.
     """
-    response = await send(
+    response = await _fetch(
         client,
-        "GET",
         url,
-        ecosystem=ecosystem,
-        source=source,
         headers=TEXT_HEADERS,
-        wait_s=(RETRY_WAIT_MIN_S, RETRY_WAIT_MAX_S),
-        log=logger,
+        ecosystem=ecosystem,
+        name=name,
+        source=source,
+        not_found=not_found,
     )
-    if response.status_code in NOT_FOUND_STATUSES:
-        if not_found == "none":
-            return None
-        raise PackageNotFound(ecosystem, name)
-    raise_if_unavailable(response, ecosystem=ecosystem, source=source)
-    if not 200 <= response.status_code < 300:
-        raise RegistryResponseInvalid(
-            ecosystem,
-            f"{source} answered HTTP {response.status_code}",
-            reason=f"status.{response.status_code}",
-            source=source,
-        )
+    if response is None:
+        return None
+    require_success(response, ecosystem=ecosystem, source=source)
     if len(response.content) > MAX_TEXT_BYTES:
         raise RegistryResponseInvalid(
             ecosystem, f"{source} sent an oversized body", reason="invalid_text", source=source
@@ -243,85 +309,13 @@ async def get_text(
         ) from exc
 
 
-async def optional_source(
-    call: Callable[[], Awaitable[T | None]], *, source: str, kind: str
-) -> tuple[T | None, SourceStatus]:
-    """
-    Call and await a secondary source's fetch (publish dates, owners, yanked flags...) without letting it
-    fail the report: its value and its `_meta.sources` entry.
-
-    A `RegistryError` (timeout, 5xx, bad body) or a `PackageNotFound` from the secondary source
-    gives `(None, unavailable)` with the reason as detail; None from `call` (a 404 read with
-    `not_found="none"`) gives `(None, unavailable, "no entry")`. `fetched_at` is left None: the
-    package service stamps it when it builds the snapshot.
-
-    `call` is a zero-argument function returning the awaitable, so nothing is created (and left
-    un-awaited) when the surrounding task is cancelled before it runs.
-    """
-    try:
-        value = await call()
-    except PackageNotFound:
-        return None, SourceStatus(source, kind, SourceState.UNAVAILABLE, None, "no entry")
-    except RegistryError as exc:
-        return None, SourceStatus(source, kind, SourceState.UNAVAILABLE, None, exc.reason)
-    if value is None:
-        return None, SourceStatus(source, kind, SourceState.UNAVAILABLE, None, "no entry")
-    return value, SourceStatus(source, kind, SourceState.OK)
-
-
-class SingleFlight:
-    """
-    One upstream request per key shared by its concurrent callers: a cold report asks for the
-    package and its publisher history at the same moment, and both read the same body (npm's
-    packument, a crate). Later callers, once it has finished, make their own request. Each waiter
-    gets the same result, or the same exception.
-    """
-
-    __slots__ = ("_inflight",)
-
-    def __init__(self) -> None:
-        self._inflight: dict[str, asyncio.Future[Any]] = {}
-
-    async def run(self, key: str, fetch: Callable[[], Awaitable[T]]) -> T:
-        pending = self._inflight.get(key)
-        if pending is not None:
-            result: T = await asyncio.shield(pending)
-            return result
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
-        try:
-            value = await fetch()
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: waiters re-raise it
-            raise
-        else:
-            future.set_result(value)
-            return value
-        finally:
-            self._inflight.pop(key, None)
-
-
-def parse_timestamp(value: object) -> datetime | None:
-    """An ISO 8601 timestamp as an aware UTC datetime, or None when absent or unreadable."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    text = value.strip().replace("Z", "+00:00")
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
 __all__ = [
-    "MAX_ATTEMPTS",
-    "RETRY_STATUSES",
+    "DEFAULT_HEADERS",
+    "NOT_FOUND_STATUSES",
+    "JSONArray",
     "JSONObject",
-    "abandon",
     "get_json",
+    "get_json_array",
+    "get_json_parsed",
     "get_text",
-    "optional_source",
-    "parse_retry_after",
-    "parse_timestamp",
 ]

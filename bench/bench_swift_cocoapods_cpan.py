@@ -17,8 +17,8 @@ pair + 20 ms where the second request needs the first's answer); **warm** is the
   gocardless/business repository and releases documents (dependabot-core fixtures) at Chronicle's
   paths, with its tags listed from those releases. The figures measure our path, not Chronicle's data.
 
-Run: `.venv/bin/python bench/bench_eco_c.py [--latency-ms 50] [--rounds 15] [--warm-n 300]`.
-Prints a table and writes `bench/results/<timestamp>-eco-c.json`; asserts nothing.
+Run: `.venv/bin/python bench/bench_swift_cocoapods_cpan.py [--latency-ms 50] [--rounds 15] [--warm-n 300]`.
+Prints a table and writes `bench/results/<timestamp>-swift-cocoapods-cpan.json`; asserts nothing.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def serve_registry(port: int, latency_ms: float, shared: Path) -> None:
 
 
 BENCH = CheckBench(
-    name="eco-c",
+    name="swift-cocoapods-cpan",
     fixture="cocoapods",
     packages=(
         ("npm", "lodash"),

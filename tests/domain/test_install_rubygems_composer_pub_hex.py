@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.install.rubygems_composer_pub_hex import INSTALLERS_MORE, pessimistic_operand
+from pkgintel.domain.install.rubygems_composer_pub_hex import (
+    INSTALLERS_RUBYGEMS_COMPOSER_PUB_HEX,
+    pessimistic_operand,
+)
 from pkgintel.domain.packages import Ecosystem
 
 
@@ -84,4 +87,4 @@ def test_pessimistic_operand_keeps_0x_minors_apart(version: str, operand: str) -
 def test_install_lines(
     ecosystem: Ecosystem, name: str, version: str, exact: bool, expected: dict[str, str]
 ) -> None:
-    assert INSTALLERS_MORE[ecosystem](name, version, exact) == expected
+    assert INSTALLERS_RUBYGEMS_COMPOSER_PUB_HEX[ecosystem](name, version, exact) == expected

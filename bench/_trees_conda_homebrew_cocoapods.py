@@ -1,5 +1,5 @@
 """
-Conda, Homebrew and CocoaPods trees for `bench_graph.py` (issue 16 item 8, branch `trees-b`).
+Conda, Homebrew and CocoaPods trees for `bench_graph.py` (issue 16 item 8).
 
 The shared recordings hold one body per ecosystem (their dependencies answer 404), so each tree is
 also run on a generated graph in the registry's own format: `GRAPH` packages of three versions,
@@ -133,7 +133,7 @@ def _pods(reg: ReplayRegistry) -> None:
     )
 
 
-async def trees_b(
+async def conda_homebrew_cocoapods_trees(
     args: argparse.Namespace,
     workdir: Path,
     extra: dict[str, Any],

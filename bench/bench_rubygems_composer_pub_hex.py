@@ -6,8 +6,8 @@ slowest upstream request of one report + 20 ms, warm from the cache <= 5 ms; `np
 `pypi/requests` run as baselines in the same run. Hex needs its package document before it can ask
 for the latest release (the release is named in the document), so its floor is two calls in a row.
 
-Run: `.venv/bin/python bench/bench_more_ecosystems.py [--latency-ms 50] [--rounds 15] [--warm-n 300]`.
-Prints a table and writes `bench/results/<timestamp>-more-ecosystems.json`; asserts nothing.
+Run: `.venv/bin/python bench/bench_rubygems_composer_pub_hex.py [--latency-ms 50] [--rounds 15] [--warm-n 300]`.
+Prints a table and writes `bench/results/<timestamp>-rubygems-composer-pub-hex.json`; asserts nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from _check_bench import BASELINE_UPSTREAMS, CheckBench, main
 
 BENCH = CheckBench(
-    name="more-ecosystems",
+    name="rubygems-composer-pub-hex",
     fixture="rubygems",
     packages=(
         ("npm", "lodash"),
