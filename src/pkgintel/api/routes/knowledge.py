@@ -297,8 +297,15 @@ async def search(
 ) -> Response:
     """The registry's own search (where it has one) merged with our name index, by relevance and
     popularity; index-only where the registry has no search API."""
+    answer = await search_answer(runtime, ecosystem, q, limit)
+    return cached_json(request, answer.body, cache_control=answer.cache_control)
+
+
+async def search_answer(runtime: Runtime, ecosystem: Ecosystem, q: str, limit: int = 10) -> Answer:
+    """The `/api/search` answer (shared with the web search page). Raises `InvalidInput` for an
+    overlong query."""
     ans = await _k(runtime).discovery.search(ecosystem, q, limit)
-    return cached_json(request, search_wire(ans), cache_control=LIVE_CACHE)
+    return Answer(search_wire(ans), LIVE_CACHE)
 
 
 @router.get("/popular", summary="Most downloaded packages")

@@ -331,6 +331,14 @@ async def versions(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Latest, total count, the recent list (newest first) and every version with its date and flags."""
+    answer = await versions_answer(runtime, ecosystem, package)
+    return cached_json(
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
+    )
+
+
+async def versions_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
+    """The `/api/versions` answer (shared with the web package page)."""
     name = validate_name(ecosystem, package)
     snap = await _snapshot(runtime, ecosystem, name)
     info = snap.info
@@ -356,12 +364,7 @@ async def versions(
             for v in ordered
         ],
     }
-    return cached_json(
-        request,
-        body,
-        cache_control=_cache_control(snap.cache_status),
-        volatile={"_cache": snap.cache_status},
-    )
+    return Answer(body, _cache_control(snap.cache_status), {"_cache": snap.cache_status})
 
 
 @router.get(
