@@ -1,5 +1,6 @@
-"""What the page modules share: the runtime of a request, ecosystem parsing, and answer parts that
-fail alone (one upstream down leaves its section "unavailable" with the reason, the page stands)."""
+"""What the page modules share: the runtime and memo of a request, ecosystem parsing, and answer
+parts that fail alone (one upstream down leaves its section "unavailable" with the reason, the page
+stands)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime
 from pkgintel.web.answers import Problem, problem_for
+from pkgintel.web.memo import PageMemo
 
 VERDICT_TONES = {
     "safe_to_use": "good",
@@ -28,6 +30,10 @@ VERDICT_TONES = {
 
 def runtime_of(request: Request) -> Runtime:
     return cast(Runtime, request.app.state.runtime)
+
+
+def memo_of(request: Request) -> PageMemo:
+    return cast(PageMemo, request.app.state.web_memo)
 
 
 def ecosystem_of(value: str) -> Ecosystem | None:
@@ -49,20 +55,28 @@ def unknown_ecosystem(value: str) -> Problem:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One section's answer body, or why it is unavailable."""
+    """One section's answer (an `Answer`, or a dict body), or why it is unavailable."""
 
-    body: dict[str, Any] | None
+    answer: Any = None
     unavailable: str | None = None
+
+    @property
+    def body(self) -> dict[str, Any] | None:
+        """The answer as the doors send it; `Answer.wire()` ages each source as of now."""
+        if self.answer is None or isinstance(self.answer, dict):
+            return self.answer
+        return cast(dict[str, Any], self.answer.wire())
+
+    def rendered(self) -> Part:
+        """This part with its body computed once (templates read `body` many times)."""
+        return Part(self.body, self.unavailable)
 
 
 async def part(answer: Awaitable[Any]) -> Part:
-    """Await an answer (an `Answer`, or a dict body) as one section of a page; a domain error
-    becomes the section's unavailable reason instead of failing the page."""
+    """Await an answer as one section of a page; a domain error becomes the section's unavailable
+    reason instead of failing the page."""
     try:
-        result = await answer
+        return Part(await answer)
     except PkgIntelError as exc:
         problem = problem_for(exc)
         return Part(None, f"{problem.title}: {problem.detail}")
-    if isinstance(result, dict):
-        return Part(result)
-    return Part(cast(dict[str, Any], result.wire()))

@@ -10,7 +10,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.web.answers import compare_answer, problem_for
-from pkgintel.web.pages.common import ecosystem_of, runtime_of, unknown_ecosystem
+from pkgintel.web.pages.common import ecosystem_of, memo_of, runtime_of, unknown_ecosystem
 from pkgintel.web.render import error_page, render
 from pkgintel.web.security import secure
 
@@ -39,7 +39,10 @@ async def compare_page(request: Request, ecosystem: str, packages_csv: str) -> R
     if eco is None:
         return error_page(request, unknown_ecosystem(ecosystem))
     try:
-        answer = await compare_answer(runtime_of(request), eco, packages_csv)
+        runtime = runtime_of(request)
+        answer = await memo_of(request).get(
+            ("compare", eco, packages_csv), lambda: compare_answer(runtime, eco, packages_csv)
+        )
     except PkgIntelError as exc:
         return error_page(request, problem_for(exc))
     body = answer.wire()

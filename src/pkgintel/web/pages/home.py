@@ -10,7 +10,9 @@ from fastapi.responses import Response
 
 from pkgintel.domain.errors import StorageError
 from pkgintel.domain.packages import Ecosystem
-from pkgintel.web.pages.common import runtime_of
+from pkgintel.runtime.container import Runtime
+from pkgintel.web.pages.common import memo_of, runtime_of
+from pkgintel.web.pages.feed import latest_advisories
 from pkgintel.web.render import render
 
 router = APIRouter(include_in_schema=False)
@@ -20,10 +22,9 @@ HOME_PATH = "/home"
 """Where the negotiation middleware sends a browser's `GET /` (also reachable directly)."""
 
 
-async def counts(request: Request) -> dict[str, Any]:
+async def counts(runtime: Runtime) -> dict[str, Any]:
     """Packages in the loaded name indexes, advisory records held, ecosystems covered; None for a
     count that cannot be read right now (shown as unavailable, never as 0)."""
-    runtime = runtime_of(request)
     out: dict[str, Any] = {
         "ecosystems": len(Ecosystem),
         "packages": None,
@@ -47,20 +48,15 @@ async def counts(request: Request) -> dict[str, Any]:
 
 @router.get(HOME_PATH)
 async def home(request: Request) -> Response:
+    latest, feed_error = await latest_advisories(request, LATEST_ADVISORIES)
     runtime = runtime_of(request)
-    try:
-        latest = await runtime.feed.recent(LATEST_ADVISORIES)
-        feed_error = None
-    except StorageError as exc:
-        latest, feed_error = [], exc.message
     return render(
         request,
         "home.html",
         {
             "title": "Package intelligence",
-            "counts": await counts(request),
-            "latest": [e.payload for e in latest],
+            "counts": await memo_of(request).get("counts", lambda: counts(runtime)),
+            "latest": latest,
             "feed_error": feed_error,
-            "public_url": runtime.public_url,
         },
     )

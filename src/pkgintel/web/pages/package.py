@@ -16,6 +16,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.packages import Ecosystem
+from pkgintel.runtime.container import Runtime
 from pkgintel.web.answers import (
     alternatives_answer,
     check_answer,
@@ -29,7 +31,9 @@ from pkgintel.web.answers import (
 from pkgintel.web.charts import health_history_svg
 from pkgintel.web.pages.common import (
     VERDICT_TONES,
+    Part,
     ecosystem_of,
+    memo_of,
     part,
     runtime_of,
     unknown_ecosystem,
@@ -42,23 +46,15 @@ MAX_VERSIONS_SHOWN = 30
 MAX_VERSION_CHARS = 128
 
 
-@router.get("/p/{ecosystem}/{package:path}")
-async def package_page(request: Request, ecosystem: str, package: str) -> Response:
-    eco = ecosystem_of(ecosystem)
-    if eco is None:
-        return error_page(request, unknown_ecosystem(ecosystem))
-    version = request.query_params.get("version") or None
-    if version is not None and len(version) > MAX_VERSION_CHARS:
-        version = version[:MAX_VERSION_CHARS]
-    runtime = runtime_of(request)
-    try:
-        _, answer = await check_answer(runtime, eco, package, version, client_key=None)
-    except PkgIntelError as exc:
-        return error_page(request, problem_for(exc))
-    report = answer.wire()
-    name = report["package"]
-    shown = report["vulnerabilities"]["version"] or report["latest_version"]
-    history, versions, install, pin, alternatives, trust = await asyncio.gather(
+async def _answers(
+    runtime: Runtime, eco: Ecosystem, package: str, version: str | None
+) -> tuple[Any, tuple[Part, ...]]:
+    """The report (raises what `check_answer` raises) and the page's other sections."""
+    _, report = await check_answer(runtime, eco, package, version, client_key=None)
+    body = report.body
+    name = body["package"]
+    shown = body["vulnerabilities"]["version"] or body["latest_version"]
+    parts = await asyncio.gather(
         part(history_answer(runtime, eco, name)),
         part(versions_answer(runtime, eco, name)),
         part(install_answer(runtime, eco, name, shown)),
@@ -76,6 +72,28 @@ async def package_page(request: Request, ecosystem: str, package: str) -> Respon
         part(alternatives_answer(runtime, eco, name)),
         part(trust_signals_answer(runtime, eco, name)),
     )
+    return report, tuple(parts)
+
+
+@router.get("/p/{ecosystem}/{package:path}")
+async def package_page(request: Request, ecosystem: str, package: str) -> Response:
+    eco = ecosystem_of(ecosystem)
+    if eco is None:
+        return error_page(request, unknown_ecosystem(ecosystem))
+    version = request.query_params.get("version") or None
+    if version is not None and len(version) > MAX_VERSION_CHARS:
+        version = version[:MAX_VERSION_CHARS]
+    runtime = runtime_of(request)
+    try:
+        answers = await memo_of(request).get(
+            ("package", eco, package, version), lambda: _answers(runtime, eco, package, version)
+        )
+    except PkgIntelError as exc:
+        return error_page(request, problem_for(exc))
+    report = answers[0].wire()
+    history, versions, install, pin, alternatives, trust = (p.rendered() for p in answers[1])
+    name = report["package"]
+    shown = report["vulnerabilities"]["version"] or report["latest_version"]
     snapshots = history.body["snapshots"] if history.body else []
     public = runtime.public_url
     context: dict[str, Any] = {

@@ -8,7 +8,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from pkgintel.web.answers import search_answer
-from pkgintel.web.pages.common import ecosystem_of, part, runtime_of, unknown_ecosystem
+from pkgintel.web.pages.common import (
+    ecosystem_of,
+    memo_of,
+    part,
+    runtime_of,
+    unknown_ecosystem,
+)
 from pkgintel.web.render import error_page, render
 
 router = APIRouter(include_in_schema=False)
@@ -33,6 +39,10 @@ async def search_page(request: Request) -> Response:
     if query:
         if len(query) > MAX_QUERY_CHARS:
             query = query[:MAX_QUERY_CHARS]
-        found = await part(search_answer(runtime_of(request), eco, query, RESULTS))
+        runtime = runtime_of(request)
+        found = await memo_of(request).get(
+            ("search", eco, query), lambda: part(search_answer(runtime, eco, query, RESULTS))
+        )
+        found = found.rendered()
         context.update(title=f"{query} in {eco.value}", results=found)
     return render(request, "search.html", context)
