@@ -13,12 +13,12 @@ from fastapi import FastAPI
 from pkgintel.web import assets
 from pkgintel.web.memo import PageMemo
 from pkgintel.web.negotiation import BrowserRoot
-from pkgintel.web.pages import compare, errors, feed, home, package, scan, search
+from pkgintel.web.pages import admin, compare, errors, feed, home, package, scan, search
 
 
 def install_web(app: FastAPI) -> None:
     """Add the pages, their assets and the `/` negotiation to `app` (none in the OpenAPI document)."""
     app.state.web_memo = PageMemo()
-    for module in (assets, home, package, search, compare, errors, feed, scan):
+    for module in (assets, home, package, search, compare, errors, feed, scan, admin):
         app.include_router(module.router)
     app.add_middleware(BrowserRoot)

@@ -17,9 +17,12 @@ from pkgintel.web.security import CSRF_FIELD, csrf_valid
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-async def checked_form(request: Request, *, max_bytes: int) -> FormData | Response:
+async def checked_form(
+    request: Request, *, max_bytes: int, files: bool = False
+) -> FormData | Response:
     """The posted form, or the response refusing it: 413 over `max_bytes`, 415 for a body that is
-    not a form, 400 for a malformed one, 403 (problem+json) without a matching CSRF token."""
+    not a form, 400 for a malformed one (or one with a file where `files` is False), 403
+    (problem+json) without a matching CSRF token. The caller closes a form that may hold a file."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > max_bytes:
         return problem_json(
@@ -29,7 +32,9 @@ async def checked_form(request: Request, *, max_bytes: int) -> FormData | Respon
     if media not in FORM_TYPES:
         return problem_json(415, "Unsupported media type", "post the page's form", "unsupported")
     try:
-        form = await request.form(max_files=1, max_fields=20, max_part_size=max_bytes)
+        form = await request.form(
+            max_files=1 if files else 0, max_fields=20, max_part_size=max_bytes
+        )
     except (MultiPartException, ValueError) as exc:
         return problem_json(400, "Bad request", f"the form cannot be read: {exc}", "bad-form")
     if not csrf_valid(request, form.get(CSRF_FIELD)):

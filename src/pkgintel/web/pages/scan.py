@@ -39,31 +39,33 @@ async def scan_form(request: Request) -> Response:
 @router.post("/scan")
 async def scan_submit(request: Request) -> Response:
     runtime = runtime_of(request)
-    form = await checked_form(request, max_bytes=runtime.max_lockfile_bytes + FORM_OVERHEAD)
+    form = await checked_form(
+        request, max_bytes=runtime.max_lockfile_bytes + FORM_OVERHEAD, files=True
+    )
     if isinstance(form, Response):
         return form
-    text = str(form.get("lockfile") or "")
-    filename = str(form.get("filename") or "").strip() or None
-    upload = form.get("file")
-    if isinstance(upload, UploadFile) and upload.filename:
-        raw = await upload.read(runtime.max_lockfile_bytes + 1)
+    try:
+        text = str(form.get("lockfile") or "")
+        filename = str(form.get("filename") or "").strip() or None
+        fmt = str(form.get("format") or "native")
+        upload = form.get("file")
+        raw = None
+        if isinstance(upload, UploadFile) and upload.filename:
+            raw = await upload.read(runtime.max_lockfile_bytes + 1)
+            filename = filename or upload.filename
+    finally:
         await form.close()
+    if raw is not None:
         if len(raw) > runtime.max_lockfile_bytes:
-            return error_page(
-                request,
-                Problem(
-                    413,
-                    "Body too large",
-                    f"lockfiles are limited to {runtime.max_lockfile_bytes:,} bytes",
-                    "too-large",
-                ),
+            limit = runtime.max_lockfile_bytes
+            too_large = Problem(
+                413, "Body too large", f"lockfiles are limited to {limit:,} bytes", "too-large"
             )
+            return error_page(request, too_large)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             return error_page(request, _invalid(f"the file is not UTF-8 text (byte {exc.start})"))
-        filename = filename or upload.filename
-    fmt = str(form.get("format") or "native")
     if not text.strip():
         return error_page(request, _invalid("paste a lockfile or choose a file"))
     try:
