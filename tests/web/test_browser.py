@@ -12,11 +12,14 @@ import os
 import re
 import shutil
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
+from pkgintel.web.answers import accounts_answers
 from tests.shared import requires_shared
 from tests.web.live_server import ADMIN_TOKEN, LiveServer
 from tests.web.seeding import MALICIOUS_ID, VULN_ID, publish_malicious
@@ -258,8 +261,37 @@ def test_admin_console_opens_with_the_admin_token(tab: Tab) -> None:
     tab.shoot("admin-console")
 
 
-def test_login_dashboard_and_keys() -> None:
-    pytest.skip(
-        "accounts (issue 30) are not on this branch: /login and /dashboard appear when "
-        "pkgintel.application.accounts exists in the runtime"
+def test_login_through_the_outbox_then_dashboard_create_and_revoke_a_key(
+    tab: Tab, server: LiveServer
+) -> None:
+    accounts = getattr(server.runtime, "accounts", None)
+    if accounts_answers is None or accounts is None:
+        pytest.skip(
+            "accounts (issue 30) are not in this installation: /login and /dashboard are "
+            "mounted once pkgintel.application.accounts and runtime.accounts exist"
+        )
+    tab.goto("/login")
+    page = tab.page
+    page.get_by_label("Email address").fill("dev.web@example.org")
+    page.get_by_role("button", name="Mail me a sign-in link").click()
+    page.locator("#link-sent").wait_for()
+    mails = server.run(
+        accounts.store.take_mail(keep=False, prune_before=datetime(2000, 1, 1, tzinfo=UTC))
     )
+    link = re.search(r"https?://\S+?\?token=[A-Za-z0-9_-]+", mails[-1].body)
+    assert link, mails[-1].body
+    target = urlsplit(link.group(0))
+    tab.goto(f"{target.path}?{target.query}")
+    page.wait_for_url(re.compile(r"/dashboard$"))
+    page.get_by_label("Name of a new key").fill("browser-test")
+    page.get_by_role("button", name="Create a key").click()
+    assert page.locator("#new-key-value").inner_text().strip()
+    row = page.locator("#keys tr.key-row", has_text="browser-test")
+    assert row.locator(".key-status").inner_text() == "active"
+    tab.shoot("dashboard-new-key")
+    page.get_by_role("button", name="Revoke browser-test").click()
+    page.wait_for_url(re.compile(r"/dashboard$"))
+    assert row.locator(".key-status").inner_text() == "revoked"
+    assert page.locator("#new-key").count() == 0, "the key is shown once only"
+    tab.settled()
+    tab.shoot("dashboard")

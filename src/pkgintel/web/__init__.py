@@ -11,9 +11,10 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from pkgintel.web import assets
+from pkgintel.web.answers import accounts_answers
 from pkgintel.web.memo import PageMemo
 from pkgintel.web.negotiation import BrowserRoot
-from pkgintel.web.pages import admin, compare, errors, feed, home, package, scan, search
+from pkgintel.web.pages import accounts, admin, compare, errors, feed, home, package, scan, search
 
 
 def install_web(app: FastAPI) -> None:
@@ -21,4 +22,6 @@ def install_web(app: FastAPI) -> None:
     app.state.web_memo = PageMemo()
     for module in (assets, home, package, search, compare, errors, feed, scan, admin):
         app.include_router(module.router)
+    if accounts_answers is not None:  # the account pages exist once accounts do (issue 30)
+        app.include_router(accounts.router)
     app.add_middleware(BrowserRoot)

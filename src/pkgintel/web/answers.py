@@ -9,6 +9,9 @@ Nothing else under `pkgintel.web` may import `pkgintel.api` (or `pkgintel.mcp`).
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 from pkgintel.api.errors import Problem, problem_for
 from pkgintel.api.routes.advisories import malicious_answer, pin_safe_answer, vulns_answer
 from pkgintel.api.routes.audit import SbomError, ScanBody, scan_answer
@@ -20,11 +23,29 @@ from pkgintel.api.routes.service import REGISTRIES
 from pkgintel.api.routes.trust import trust_signals_answer
 from pkgintel.api.routes.typosquat import typosquat_answer
 
+
+def _optional(module: str) -> ModuleType | None:
+    """`module`, or None when it does not exist in this installation (an import error inside an
+    existing module is raised, not hidden)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module.startswith(exc.name):
+            return None
+        raise
+
+
+accounts_answers = _optional("pkgintel.application.accounts")
+"""The account answers of issue 30 (`magic_link_request_answer`, `me_answer`, `keys_answer`,
+`usage_answer`, `create_key_answer`, `revoke_key_answer`, `logout_answer`), None until accounts
+exist: `/login` and `/dashboard` are mounted only when they do."""
+
 __all__ = [
     "REGISTRIES",
     "Problem",
     "SbomError",
     "ScanBody",
+    "accounts_answers",
     "alternatives_answer",
     "check_answer",
     "compare_answer",

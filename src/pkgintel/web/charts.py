@@ -66,3 +66,43 @@ def health_history_svg(snapshots: Sequence[dict[str, Any]], *, label: str) -> st
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def usage_bars_svg(calls: Sequence[dict[str, Any]]) -> str | None:
+    """
+    A bar a day of an account's calls (the usage answer's `{day, endpoint, calls}` rows, summed
+    per day), oldest first; None when there is no call to draw.
+    """
+    per_day: dict[str, int] = {}
+    for row in calls:
+        per_day[str(row["day"])] = per_day.get(str(row["day"]), 0) + int(row["calls"])
+    if not per_day:
+        return None
+    days = sorted(per_day)
+    top = max(per_day.values()) or 1
+    span = WIDTH - LEFT - RIGHT
+    width = span / len(days)
+    total = sum(per_day.values())
+    desc = f"{total} calls over {len(days)} days from {days[0]} to {days[-1]}; busiest day {top}."
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="usage-title usage-desc" xmlns="http://www.w3.org/2000/svg">',
+        '<title id="usage-title">Calls per day</title>',
+        f'<desc id="usage-desc">{escape(desc)}</desc>',
+        f'<line class="axis" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" '
+        f'y2="{HEIGHT - BOTTOM}"/>',
+        f'<text x="{LEFT - 6}" y="{TOP + 4}" text-anchor="end">{top}</text>',
+        f'<text x="{LEFT}" y="{HEIGHT - 8}">{escape(days[0])}</text>',
+        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{escape(days[-1])}</text>',
+    ]
+    plot = HEIGHT - TOP - BOTTOM
+    for i, day in enumerate(days):
+        h = plot * per_day[day] / top
+        x = LEFT + i * width
+        parts.append(
+            f'<rect class="point" x="{x + width * 0.1:.1f}" y="{HEIGHT - BOTTOM - h:.1f}" '
+            f'width="{width * 0.8:.1f}" height="{h:.1f}"><title>{escape(day)}: '
+            f"{per_day[day]} calls</title></rect>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)

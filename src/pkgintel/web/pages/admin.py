@@ -3,8 +3,7 @@ The admin console, `/admin`: cron jobs (list, run now), missions with their live
 proposals to decide, curator status and switch.
 
 Closed exactly like the admin API, by the same check (`check_admin_credential`): without
-`PKGINTEL_ADMIN_TOKEN` every `/admin` path answers the app's plain 404 of a path that does not
-exist; without the token, 401 and a form to give it; with a wrong one, 403. The token given in the
+`PKGINTEL_ADMIN_TOKEN` every `/admin` path answers the admin API's 404 of a closed surface; without the token, 401 and a form to give it; with a wrong one, 403. The token given in the
 form is kept in the `pkgintel_admin` cookie (HttpOnly, SameSite=Strict, path `/admin`) and checked
 again on every request. Every action is a CSRF-checked POST and is written to the admin audit log.
 """
@@ -21,7 +20,10 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pkgintel.domain.errors import InvalidInput, PkgIntelError
 from pkgintel.domain.operations.ops import AdminAccessDenied
-from pkgintel.services.operations.admin_access import check_admin_credential
+from pkgintel.services.operations.admin_access import (
+    admin_surface_open,
+    check_admin_credential,
+)
 from pkgintel.services.operations.missions import mission_wire
 from pkgintel.services.operations.ops import Ops
 from pkgintel.services.operations.proposals import proposal_wire
@@ -38,14 +40,11 @@ ACTOR = "admin-token (web console)"
 MAX_FORM_BYTES = 16 * 1024
 
 
-def _closed() -> Response:
-    """The app's answer for a path that does not exist (the admin surface is not there)."""
-    return Response(b'{"detail":"Not Found"}', status_code=404, media_type="application/json")
-
-
 def _denied(request: Request, exc: AdminAccessDenied) -> Response:
+    """The 401/403 page with the token form; a closed surface (404) is re-raised, so the app
+    answers it with the admin API's own answer for a closed surface."""
     if exc.status == 404:
-        return _closed()
+        raise exc
     title = "Admin token needed" if exc.status == 401 else "Forbidden"
     return render(
         request,
@@ -99,6 +98,8 @@ async def console(request: Request) -> Response:
 
 @router.post("/admin/login")
 async def login(request: Request) -> Response:
+    if not admin_surface_open(runtime_of(request).ops):
+        raise AdminAccessDenied(404, "not found")
     form = await checked_form(request, max_bytes=MAX_FORM_BYTES)
     if isinstance(form, Response):
         return form
@@ -122,6 +123,8 @@ async def login(request: Request) -> Response:
 
 @router.post("/admin/logout")
 async def logout(request: Request) -> Response:
+    if not admin_surface_open(runtime_of(request).ops):
+        raise AdminAccessDenied(404, "not found")
     form = await checked_form(request, max_bytes=MAX_FORM_BYTES)
     if isinstance(form, Response):
         return form
