@@ -28,7 +28,7 @@ from pkgintel.runtime.worker_host import load_shipped
 from tests.bodies import RECORDINGS
 from tests.fake_registry import build
 from tests.shared import SHARED_DATA
-from tests.web.seeding import seed_advisories, seed_history
+from tests.web.seeding import MaliciousFeed, seed_advisories, seed_history
 
 T = TypeVar("T")
 
@@ -77,6 +77,7 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.runtime: Runtime | None = None
+        self.feed: MaliciousFeed | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: uvicorn.Server | None = None
         self._failure: BaseException | None = None
@@ -97,7 +98,7 @@ class LiveServer:
             self.runtime = runtime
             self._loop = asyncio.get_running_loop()
             await load_shipped(runtime, popularity=False)
-            await seed_advisories(runtime, self.folder / "feeds")
+            self.feed = await seed_advisories(runtime, self.folder / "feeds")
             await seed_history(runtime, Ecosystem.PYPI, "requests")
             app = create_app(settings, runtime=runtime)
             config = uvicorn.Config(

@@ -1,11 +1,13 @@
 """Data the web tests put in place: advisories (one vulnerability of `requests` below 2.34.0, one
-malicious npm package), and a health history of several days, through the real services."""
+malicious npm package announced on the live feed), and a health history of several days, through
+the real services."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime
@@ -15,7 +17,27 @@ VULN_ID = "PYSEC-2099-31"
 MALICIOUS_ID = "MAL-2099-31"
 
 
-async def seed_advisories(runtime: Runtime, base: Path) -> None:
+@dataclass
+class MaliciousFeed:
+    """The npm malicious-package feed as successive exports: the first ingestion is the feed's
+    baseline (it announces nothing), each later one holds every record so far plus a new one,
+    which the live feed announces."""
+
+    base: Path
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    async def publish(self, runtime: Runtime, rid: str, name: str) -> None:
+        if not self.records:
+            self.records.append(malicious("MAL-2099-1", "npm", "baseline-bad"))
+            await ingest_records(
+                runtime, self.base / "baseline", "osv-malicious", "npm", self.records
+            )
+        self.records.append(malicious(rid, "npm", name))
+        await ingest_records(runtime, self.base / rid, "osv-malicious", "npm", list(self.records))
+
+
+async def seed_advisories(runtime: Runtime, base: Path) -> MaliciousFeed:
+    """The vulnerability and the announced malicious report; returns the feed to publish more."""
     await ingest_records(
         runtime,
         base,
@@ -33,18 +55,9 @@ async def seed_advisories(runtime: Runtime, base: Path) -> None:
             )
         ],
     )
-    await publish_malicious(runtime, base, MALICIOUS_ID, "expresss")
-
-
-async def publish_malicious(runtime: Runtime, base: Path, rid: str, name: str) -> None:
-    """A malicious npm report that the live feed announces: the first ingestion of a feed is its
-    baseline (announces nothing), so a baseline record goes first when the feed is new."""
-    baseline = malicious("MAL-2099-1", "npm", "baseline-bad")
-    if not (base / "osv-malicious").exists():
-        await ingest_records(runtime, base / "first", "osv-malicious", "npm", [baseline])
-    await ingest_records(
-        runtime, base / rid, "osv-malicious", "npm", [baseline, malicious(rid, "npm", name)]
-    )
+    feed = MaliciousFeed(base / "malicious")
+    await feed.publish(runtime, MALICIOUS_ID, "expresss")
+    return feed
 
 
 async def seed_history(runtime: Runtime, ecosystem: Ecosystem, name: str, days: int = 6) -> None:

@@ -22,7 +22,7 @@ import pytest
 from pkgintel.web.answers import accounts_answers
 from tests.shared import requires_shared
 from tests.web.live_server import ADMIN_TOKEN, LiveServer
-from tests.web.seeding import MALICIOUS_ID, VULN_ID, publish_malicious
+from tests.web.seeding import MALICIOUS_ID, VULN_ID
 
 pytestmark = [pytest.mark.browser, requires_shared]
 
@@ -209,14 +209,17 @@ def test_live_feed_shows_an_advisory_published_during_the_test(
     page = tab.page
     assert MALICIOUS_ID in page.locator("#feed-list").inner_text(), "server-rendered latest"
     page.wait_for_function(
-        "document.getElementById('feed-status').textContent.startsWith('Connected')"
+        "document.getElementById('feed-status').textContent.startsWith('Connected')",
+        timeout=20_000,
     )
-    assert server.runtime is not None
-    server.run(
-        publish_malicious(server.runtime, server.folder / "feeds", "MAL-2099-77", "left-padd")
-    )
+    assert server.runtime is not None and server.feed is not None
+    server.run(server.feed.publish(server.runtime, "MAL-2099-77", "left-padd"))
     live = page.locator("#feed-list li.live", has_text="MAL-2099-77")
-    live.wait_for(timeout=10_000)
+    try:
+        live.wait_for(timeout=20_000)
+    except playwright_api.TimeoutError as exc:
+        status = page.locator("#feed-status").inner_text()
+        raise AssertionError(f"no live advisory; status {status!r}; {tab.errors}") from exc
     assert "left-padd" in live.inner_text()
     tab.settled()
     tab.shoot("feed-live")

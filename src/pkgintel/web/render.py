@@ -51,6 +51,14 @@ def _words(value: object) -> str:
     return str(value).replace("_", " ") if value is not None else "—"
 
 
+def _web_url(value: object) -> str | None:
+    """`value` when it is an http(s) URL (safe to link), else None: a reference in upstream data
+    is never linked as `javascript:` or `data:`."""
+    if isinstance(value, str) and value.lower().startswith(("https://", "http://")):
+        return value
+    return None
+
+
 def _environment() -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -59,7 +67,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(age=_age, day=_day, number=_number, words=_words)
+    env.filters.update(age=_age, day=_day, number=_number, words=_words, web_url=_web_url)
     env.globals.update(
         asset_url=asset_url,
         ecosystems=[(e.value, REGISTRIES[e][0]) for e in Ecosystem],
