@@ -151,6 +151,7 @@ async def test_package_page_shows_verdict_score_chart_and_vulnerabilities(
     assert "/badge/pypi/requests" in html and "[![pkgintel health]" in html
     assert "Apache-2.0" in html
     assert 'id="sources"' in html and "pypi.org" in html
+    assert "vulnerabilities from osv:PyPI: stale" in html, "advisory data older than 30 days"
     latest = await client.get("/p/pypi/requests")
     assert latest.status_code == 200 and 'class="vuln-row"' not in latest.text
 
@@ -163,6 +164,9 @@ async def test_package_page_sections_fail_alone(
     assert r.status_code == 200
     # no advisories loaded and the OSV API down: said, never shown as "0 known"
     assert "Vulnerability data unavailable" in r.text
+    degraded = r.text.split('id="degraded"', 1)[1].split("</section>", 1)[0]
+    assert "vulnerabilities from api.osv.dev: unavailable" in degraded
+    assert "registry from pypi.org" not in degraded, "a source that answered is not listed"
     assert "No snapshot recorded yet" in r.text
 
 
