@@ -181,6 +181,8 @@ async def test_feed_and_home_list_the_latest_malicious_advisories(
     assert 'data-stream="/api/live/malicious"' in feed.text
     home = await client.get("/home")
     assert MALICIOUS_ID in home.text
+    assert '<strong id="count-advisories">1</strong>' in home.text
+    assert '<strong id="count-packages">none loaded</strong>' in home.text, "never a 0 not counted"
 
 
 @requires_shared

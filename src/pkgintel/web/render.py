@@ -43,7 +43,10 @@ def _day(value: object) -> str:
 
 
 def _number(value: object) -> str:
-    return f"{value:,}" if isinstance(value, int) else "—"
+    """An int with thousands separators; a string (a reason, "unavailable") as it is; else "—"."""
+    if isinstance(value, int):
+        return f"{value:,}"
+    return value if isinstance(value, str) else "—"
 
 
 def _words(value: object) -> str:

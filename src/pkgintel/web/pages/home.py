@@ -23,8 +23,9 @@ HOME_PATH = "/home"
 
 
 async def counts(runtime: Runtime) -> dict[str, Any]:
-    """Packages in the loaded name indexes, advisory records held, ecosystems covered; None for a
-    count that cannot be read right now (shown as unavailable, never as 0)."""
+    """Packages in the loaded name indexes, advisory and malicious records held, ecosystems
+    covered. A count is None when nothing of its kind is loaded (shown as "none loaded") and the
+    string "unavailable" when it cannot be read right now: never a 0 that was not counted."""
     out: dict[str, Any] = {
         "ecosystems": len(Ecosystem),
         "packages": None,
@@ -35,14 +36,14 @@ async def counts(runtime: Runtime) -> dict[str, Any]:
         indexes = await runtime.status.name_indexes()
         out["packages"] = sum(int(i.get("names") or 0) for i in indexes) if indexes else None
     except StorageError:
-        pass
+        out["packages"] = "unavailable"
     try:
         per_eco = (await runtime.advisories.summary())["ecosystems"]
         if per_eco:
             out["advisories"] = sum(e["advisory_records"] for e in per_eco.values())
             out["malicious"] = sum(e["malicious_records"] for e in per_eco.values())
     except StorageError:
-        pass
+        out["advisories"] = out["malicious"] = "unavailable"
     return out
 
 
