@@ -95,9 +95,9 @@ def browser() -> Iterator[Any]:
 class Tab:
     """A page of a fresh browser context that records console errors and uncaught exceptions."""
 
-    def __init__(self, browser: Any, base_url: str) -> None:
+    def __init__(self, browser: Any, base_url: str, *, color_scheme: str = "light") -> None:
         self.base_url = base_url
-        self.context = browser.new_context(base_url=base_url)
+        self.context = browser.new_context(base_url=base_url, color_scheme=color_scheme)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.expected_statuses: set[str] = set()
@@ -160,6 +160,19 @@ def test_each_page_loads_clean_and_accessible(tab: Tab, name: str) -> None:
     assert tab.page.locator("main").count() == 1
     tab.settled()
     tab.shoot(name)
+
+
+@pytest.mark.parametrize("name", ["home", "package", "compare", "scan"])
+def test_dark_scheme_pages_are_accessible_too(browser: Any, server: LiveServer, name: str) -> None:
+    dark = Tab(browser, server.url, color_scheme="dark")
+    try:
+        dark.goto(PAGES[name])
+        background = dark.page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(13, 17, 23)", "the dark palette applies"
+        dark.settled()
+        dark.shoot(f"{name}-dark")
+    finally:
+        dark.close()
 
 
 def test_package_page_shows_verdict_score_chart_and_vulnerabilities(tab: Tab) -> None:
