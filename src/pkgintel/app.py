@@ -56,6 +56,7 @@ from pkgintel.runtime.reachability import preflight_blocking
 from pkgintel.runtime.worker_host import embedded_worker, load_shipped
 from pkgintel.services.advisories import compromises
 from pkgintel.settings_errors import BadSetting, BadSettings, load_settings
+from pkgintel.web import install_web
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     # `GET /api/<thing>?purl=` beside every `GET /api/<thing>/{ecosystem}/{package}`.
     app.include_router(purl_twin_router(routers))
     install_docs(app)
+    install_web(app)
     install_error_handlers(app)
     app.add_middleware(UsageMiddleware)
     install_openapi(app)

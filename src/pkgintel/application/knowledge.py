@@ -9,6 +9,7 @@ from pkgintel.application.schemas.knowledge import (
     compare_wire,
     migration_wire,
     package_bugs_wire,
+    search_wire,
     trend_wire,
 )
 from pkgintel.application.schemas.wire import _iso
@@ -104,3 +105,10 @@ async def trending_answer(
         "excludes": "crawlers, uptime probes, our own health checks",
     }
     return Answer(body, "public, max-age=300")
+
+
+async def search_answer(runtime: Runtime, ecosystem: Ecosystem, q: str, limit: int = 10) -> Answer:
+    """The `/api/search` answer (shared with the web search page). Raises `InvalidInput` for an
+    overlong query."""
+    ans = await knowledge_of(runtime).discovery.search(ecosystem, q, limit)
+    return Answer(search_wire(ans), LIVE_CACHE)

@@ -242,3 +242,33 @@ async def install_answer(
         },
     }
     return Answer(body, cache_control_for(snap.cache_status), {"_cache": snap.cache_status})
+
+
+async def versions_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) -> Answer:
+    """The `/api/versions` answer (shared with the web package page)."""
+    name = validate_name(ecosystem, package)
+    snap = await package_snapshot(runtime, ecosystem, name)
+    info = snap.info
+    known = await runtime.reports.known_deprecation(info)
+    ordered = newest_first(ecosystem, [r.version for r in info.releases])
+    by_version = {r.version: r for r in info.releases}
+    body = {
+        "ecosystem": ecosystem.value,
+        "package": info.name,
+        "purl": purl_of(ecosystem, info.name),
+        "latest": info.latest_version,
+        "total_count": len(ordered),
+        "recent": ordered[:10],
+        "deprecated": info.deprecated or known is not None,
+        "versions": [
+            {
+                "version": v,
+                "published_at": _iso(by_version[v].published_at),
+                "prerelease": by_version[v].prerelease,
+                "yanked": by_version[v].yanked,
+                "deprecated": by_version[v].deprecated,
+            }
+            for v in ordered
+        ],
+    }
+    return Answer(body, cache_control_for(snap.cache_status), {"_cache": snap.cache_status})

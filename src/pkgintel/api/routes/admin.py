@@ -10,8 +10,6 @@ compared in constant time). Every answered request is written to the audit log b
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 from uuid import UUID
@@ -30,6 +28,7 @@ from pkgintel.application.jobs import job_wire
 from pkgintel.domain.operations.contact import ContactType
 from pkgintel.domain.operations.ops import AdminAccessDenied, OpsNotFound, OpsUnavailable
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.operations.admin_access import admin_surface_open, check_admin_credential
 from pkgintel.services.operations.agents_by_range import BUCKETS, MAX_BUCKETS
 from pkgintel.services.operations.missions import mission_wire
 from pkgintel.services.operations.ops import Ops
@@ -53,31 +52,28 @@ ACCEPTED: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _digest(value: str) -> bytes:
-    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).digest()
-
-
 def admin_open(request: Request) -> bool:
     """Whether this instance serves the admin API (`PKGINTEL_ADMIN_TOKEN` set); closed, every
     admin path answers 404 and discovery documents leave them out."""
     runtime: Runtime = request.app.state.runtime
-    return runtime.ops is not None and bool(runtime.ops.admin_token)
+    return admin_surface_open(runtime.ops)
 
 
 async def require_admin(request: Request) -> Ops:
     """The `Ops` services for an authenticated admin request; see the module docstring."""
     runtime: Runtime = request.app.state.runtime
-    ops = runtime.ops
-    if ops is None or not ops.admin_token:
+    if not admin_surface_open(runtime.ops):
         raise AdminAccessDenied(404, "not found")
     header = request.headers.get("authorization", "")
     scheme, _, given = header.partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
         request.state.admin_actor = "anonymous"
         raise AdminAccessDenied(401, "the admin API needs `Authorization: Bearer <admin token>`")
-    if not hmac.compare_digest(_digest(given.strip()), _digest(ops.admin_token)):
+    try:
+        ops = check_admin_credential(runtime.ops, given)
+    except AdminAccessDenied:
         request.state.admin_actor = "wrong-token"
-        raise AdminAccessDenied(403, "this credential is not the admin token")
+        raise
     request.state.admin_actor = "admin-token"
     return ops
 

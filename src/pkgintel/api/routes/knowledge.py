@@ -16,20 +16,19 @@ from pkgintel.api.http import cached_json
 from pkgintel.application.answer import Answer
 from pkgintel.application.knowledge import (
     DB_CACHE,
-    LIVE_CACHE,
     alternatives_answer,
     breaking_answer,
     bugs_answer,
     compare_answer,
     knowledge_of,
     migration_answer,
+    search_answer,
     trending_answer,
     with_suggestions,
 )
 from pkgintel.application.schemas.knowledge import (
     bug_wire,
     sameas_wire,
-    search_wire,
     version_wire,
 )
 from pkgintel.application.schemas.knowledge_out import (
@@ -237,8 +236,8 @@ async def search(
 ) -> Response:
     """The registry's own search (where it has one) merged with our name index, by relevance and
     popularity; index-only where the registry has no search API."""
-    ans = await knowledge_of(runtime).discovery.search(ecosystem, q, limit)
-    return cached_json(request, search_wire(ans), cache_control=LIVE_CACHE)
+    answer = await search_answer(runtime, ecosystem, q, limit)
+    return cached_json(request, answer.body, cache_control=answer.cache_control)
 
 
 @router.get("/popular", summary="Most downloaded packages")

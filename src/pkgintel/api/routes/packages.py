@@ -18,6 +18,7 @@ from pkgintel.application.packages import (
     package_report,
     package_snapshot,
     prompt_answer,
+    versions_answer,
 )
 from pkgintel.application.schemas.packages import (
     ExistsOut,
@@ -29,13 +30,11 @@ from pkgintel.application.schemas.packages import (
     VersionsListOut,
 )
 from pkgintel.application.schemas.wire import (
-    _iso,
     sources_wire,
 )
 from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.purl import purl_of
-from pkgintel.domain.versions import newest_first
 from pkgintel.runtime.container import Runtime
 from pkgintel.scoring import classify_license
 from pkgintel.services.reports.briefs import render_brief
@@ -165,36 +164,9 @@ async def versions(
     request: Request, ecosystem: Ecosystem, package: PackagePath, runtime: RuntimeDep
 ) -> Response:
     """Latest, total count, the recent list (newest first) and every version with its date and flags."""
-    name = validate_name(ecosystem, package)
-    snap = await package_snapshot(runtime, ecosystem, name)
-    info = snap.info
-    known = await runtime.reports.known_deprecation(info)
-    ordered = newest_first(ecosystem, [r.version for r in info.releases])
-    by_version = {r.version: r for r in info.releases}
-    body = {
-        "ecosystem": ecosystem.value,
-        "package": info.name,
-        "purl": purl_of(ecosystem, info.name),
-        "latest": info.latest_version,
-        "total_count": len(ordered),
-        "recent": ordered[:10],
-        "deprecated": info.deprecated or known is not None,
-        "versions": [
-            {
-                "version": v,
-                "published_at": _iso(by_version[v].published_at),
-                "prerelease": by_version[v].prerelease,
-                "yanked": by_version[v].yanked,
-                "deprecated": by_version[v].deprecated,
-            }
-            for v in ordered
-        ],
-    }
+    answer = await versions_answer(runtime, ecosystem, package)
     return cached_json(
-        request,
-        body,
-        cache_control=cache_control_for(snap.cache_status),
-        volatile={"_cache": snap.cache_status},
+        request, answer.body, cache_control=answer.cache_control, volatile=answer.volatile
     )
 
 

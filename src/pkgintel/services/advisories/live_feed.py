@@ -45,6 +45,14 @@ class LiveFeed:
         """The newest stored event id."""
         return await self._store.last_event_id()
 
+    async def recent(self, limit: int = 20) -> list[FeedEvent]:
+        """The newest `limit` advisory events, newest first (what a page shows before streaming)."""
+        newest = await self._store.last_event_id()
+        events = await self._store.events_after(
+            max(0, newest - limit * 4), kind=ADVISORY_KIND, limit=limit * 4
+        )
+        return events[::-1][:limit]
+
     async def _ensure_started(self) -> None:
         if self._started:
             return
