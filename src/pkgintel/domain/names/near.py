@@ -14,7 +14,7 @@ Pure. Three steps, none of which can drop a true match:
 
 On the 20,000 most downloaded npm names a query takes about 0.04 ms, against 3.5 ms for one
 Damerau-Levenshtein pass over the whole list, with the same answers
-(`tests/domain/test_near_names.py` compares them on real and on dense random names).
+(`tests/domain/names/test_near_names.py` compares them on real and on dense random names).
 """
 
 from __future__ import annotations

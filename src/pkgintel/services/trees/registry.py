@@ -1,6 +1,6 @@
 """
 Which resolution walks each ecosystem's tree: `RESOLUTIONS`, one line per ecosystem of
-`domain.trees.resolution.TREE_ECOSYSTEMS` (`tests/services/test_tree_registry.py` holds the two to
+`domain.trees.resolution.TREE_ECOSYSTEMS` (`tests/services/trees/test_tree_registry.py` holds the two to
 the same set).
 """
 

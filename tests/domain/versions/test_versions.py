@@ -31,7 +31,7 @@ from pkgintel.domain.versions import (
     validate_version,
 )
 
-VECTORS = Path(__file__).resolve().parents[1] / "data" / "versions"
+VECTORS = Path(__file__).resolve().parents[2] / "data" / "versions"
 
 
 def _load() -> list[dict[str, Any]]:

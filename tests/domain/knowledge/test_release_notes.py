@@ -15,7 +15,7 @@ from pkgintel.domain.knowledge.release_notes import (
 )
 from tests.shared import read_shared_json
 
-CHANGELOGS = Path(__file__).resolve().parents[1] / "recordings" / "changelogs"
+CHANGELOGS = Path(__file__).resolve().parents[2] / "recordings" / "changelogs"
 GITHUB = "registry-fixtures/github"
 
 

@@ -15,7 +15,7 @@ from pkgintel.domain.signals.provenance import SourceState
 from pkgintel.services.signals.github import GitHubSignals
 
 ADA = json.loads(
-    (Path(__file__).parents[1] / "recordings" / "github" / "account-ada-example.json").read_text()
+    (Path(__file__).parents[2] / "recordings" / "github" / "account-ada-example.json").read_text()
 )
 
 

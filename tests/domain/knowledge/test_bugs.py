@@ -17,7 +17,7 @@ from pkgintel.domain.knowledge.bugs import (
 )
 from tests.shared import read_shared_json
 
-HAND = Path(__file__).resolve().parents[1] / "recordings" / "github" / "business-bug-issues.json"
+HAND = Path(__file__).resolve().parents[2] / "recordings" / "github" / "business-bug-issues.json"
 GITHUB = "registry-fixtures/github"
 
 

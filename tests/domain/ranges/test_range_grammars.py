@@ -23,7 +23,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges import GRAMMARS, RangeSyntaxError, parse_range
 from pkgintel.domain.versions import is_valid, versions_equal
 
-VECTORS = Path(__file__).resolve().parents[1] / "data" / "ranges"
+VECTORS = Path(__file__).resolve().parents[2] / "data" / "ranges"
 FILES = {p.stem: json.loads(p.read_text()) for p in sorted(VECTORS.glob("*.json"))}
 
 ROWS = [

@@ -23,7 +23,7 @@ from pkgintel.entry import app
 from pkgintel.runtime import bootstrap
 from pkgintel.runtime.bootstrap import build_runtime
 from pkgintel.services.operations.doctor import Doctor
-from tests.services.test_doctor import load_fresh_data
+from tests.services.operations.test_doctor import load_fresh_data
 
 TOKEN = "doctor-admin-token"
 
