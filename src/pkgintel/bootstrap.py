@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel import __version__
 from pkgintel.cache.base import Cache
+from pkgintel.cache.fallback import FallbackCache
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.cache.redis_cache import RedisCache
 from pkgintel.config import Settings
@@ -189,7 +190,8 @@ def build_http_client(
 
 def build_cache(settings: Settings) -> Cache:
     if settings.redis_url:
-        return RedisCache.from_url(settings.redis_url)
+        # While Redis is away, an in-process cache stands in (no stampede upstream, one WARNING).
+        return FallbackCache(RedisCache.from_url(settings.redis_url))
     return MemoryCache(settings.memory_cache_entries)
 
 
@@ -568,6 +570,7 @@ def build_knowledge(
         flush_interval_s=settings.usage_flush_interval_s,
         retention_days=settings.usage_retention_days,
         enabled=settings.usage_log_enabled,
+        max_buffer=settings.usage_buffer_max,
     )
     github = GitHubClient(client, settings.upstream_github_api_url, token=settings.github_token)
     return Knowledge(
@@ -604,7 +607,7 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
             await runtime.contact.close()
     finally:
         await client.aclose()
-        if isinstance(cache, RedisCache):
+        if isinstance(cache, RedisCache | FallbackCache):
             await cache.close()
         await engine.dispose()
 

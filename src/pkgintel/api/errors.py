@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 
 from pkgintel.domain.errors import (
     AccountNotFound,
+    DatabaseUnavailable,
     EcosystemNotSupported,
     ErrorEntryNotFound,
     InvalidInput,
@@ -39,6 +40,7 @@ from pkgintel.domain.ops import (
     OpsUnavailable,
 )
 from pkgintel.sources.errors import AdvisoryNotFound, InvalidSourceData
+from pkgintel.storage.outage import database
 
 logger = logging.getLogger(__name__)
 
@@ -270,6 +272,15 @@ def problem_for(exc: PkgIntelError) -> Problem:
             "source-data-invalid",
             {"source": exc.source},
         )
+    if isinstance(exc, DatabaseUnavailable):
+        return Problem(
+            503,
+            "Database unavailable",
+            exc.message,
+            "database-unavailable",
+            {"retry_after": exc.retry_after},
+            headers={"Retry-After": str(exc.retry_after)},
+        )
     if isinstance(exc, StorageError):
         logger.error("storage error: %s", exc.message)
         return Problem(
@@ -333,6 +344,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def _domain(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, PkgIntelError)
+        if isinstance(exc, StorageError) and not isinstance(exc, DatabaseUnavailable):
+            exc = database.classify(exc) or exc  # a store's wrapped connection failure
         return error_response(exc, request)
 
     async def _invalid(request: Request, exc: Exception) -> Response:

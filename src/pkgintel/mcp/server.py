@@ -26,11 +26,17 @@ from pydantic import ValidationError
 from pkgintel import __version__
 from pkgintel.api.errors import arguments_problem, problem_for
 from pkgintel.api.routes.audit import SbomError
-from pkgintel.domain.errors import InvalidInput, PkgIntelError
+from pkgintel.domain.errors import (
+    DatabaseUnavailable,
+    InvalidInput,
+    PkgIntelError,
+    StorageError,
+)
 from pkgintel.domain.purl import parse_purl
 from pkgintel.mcp.args import PURL_PARAM, named_by_purl, resolve_purl_arguments
 from pkgintel.mcp.tools import TOOLS, Tool, ToolAnswer
 from pkgintel.services.runtime import Runtime
+from pkgintel.storage.outage import database
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +131,8 @@ def caller_of(ctx: Context[Any, Any] | None) -> tuple[str | None, str]:
 
 
 def _error(exc: PkgIntelError) -> CallToolResult:
+    if isinstance(exc, StorageError) and not isinstance(exc, DatabaseUnavailable):
+        exc = database.classify(exc) or exc  # a store's wrapped connection failure: a 503
     p = problem_for(exc)
     body = p.body()
     if isinstance(exc, InvalidInput):
@@ -213,6 +221,11 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
             return invalid_arguments(tool.name, exc)
         except SbomError as exc:
             return _invalid(str(exc))
+        except Exception as exc:  # a database that cannot be reached is a 503 problem, not a crash
+            unavailable = database.classify(exc)
+            if unavailable is None:
+                raise
+            return _error(unavailable)
         if isinstance(result, ToolAnswer):
             structured, text = result.structured, result.text
         else:

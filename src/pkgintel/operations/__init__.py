@@ -1,0 +1,1 @@
+"""Operating the service: what probes and operators read (door-neutral)."""
