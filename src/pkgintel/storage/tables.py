@@ -460,3 +460,15 @@ health_snapshot = Table(
 """One health snapshot per package per day (issue 16's history; `services/history.py`).
 `breakdown` and `vulnerabilities` are JSON objects; `package` is the normalised name."""
 Index("ix_health_snapshot_day", health_snapshot.c.day)
+
+package_gone = Table(
+    "package_gone",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("package", String(256), primary_key=True),
+    Column("gone_since", Date, nullable=False),
+    Column("last_checked", Date, nullable=False),
+    Column("reason", Text, nullable=False),
+)
+"""A tracked package its registry no longer has (issue 34): first and last day it was seen gone.
+Its `health_snapshot` rows are kept; the row is deleted when the package answers again."""
