@@ -68,7 +68,12 @@ def _chain(exc: BaseException) -> list[BaseException]:
     current: BaseException | None = exc
     while current is not None and current not in seen and len(seen) < 16:
         seen.append(current)
-        current = current.__cause__ or current.__context__
+        orig = getattr(current, "orig", None)  # SQLAlchemy's wrapped driver error
+        current = (
+            current.__cause__
+            or current.__context__
+            or (orig if isinstance(orig, BaseException) else None)
+        )
     return seen
 
 
