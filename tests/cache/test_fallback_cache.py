@@ -19,9 +19,13 @@ class Switchable(MemoryCache):
         super().__init__()
         self.up = True
         self.calls = 0
+        self.stale_connections = 0
 
     def _check(self) -> None:
         self.calls += 1
+        if self.stale_connections:
+            self.stale_connections -= 1
+            raise CacheUnavailable("Connection closed by server.")
         if not self.up:
             raise CacheUnavailable("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
@@ -53,7 +57,7 @@ async def test_outage_is_served_from_memory_said_once_and_ends_by_itself(
         entry = await cache.get("b")
         assert entry is not None and entry.value == b"2"
     assert cache.down
-    assert shared.calls == 3  # Redis was tried once; the next try waits for `retry_s`
+    assert shared.calls == 4  # Redis was tried twice; the next try waits for `retry_s`
     with pytest.raises(CacheUnavailable):
         await cache.ping()  # the health probe still says the truth
     now[0] = 5.0
@@ -61,6 +65,9 @@ async def test_outage_is_served_from_memory_said_once_and_ends_by_itself(
     assert (await cache.get("a")) is not None  # back on Redis
     assert not cache.down
     assert await cache.get("b") is None  # memory copies are dropped: Redis is the truth again
+    # After a restart, a pooled connection fails once: tried again, it is no outage.
+    shared.stale_connections = 1
+    assert (await cache.get("a")) is not None and not cache.down
     messages = [(r.levelname, r.getMessage()) for r in caplog.records]
     assert [level for level, _ in messages] == ["WARNING", "INFO"], messages
     assert "Connection refused" in messages[0][1]

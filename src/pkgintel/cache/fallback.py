@@ -7,7 +7,8 @@ Without it a Redis outage turns every cache read into a miss and every miss into
 own `cache unavailable` WARNING. With it:
 
 - while Redis answers, every call goes to Redis, as before (the local cache is not written);
-- when a Redis call fails, the outage starts: one WARNING, then reads and writes go to the local
+- when a Redis call fails twice in a row (the first failure may be a pooled connection that died
+  with a restarted server), the outage starts: one WARNING, then reads and writes go to the local
   LRU (`MemoryCache`), so a document fetched once is served from memory to this worker's later
   requests, and the callers' single-flight (`PackageService._fetch_shared`) keeps concurrent
   misses to one fetch; `hit_window` (rate limits) counts per process meanwhile;
@@ -80,8 +81,16 @@ class FallbackCache:
         try:
             result = await shared()
         except CacheUnavailable as exc:
-            self._failed(exc)
-            return await local()
+            if self._down_since is not None:
+                self._failed(exc)
+                return await local()
+            # A pooled connection that died with a restarted server fails once; the client drops
+            # it, and a second try on a new connection says whether the server is really away.
+            try:
+                result = await shared()
+            except CacheUnavailable as again:
+                self._failed(again)
+                return await local()
         if self._down_since is not None:
             self._recovered()
         return result
