@@ -1,6 +1,6 @@
 """
 Infrastructure faults under load (issue 34): `pkgintel serve --workers 2` on PostgreSQL + Redis,
-~150 requests/s of mixed load (exists, check_bulk, vulns, status) on 24 keep-alive connections,
+~150 requests/s of mixed load (exists, check_bulk, vulns, status) on 64 keep-alive connections,
 PostgreSQL stopped for 20 s, then Redis for 30 s. Prints, per phase: answers by status, 503s without
 `Retry-After`, transport errors (resets), the server's log lines other than the access log, the
 registry calls per package; and at the end usage rows stored against answers that should be rows.
@@ -36,6 +36,8 @@ def main() -> None:
     parser.add_argument("--pg-down", type=float, default=20.0)
     parser.add_argument("--redis-down", type=float, default=30.0)
     parser.add_argument("--steady", type=float, default=15.0)
+    parser.add_argument("--clients", type=int, default=64, help="keep-alive connections")
+    parser.add_argument("--keep", type=Path, default=None, help="folder to keep the server log in")
     args = parser.parse_args()
     why = missing()
     if why:
@@ -44,7 +46,13 @@ def main() -> None:
         tempfile.TemporaryDirectory(prefix="pkgintel-faults-") as tmp,
         running_service(Path(tmp)) as service,
     ):
-        load = Load(service.base, service.registry, rate=args.rate, log=service.log)
+        load = Load(
+            service.base,
+            service.registry,
+            rate=args.rate,
+            clients=args.clients,
+            log=service.log,
+        )
         schedule = [
             ("warm", args.steady, None),
             ("steady", args.steady, None),

@@ -322,9 +322,12 @@ class Load:
     async def run(self, schedule: list[tuple[str, float, Any]]) -> None:
         """Run the load through `schedule`: (phase, seconds, action at its start or None)."""
         queue: asyncio.Queue[None] = asyncio.Queue(maxsize=int(self.rate))
-        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        # An idle connection is dropped by the client before uvicorn's 5 s keep-alive timeout
+        # (as a load balancer's idle timeout is set below the server's), so a request never races
+        # the server closing an idle connection: what is counted as a reset is one.
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1, keepalive_expiry=4.0)
         clients = [
-            httpx.AsyncClient(base_url=self.base, limits=limits, timeout=10.0)
+            httpx.AsyncClient(base_url=self.base, limits=limits, timeout=30.0)
             for _ in range(self.clients)
         ]
         workers = [asyncio.create_task(self._one(c, queue)) for c in clients]

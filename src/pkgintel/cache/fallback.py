@@ -12,9 +12,9 @@ own `cache unavailable` WARNING. With it:
   LRU (`MemoryCache`), so a document fetched once is served from memory to this worker's later
   requests, and the callers' single-flight (`PackageService._fetch_shared`) keeps concurrent
   misses to one fetch; `hit_window` (rate limits) counts per process meanwhile;
-- Redis is tried again at most every `retry_s` seconds (a stopped server refuses at once, an
-  unreachable one would cost its socket timeout); the first call that succeeds ends the outage with
-  one INFO line and drops the local copies (Redis holds the shared truth again).
+- meanwhile no request waits on Redis: a background `ping` at most every `retry_s` seconds (while
+  requests come) probes it; the first that succeeds ends the outage with one INFO line and drops
+  the local copies (Redis holds the shared truth again).
 
 It never raises `CacheUnavailable` for reads and writes. `ping` still reports the backend as it is
 (the health probe must say Redis is down).
@@ -22,6 +22,7 @@ It never raises `CacheUnavailable` for reads and writes. `ping` still reports th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -57,6 +58,7 @@ class FallbackCache:
         self._down_since: float | None = None
         self._next_try = 0.0
         self._failures = 0
+        self._probe: asyncio.Future[None] | None = None
 
     @property
     def backend(self) -> str:
@@ -75,15 +77,17 @@ class FallbackCache:
     async def _call(
         self, shared: Callable[[], Awaitable[T]], local: Callable[[], Awaitable[T]]
     ) -> T:
-        if self._down_since is not None and self._monotonic() < self._next_try:
+        if self._down_since is not None:
+            # No request waits on a Redis that is away: one background probe at most per
+            # `retry_s` ends the outage when it answers.
             self._failures += 1
+            if self._monotonic() >= self._next_try and (self._probe is None or self._probe.done()):
+                self._next_try = self._monotonic() + self._retry_s
+                self._probe = asyncio.ensure_future(self._probe_shared())
             return await local()
         try:
             result = await shared()
-        except CacheUnavailable as exc:
-            if self._down_since is not None:
-                self._failed(exc)
-                return await local()
+        except CacheUnavailable:
             # A pooled connection that died with a restarted server fails once; the client drops
             # it, and a second try on a new connection says whether the server is really away.
             try:
@@ -91,9 +95,18 @@ class FallbackCache:
             except CacheUnavailable as again:
                 self._failed(again)
                 return await local()
+        return result
+
+    async def _probe_shared(self) -> None:
+        try:
+            await self._shared.ping()
+        except CacheUnavailable:
+            return
+        except Exception:  # a probe never fails anything; the next one tries again
+            logger.debug("shared cache probe failed", exc_info=True)
+            return
         if self._down_since is not None:
             self._recovered()
-        return result
 
     def _failed(self, exc: CacheUnavailable) -> None:
         now = self._monotonic()
