@@ -15,6 +15,7 @@ from fastapi import FastAPI
 
 from pkgintel import __version__
 from pkgintel.api.admin_audit import AdminAuditMiddleware
+from pkgintel.api.containment import ContainErrors
 from pkgintel.api.docs import install_docs
 from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
@@ -36,6 +37,7 @@ from pkgintel.api.routes import (
     knowledge,
     packages,
     privacy,
+    probes,
     service,
 )
 from pkgintel.api.routes import auth as auth_routes
@@ -55,6 +57,7 @@ from pkgintel.runtime.container import Runtime
 from pkgintel.runtime.reachability import preflight_blocking
 from pkgintel.runtime.worker_host import embedded_worker, load_shipped
 from pkgintel.services.advisories import compromises
+from pkgintel.services.operations.readiness import WarmState
 from pkgintel.settings_errors import BadSetting, BadSettings, load_settings
 from pkgintel.web import install_web
 
@@ -82,7 +85,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
             # Then the name pools, which take up to a second per ecosystem to load and index:
             # warmed so the first check_bulk or typosquat hint does not wait for it.
             shipping = asyncio.create_task(_load_shipped(built))
-            warming = asyncio.create_task(_warm_after(shipping, built))
+            warming = asyncio.create_task(_warm_after(shipping, built, app.state.warm))
             # Names ingested by the CLI (another process) are seen within a second.
             following = asyncio.create_task(built.names.follow_ingestions())
             try:
@@ -115,6 +118,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     )
     if runtime is not None:
         app.state.runtime = runtime
+    # `/readyz` says "warming up" until the lifespan's warm-up ends (a given runtime is warm).
+    app.state.warm = WarmState(warm=runtime is not None)
     mcp_http = mount_mcp(
         app,
         lambda: cast(Runtime, app.state.runtime),
@@ -150,6 +155,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     )
     for router in routers:
         app.include_router(router)
+    app.include_router(probes.router)
     # `GET /api/<thing>?purl=` beside every `GET /api/<thing>/{ecosystem}/{package}`.
     app.include_router(purl_twin_router(routers))
     install_docs(app)
@@ -171,6 +177,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.add_middleware(FanOutBudget, limit=settings.upstream_fanout_per_request)
     app.add_middleware(RejectControlPaths)
     app.add_middleware(RateLimitLayer, identity=identity)
+    app.add_middleware(ContainErrors)  # no exception reaches uvicorn (which would reset the socket)
     app.add_middleware(AccessLog, identity=identity)
     return app
 
@@ -182,9 +189,12 @@ async def _load_shipped(runtime: Runtime) -> None:
         log.warning("loading the knowledge shipped with pkgintel failed", exc_info=True)
 
 
-async def _warm_after(shipping: asyncio.Task[None], runtime: Runtime) -> None:
-    await asyncio.shield(shipping)
-    await _warm(runtime)
+async def _warm_after(shipping: asyncio.Task[None], runtime: Runtime, warm: WarmState) -> None:
+    try:
+        await asyncio.shield(shipping)
+        await _warm(runtime)
+    finally:
+        warm.done()
 
 
 async def _warm(runtime: Runtime) -> None:

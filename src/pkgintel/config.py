@@ -456,6 +456,11 @@ class Settings(BaseSettings):
         gt=0,
         description="Longest time usage-log rows wait in memory before one batched write, seconds.",
     )
+    usage_buffer_max: int = Field(
+        50_000,
+        ge=100,
+        description="Usage-log rows kept in memory while the database cannot be written (an outage); past it the oldest are dropped, counted and logged.",
+    )
     # -- upstream protection (issue 12) --
     upstream_breaker_failures: int = Field(
         5,

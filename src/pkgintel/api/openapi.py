@@ -5,7 +5,8 @@ and every `$ref` resolves.
 - `problem_responses(404, 503, ...)`: the `responses=` mapping for a route's problem answers
   (`application/problem+json`, schema `Problem`; 422 also offers FastAPI's validation body).
 - `install_openapi(app)`: replaces `app.openapi` with a builder that, for every operation,
-  (1) declares 500 (the last-resort handler can answer it anywhere), 501 where the path or query
+  (1) declares 500 (the last-resort handler can answer it anywhere) and 503 (so can a database
+  that cannot be reached, `api/containment.py`), 501 where the path or query
   names an `ecosystem`, 404/503 where the path names a package (`PACKAGE_PARAMS`) or the query a
   `purl` (and 501 for the latter too), 404 where it
   names any other identifier (what the shared error table answers for those parameters) and 400 where there is a request body (one that is not UTF-8 JSON text), (2) gives every declared 4xx/5xx answer without a body description the
@@ -50,7 +51,8 @@ STATUS_TEXT: Final[dict[int, str]] = {
     500: "Internal error (problem+json)",
     501: "Ecosystem not supported yet (problem+json)",
     502: "A data source answered unreadable data (problem+json)",
-    503: "Upstream unavailable and nothing stored to answer from (problem+json, Retry-After)",
+    503: "Upstream registry unavailable and nothing stored to answer from, or the database "
+    "unreachable (problem+json, Retry-After)",
 }
 RETRY_AFTER_HEADER: Final[dict[str, Any]] = {
     "Retry-After": {
@@ -103,14 +105,14 @@ PACKAGE_PARAMS: Final = frozenset({"package", "from_pkg", "to_pkg", "packages_cs
 
 
 def _implied_statuses(operation: dict[str, Any], path: str) -> list[int]:
-    statuses = [500]
+    statuses = [500, 503]  # 503: the database cannot be reached (any route may need it)
     params = operation.get("parameters", [])
     names = {p.get("name") for p in params if p.get("in") == "path"}
     query = {p.get("name") for p in params if p.get("in") == "query"}
     if "ecosystem" in names or "{ecosystem}" in path or query & {"ecosystem", "purl"}:
         statuses.append(501)
     if names & PACKAGE_PARAMS or "{package}" in path or "purl" in query:
-        statuses += [404, 503]
+        statuses.append(404)
     elif names - {"ecosystem"}:
         statuses.append(
             404

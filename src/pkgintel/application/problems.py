@@ -18,6 +18,7 @@ from typing import Any
 from pkgintel.domain.accounts import AccountProblem
 from pkgintel.domain.errors import (
     AccountNotFound,
+    DatabaseUnavailable,
     EcosystemNotSupported,
     ErrorEntryNotFound,
     InvalidInput,
@@ -39,6 +40,7 @@ from pkgintel.domain.operations.ops import (
     OpsUnavailable,
 )
 from pkgintel.sources.errors import AdvisoryNotFound, InvalidSourceData
+from pkgintel.storage.outage import database
 
 logger = logging.getLogger(__name__)
 
@@ -238,6 +240,13 @@ PROBLEMS: dict[type[PkgIntelError], ProblemSpec] = {
     ),
     OpsUnavailable: ProblemSpec(409, "unavailable", "Cannot run now"),
     NotConfigured: ProblemSpec(503, "not-configured", "Not configured"),
+    DatabaseUnavailable: ProblemSpec(
+        503,
+        "database-unavailable",
+        "Database unavailable",
+        lambda e: {"retry_after": e.retry_after},
+        headers=lambda e: {"Retry-After": str(e.retry_after)},
+    ),
     # account refusals carry their own status, kind, title and headers (`domain/accounts.py`)
     AccountProblem: ProblemSpec(
         lambda e: e.status, lambda e: e.kind, lambda e: e.title, headers=lambda e: e.headers
@@ -262,6 +271,8 @@ def problem_for(exc: PkgIntelError) -> Problem:
     message (and is logged). `InvalidInput` maps to a 422 whose `detail` is the message (the JSON API
     answers it in FastAPI's validation shape instead, see `api/errors.error_response`).
     """
+    if isinstance(exc, StorageError) and not isinstance(exc, DatabaseUnavailable):
+        exc = database.classify(exc) or exc  # a store's wrapped connection failure
     spec = spec_for(exc)
     if spec is None:
         logger.error("unmapped domain error %s: %s", exc.__class__.__name__, exc.message)

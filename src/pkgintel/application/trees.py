@@ -213,6 +213,7 @@ def history_wire(h: History) -> dict[str, Any]:
         "trend": h.trend.direction,
         "trend_delta": h.trend.delta,
         "trend_window": h.trend.window,
+        "gone_since": h.gone_since.isoformat() if h.gone_since else None,
         "trend_rule": "mean score of the last k snapshots minus the first k (k = min(3, n // 2)): "
         "≥ +5 up, ≤ -5 down, else stable; null with fewer than two snapshots",
         "snapshots": [

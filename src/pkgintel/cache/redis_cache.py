@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from pkgintel.cache.base import CacheEntry, CacheUnavailable
@@ -26,7 +28,11 @@ class RedisCache:
 
     @classmethod
     def from_url(cls, url: str) -> RedisCache:
-        return cls(Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0))
+        # One immediate retry (a pooled connection a Redis restart closed), never the client's
+        # default of several retries with backoff: a request must not wait seconds for a Redis
+        # that is away (`FallbackCache` serves from memory meanwhile).
+        retry = Retry(NoBackoff(), 1)
+        return cls(Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0, retry=retry))
 
     @property
     def backend(self) -> str:

@@ -1,13 +1,15 @@
 """
 `pkgintel snapshot`: record today's health snapshot of the packages asked about recently and those
 already tracked (what the `health-snapshots` cron job does), or of the packages named with
-`--package ecosystem/name`. Exit codes: 0 recorded, 1 nothing could be recorded, 2 bad usage.
+`--package ecosystem/name`. One bad package never stops the run: what could not be recorded is listed
+(a tracked package gone upstream is marked gone, its history kept). Exit codes: 0 something was
+done, 1 nothing at all could be done (or the run could not start), 2 bad usage.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,6 +17,9 @@ from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names.rules import validate_name
 from pkgintel.domain.packages import Ecosystem, resolve_ecosystem
+
+if TYPE_CHECKING:
+    from pkgintel.services.reports.history import SnapshotRun
 
 
 def _parse(items: list[str]) -> list[tuple[Ecosystem, str]]:
@@ -49,20 +54,25 @@ def snapshot(
 
     targets = _parse(package or [])
 
-    async def _run() -> tuple[int, int, dict[str, str], float]:
+    async def _run() -> SnapshotRun:
         async with build_runtime(Settings()) as runtime:
             assert runtime.graph is not None
-            history = runtime.graph.history
-            run = await history.run(targets or None)
-            return run.packages, run.recorded, run.failed, run.seconds
+            return await runtime.graph.history.run(targets or None)
 
     try:
-        total, recorded, failed, seconds = asyncio.run(_run())
+        run = asyncio.run(_run())
     except PkgIntelError as exc:
         typer.echo(f"error: {exc.message}", err=True)
         raise typer.Exit(1) from exc
-    for key, why in failed.items():
+    for key, why in run.failed.items():
         typer.echo(f"{key}: not recorded: {why}", err=True)
-    typer.echo(f"health snapshots: {recorded} of {total} recorded in {seconds:.1f} s")
-    if total and not recorded:
+    for key, since in run.gone.items():
+        typer.echo(f"{key}: gone upstream since {since}; history kept", err=True)
+    summary = f"health snapshots: {run.recorded} of {run.packages} recorded"
+    if run.gone:
+        summary += f", {len(run.gone)} marked gone"
+    if run.failed:
+        summary += f", {len(run.failed)} not recorded"
+    typer.echo(f"{summary} in {run.seconds:.1f} s")
+    if run.packages and not run.recorded and not run.gone:
         raise typer.Exit(1)

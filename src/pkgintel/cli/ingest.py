@@ -149,6 +149,14 @@ async def _guard(step: str, coro: object, lines: list[str], failures: list[str])
         lines.append(await coro)  # type: ignore[misc]
     except PkgIntelError as exc:
         failures.append(f"{step}: {exc.message}")
+    except Exception as exc:  # the database went away mid-run: a rerun resumes (one line, no trace)
+        from pkgintel.storage.outage import is_outage
+
+        if not is_outage(exc):
+            raise
+        failures.append(
+            f"{step}: the database cannot be reached ({exc}); run it again once it is back"
+        )
 
 
 @ingest_app.command("osv")

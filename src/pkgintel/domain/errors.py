@@ -13,6 +13,7 @@ PkgIntelError
 ├── LockfileError(kind, reason, line)             → 422
 ├── NotConfigured (a capability not configured) → 503
 └── StorageError                                  → 500
+    └── DatabaseUnavailable (cannot be reached)   → 503, Retry-After
 ```
 """
 
@@ -137,6 +138,16 @@ class StorageError(PkgIntelError):
     """The database failed."""
 
     reason = "storage_error"
+
+
+class DatabaseUnavailable(StorageError):
+    """The database cannot be reached (refused, dropped, shutting down): retryable, a 503."""
+
+    reason = "database_unavailable"
+
+    def __init__(self, message: str, *, retry_after: int = 5) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class ErrorEntryNotFound(PkgIntelError):

@@ -33,6 +33,7 @@ from pkgintel.domain.purl import parse_purl
 from pkgintel.mcp.args import PURL_PARAM, named_by_purl, resolve_purl_arguments
 from pkgintel.mcp.tools import TOOLS, Tool, ToolAnswer
 from pkgintel.runtime.container import Runtime
+from pkgintel.storage.outage import database
 
 log = logging.getLogger(__name__)
 
@@ -242,6 +243,12 @@ def bind(tool: Tool, runtime_of: Callable[[], Runtime]) -> Callable[..., Any]:
         except SbomError as exc:
             record_call(runtime, source, asked, ctx, tool_outcome(422, started))
             return _invalid(str(exc))
+        except Exception as exc:  # a database that cannot be reached is a 503 problem, not a crash
+            unavailable = database.classify(exc)
+            if unavailable is None:
+                raise
+            record_call(runtime, source, asked, ctx, tool_outcome(unavailable, started))
+            return _error(unavailable)
         record_call(runtime, source, asked, ctx, tool_outcome(result, started))
         if isinstance(result, ToolAnswer):
             structured, text = result.structured, result.text

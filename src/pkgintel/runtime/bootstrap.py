@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.cache.base import Cache
+from pkgintel.cache.fallback import FallbackCache
 from pkgintel.cache.memory import MemoryCache
 from pkgintel.cache.redis_cache import RedisCache
 from pkgintel.config import Settings
@@ -70,7 +71,8 @@ logger = logging.getLogger(__name__)
 
 def build_cache(settings: Settings) -> Cache:
     if settings.redis_url:
-        return RedisCache.from_url(settings.redis_url)
+        # While Redis is away, an in-process cache stands in (no stampede upstream, one WARNING).
+        return FallbackCache(RedisCache.from_url(settings.redis_url))
     return MemoryCache(settings.memory_cache_entries)
 
 
@@ -261,7 +263,7 @@ async def build_runtime(settings: Settings, **overrides: Any) -> AsyncIterator[R
             await runtime.accounts.close()
     finally:
         await client.aclose()
-        if isinstance(cache, RedisCache):
+        if isinstance(cache, RedisCache | FallbackCache):
             await cache.close()
         await engine.dispose()
 

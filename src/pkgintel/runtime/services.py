@@ -266,6 +266,7 @@ def build_knowledge(
         flush_interval_s=settings.usage_flush_interval_s,
         retention_days=settings.usage_retention_days,
         enabled=settings.usage_log_enabled,
+        max_buffer=settings.usage_buffer_max,
     )
     github = GitHubClient(client, settings.upstream_github_api_url, token=settings.github_token)
     return Knowledge(

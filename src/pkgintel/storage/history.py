@@ -6,14 +6,14 @@ from datetime import date, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, select
+from sqlalchemy import and_, delete, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.domain.errors import StorageError
 from pkgintel.domain.signals.history import HealthSnapshot
 from pkgintel.storage.sql import insert_for
-from pkgintel.storage.tables import health_snapshot
+from pkgintel.storage.tables import health_snapshot, package_gone
 
 
 class SqlHistoryStore:
@@ -96,6 +96,53 @@ class SqlHistoryStore:
             if len(seen) >= limit:
                 break
         return [(eco, name) for (eco, _), name in seen.items()]
+
+    async def mark_gone(self, ecosystem: str, package: str, day: date, reason: str) -> date:
+        """Record that the registry no longer has the package on `day`; returns the first day it
+        was seen gone (kept from an earlier run)."""
+        stmt = insert_for(self._dialect, package_gone).values(
+            ecosystem=ecosystem, package=package, gone_since=day, last_checked=day, reason=reason
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["ecosystem", "package"],
+            set_={"last_checked": day, "reason": reason},
+        )
+        try:
+            async with self._engine.begin() as conn:
+                await conn.execute(stmt)
+                since = await conn.scalar(
+                    select(package_gone.c.gone_since).where(
+                        and_(
+                            package_gone.c.ecosystem == ecosystem, package_gone.c.package == package
+                        )
+                    )
+                )
+        except SQLAlchemyError as exc:
+            raise StorageError(f"marking a package gone failed: {exc}") from exc
+        return since if isinstance(since, date) else day
+
+    async def gone_since(self, ecosystem: str, package: str) -> date | None:
+        """The first day the package was seen gone upstream, or None."""
+        c = package_gone.c
+        try:
+            async with self._engine.connect() as conn:
+                since = await conn.scalar(
+                    select(c.gone_since).where(and_(c.ecosystem == ecosystem, c.package == package))
+                )
+        except SQLAlchemyError as exc:
+            raise StorageError(f"reading gone packages failed: {exc}") from exc
+        return since if isinstance(since, date) else None
+
+    async def clear_gone(self, ecosystem: str, package: str) -> None:
+        """The package answered again: forget that it was gone."""
+        c = package_gone.c
+        try:
+            async with self._engine.begin() as conn:
+                await conn.execute(
+                    delete(package_gone).where(and_(c.ecosystem == ecosystem, c.package == package))
+                )
+        except SQLAlchemyError as exc:
+            raise StorageError(f"clearing a gone package failed: {exc}") from exc
 
 
 def _aware(value: datetime) -> datetime:

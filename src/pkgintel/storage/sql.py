@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from pkgintel.domain.errors import StorageError
 from pkgintel.domain.names.rules import SNAPSHOT_ROW_SOURCE, NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.storage import outage
 from pkgintel.storage.tables import name_index, package_name, package_snapshot
 
 logger = logging.getLogger(__name__)
@@ -41,8 +42,11 @@ def create_engine(url: str) -> AsyncEngine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
+        outage.database.watch(engine)
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    outage.database.watch(engine)  # an outage ends, with one log line, at the next connection
+    return engine
 
 
 def insert_for(dialect: str, table: Any) -> Any:

@@ -586,3 +586,14 @@ outbox = Table(
 """Mail waiting to be read with `pkgintel outbox` when no SMTP server is configured; a message is
 removed when read and pruned once its sign-in link has expired."""
 Index("ix_outbox_created_at", outbox.c.created_at)
+package_gone = Table(
+    "package_gone",
+    metadata,
+    Column("ecosystem", String(16), primary_key=True),
+    Column("package", String(256), primary_key=True),
+    Column("gone_since", Date, nullable=False),
+    Column("last_checked", Date, nullable=False),
+    Column("reason", Text, nullable=False),
+)
+"""A tracked package its registry no longer has (issue 34): first and last day it was seen gone.
+Its `health_snapshot` rows are kept; the row is deleted when the package answers again."""

@@ -133,5 +133,8 @@ class HistoryOut(_Open):
     trend_delta: float | None
     trend_window: int
     trend_rule: str
+    gone_since: str | None = Field(
+        None, description="first day the registry no longer had the package (history kept)"
+    )
     snapshots: list[HistorySnapshotOut]
     meta: SourcesMetaOut = Field(alias="_meta")

@@ -43,6 +43,7 @@ from typing import Any
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.operations.ops import TERMINAL_JOB, Job, JobEvent, JobStatus, OpsNotFound
 from pkgintel.storage.ops_base import OpsStore
+from pkgintel.storage.outage import database
 
 logger = logging.getLogger(__name__)
 
@@ -337,8 +338,12 @@ class Worker:
         try:
             while not stop.is_set():
                 await self._housekeeping()
-                while len(self.running) < self.concurrency and await self.run_next():
-                    pass
+                try:
+                    while len(self.running) < self.concurrency and await self.run_next():
+                        pass
+                except Exception as exc:  # the worker outlives a database outage
+                    if database.classify(exc) is None:
+                        logger.exception("claiming a job failed")
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(_first(stop, self.wake), self.poll_s)
@@ -356,10 +361,13 @@ class Worker:
         for step in (self._reap, *self.ticks):
             try:
                 await step()
-            except PkgIntelError as exc:
-                logger.warning("worker housekeeping: %s", exc.message)
-            except Exception:
-                logger.exception("worker housekeeping failed")
+            except Exception as exc:
+                if database.classify(exc) is not None:
+                    continue  # said once per outage by the outage tracker
+                if isinstance(exc, PkgIntelError):
+                    logger.warning("worker housekeeping: %s", exc.message)
+                else:
+                    logger.exception("worker housekeeping failed")
 
     async def _claim(self) -> Job | None:
         return await self.queue.store.claim(
@@ -480,8 +488,9 @@ class Worker:
                 ours, kill = await self.queue.store.heartbeat(
                     job.id, self.worker_id, job.attempts, lease_s=self.lease_s
                 )
-            except Exception:
-                logger.warning("heartbeat of job %s failed; retrying", job.id, exc_info=True)
+            except Exception as exc:
+                if database.classify(exc) is None:
+                    logger.warning("heartbeat of job %s failed; retrying", job.id, exc_info=True)
                 continue
             if not ours or kill:
                 work.cancel()

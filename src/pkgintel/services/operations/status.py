@@ -49,6 +49,11 @@ class StatusService:
         self._states: tuple[float, list[dict[str, Any]]] | None = None
 
     @property
+    def database(self) -> StoreHealth:
+        """The database round trip the probes use."""
+        return self._db
+
+    @property
     def version(self) -> str:
         return __version__
 

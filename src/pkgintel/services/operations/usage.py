@@ -37,11 +37,13 @@ from pkgintel.domain.operations.usage import (
 )
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.storage.base import KnowledgeStore
+from pkgintel.storage.outage import database
 
 logger = logging.getLogger(__name__)
 
 MAX_BUFFER = 50_000
-"""Events kept while the database is failing; older ones are dropped (and counted)."""
+"""Default bound of the events kept while the database is failing; older ones are dropped (counted
+in `dropped` and logged once per overflow)."""
 _PRUNE_EVERY_S = 3600.0
 
 
@@ -67,8 +69,11 @@ class UsageLog:
         flush_interval_s: float = 2.0,
         retention_days: int = 90,
         enabled: bool = True,
+        max_buffer: int = MAX_BUFFER,
     ) -> None:
         self._store = store
+        self._max_buffer = max_buffer
+        self._overflowing = False
         self._clock = clock
         self._batch = batch_size
         self._interval = flush_interval_s
@@ -111,10 +116,8 @@ class UsageLog:
                 *(outcome or CallOutcome()),
             )
         )
-        if len(self._buffer) > MAX_BUFFER:
-            overflow = len(self._buffer) - MAX_BUFFER
-            del self._buffer[:overflow]
-            self.dropped += overflow
+        if len(self._buffer) > self._max_buffer:
+            self._drop_oldest()
         due = (
             len(self._buffer) >= self._batch
             or time.monotonic() - self._last_flush >= self._interval
@@ -125,24 +128,49 @@ class UsageLog:
             ):  # no running loop (sync caller): next flush takes it
                 self._task = asyncio.get_running_loop().create_task(self._flush_quietly())
 
+    def _drop_oldest(self) -> None:
+        overflow = len(self._buffer) - self._max_buffer
+        del self._buffer[:overflow]
+        self.dropped += overflow
+        if not self._overflowing:  # once per overflow, not per dropped event
+            self._overflowing = True
+            logger.warning(
+                "usage log buffer full (%d events) while the database cannot take them; "
+                "dropping the oldest (%d dropped since start)",
+                self._max_buffer,
+                self.dropped,
+            )
+
     async def _flush_quietly(self) -> int:
+        """`flush`, never raising: events that could not be written stay buffered (bounded). A
+        database outage is counted by the outage tracker (which logs once per outage)."""
         try:
             return await self.flush()
-        except StorageError:
-            logger.warning(
-                "usage log flush failed; %d events kept for the next try", len(self._buffer)
-            )
+        except Exception as exc:
+            if database.classify(exc) is None:
+                logger.warning(
+                    "usage log flush failed (%s); %d events kept for the next try",
+                    exc.__class__.__name__,
+                    len(self._buffer),
+                )
             return 0
 
     async def flush(self) -> int:
-        """Write what is buffered (one batch); prune old events when due. Returns events written."""
+        """Write what is buffered (one batch); prune old events when due. Returns events written.
+        On failure the batch goes back to the front of the buffer (bounded) and the error is
+        raised."""
         batch, self._buffer = self._buffer, []
         self._last_flush = time.monotonic()
         try:
             written = await self._store.write_usage(batch)
-        except StorageError:
+        except BaseException:
             self._buffer[:0] = batch
+            if len(self._buffer) > self._max_buffer:
+                self._drop_oldest()
             raise
+        if self._overflowing:
+            self._overflowing = False
+            logger.info("usage log written again; %d events were dropped in all", self.dropped)
         if time.monotonic() - self._last_prune >= _PRUNE_EVERY_S:
             self._last_prune = time.monotonic()
             await self.prune()
@@ -153,8 +181,14 @@ class UsageLog:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
-        with contextlib.suppress(StorageError):
+        try:
             await self.flush()
+        except Exception as exc:
+            if database.classify(exc) is None and not isinstance(exc, StorageError):
+                raise
+            logger.warning(
+                "usage log: %d events could not be written at shutdown", len(self._buffer)
+            )
 
     async def prune(self) -> int:
         """Delete events older than the retention period."""

@@ -37,6 +37,7 @@ from pkgintel.domain.signals.provenance import SourceState, SourceStatus
 from pkgintel.ecosystems.base import RegistryAdapter
 from pkgintel.services.packages.codec import decode_snapshot, encode_snapshot
 from pkgintel.storage.base import SnapshotStore
+from pkgintel.storage.outage import database
 from pkgintel.transport.memo import SharedFetches
 from pkgintel.transport.side_tasks import abandon
 
@@ -223,8 +224,9 @@ class PackageService:
             await self._store.save_snapshot(ecosystem, store_key, version or "", raw, fetched)
             if self._on_seen is not None:
                 await self._on_seen(info, downloads)
-        except Exception:  # a failed write must not fail the answer already in hand
-            logger.exception("could not store snapshot of %s/%s", ecosystem.value, name)
+        except Exception as exc:  # a failed write must not fail the answer already in hand
+            if database.classify(exc) is None:  # an outage is said once, not per package
+                logger.exception("could not store snapshot of %s/%s", ecosystem.value, name)
         return Snapshot(
             info,
             downloads,

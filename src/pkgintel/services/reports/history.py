@@ -9,8 +9,11 @@ Each snapshot is `ReportService.get_report(ecosystem, name)` — the same health
 release and the latest version, stored once per package per UTC day (a second run the same day
 replaces it). Vulnerability counts are null, never zero, when the advisory data was unavailable.
 
-A package whose report cannot be built (registry down with nothing stored, gone) is skipped and
-counted in the run's `failed`; the run itself only fails when the database does.
+One bad package never stops a run: a package whose report cannot be built (registry down with
+nothing stored, an unexpected error) is skipped and listed in the run's `failed`; a tracked package
+(one with history) that its registry no longer has is marked gone with the day (`gone`), its history
+kept, and unmarked when it answers again; a name the registry never had is listed in `failed`. The
+run itself only fails when it cannot even list its targets (the database is down).
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final, Protocol
 
-from pkgintel.domain.errors import PkgIntelError
+from pkgintel.domain.errors import PackageNotFound, PkgIntelError
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.signals.history import HealthSnapshot, Trend, trend
@@ -45,6 +48,12 @@ class HistoryStore(Protocol):
 
     async def tracked(self, since: date, limit: int) -> list[tuple[str, str]]: ...
 
+    async def mark_gone(self, ecosystem: str, package: str, day: date, reason: str) -> date: ...
+
+    async def gone_since(self, ecosystem: str, package: str) -> date | None: ...
+
+    async def clear_gone(self, ecosystem: str, package: str) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class History:
@@ -54,14 +63,19 @@ class History:
     snapshots: tuple[HealthSnapshot, ...]
     trend: Trend
     sources: tuple[SourceStatus, ...]
+    gone_since: date | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SnapshotRun:
+    """A run's outcome: `failed` maps `ecosystem/name` to why; `gone` to the day it was first
+    seen gone upstream (its history kept)."""
+
     packages: int
     recorded: int
     failed: dict[str, str]
     seconds: float
+    gone: dict[str, str] = field(default_factory=dict)
 
 
 def snapshot_of(report: PackageReport, day: date) -> HealthSnapshot:
@@ -119,7 +133,19 @@ class HistoryService:
         report = await self._reports.get_report(ecosystem, name)
         snap = snapshot_of(report, self._clock().astimezone(UTC).date())
         await self._store.save(snap)
+        if await self._store.gone_since(snap.ecosystem, snap.package) is not None:
+            await self._store.clear_gone(snap.ecosystem, snap.package)
+            logger.info("%s/%s answers upstream again", snap.ecosystem, snap.package)
         return snap
+
+    async def _gone(self, eco: Ecosystem, name: str, exc: PackageNotFound) -> date | None:
+        """Mark a tracked package gone (today, or the day it was first seen gone); None when it
+        has no history (a name the registry never had is not "gone")."""
+        today = self._clock().astimezone(UTC).date()
+        key = normalise_name(eco, name)
+        if not await self._store.series(eco.value, key, today - timedelta(days=MAX_DAYS)):
+            return None
+        return await self._store.mark_gone(eco.value, key, today, exc.message)
 
     async def targets(self) -> list[tuple[Ecosystem, str]]:
         """Packages the daily job snapshots (see the module contract)."""
@@ -160,16 +186,32 @@ class HistoryService:
         todo = list(targets) if targets is not None else await self.targets()
         sem = asyncio.Semaphore(self._concurrency)
         failed: dict[str, str] = {}
+        gone: dict[str, str] = {}
         done = 0
 
         async def one(eco: Ecosystem, name: str) -> None:
             nonlocal done
             async with sem:
+                key = f"{eco.value}/{name}"
                 try:
                     await self.record(eco, name)
+                except PackageNotFound as exc:
+                    try:
+                        since = await self._gone(eco, name, exc)
+                    except Exception as inner:
+                        failed[key] = f"{exc.message}; marking it gone failed: {inner}"
+                    else:
+                        if since is None:
+                            failed[key] = exc.message
+                        else:
+                            gone[key] = since.isoformat()
+                            logger.info("%s is gone upstream since %s; history kept", key, since)
                 except PkgIntelError as exc:
-                    failed[f"{eco.value}/{name}"] = exc.message
-                    logger.info("health snapshot of %s/%s failed: %s", eco.value, name, exc.message)
+                    failed[key] = exc.message
+                    logger.info("health snapshot of %s failed: %s", key, exc.message)
+                except Exception as exc:  # one package's bug or outage never stops the run
+                    failed[key] = f"{exc.__class__.__name__}: {exc}"[:300]
+                    logger.warning("health snapshot of %s failed: %s", key, failed[key])
                 done += 1
                 if progress is not None and done % 50 == 0:
                     await progress(done, len(todo))
@@ -177,9 +219,10 @@ class HistoryService:
         await asyncio.gather(*(one(eco, name) for eco, name in todo))
         return SnapshotRun(
             packages=len(todo),
-            recorded=len(todo) - len(failed),
+            recorded=len(todo) - len(failed) - len(gone),
             failed=failed,
             seconds=round(asyncio.get_running_loop().time() - started, 3),
+            gone=gone,
         )
 
     async def history(self, ecosystem: Ecosystem, name: str, days: int = 90) -> History:
@@ -212,4 +255,7 @@ class HistoryService:
             snapshots=tuple(snaps),
             trend=trend([s.score for s in snaps]),
             sources=(source,),
+            gone_since=await self._store.gone_since(
+                ecosystem.value, normalise_name(ecosystem, name)
+            ),
         )
