@@ -77,7 +77,9 @@ async def test_past_the_bound_the_oldest_rows_are_dropped_counted_and_logged_onc
     assert [r.package for r in store.rows][-1] == "p29"
     database.recovered()
     levels = [
-        (r.levelname, r.getMessage()) for r in caplog.records if r.name == "pkgintel.services.operations.usage"
+        (r.levelname, r.getMessage())
+        for r in caplog.records
+        if r.name == "pkgintel.services.operations.usage"
     ]
     assert [level for level, _ in levels] == ["WARNING", "INFO"], levels
     assert "80 events were dropped" in levels[1][1]
