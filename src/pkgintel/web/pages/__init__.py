@@ -1,0 +1,1 @@
+"""The web pages, one module per page or group of pages; each renders answers from `web/answers.py`."""
