@@ -164,3 +164,29 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+@pytest.fixture(autouse=True)
+def _no_app_outlives_its_test() -> Iterator[None]:
+    """
+    A server builds one app per process; the suite builds one per test. Two things would keep every
+    test's app (and the runtime it holds) alive to the end of the suite — gigabytes over the run, and
+    garbage collections that walk all of it:
+
+    - FastAPI classifies each endpoint callable once, in module-level LRU caches of 4,096 entries
+      (`fastapi.dependencies.models`); its own `/openapi.json` endpoint is a closure over the app, so
+      each cached entry holds an app. The caches are emptied after each test.
+    - The app's lifespan freezes its start-up heap (`app.py`), as a long-lived server should; here each
+      test's app would freeze the one before it. The heap is thawed after each test.
+    """
+    import gc
+
+    from fastapi.dependencies import models
+
+    yield
+    for value in vars(models).values():
+        clear = getattr(value, "cache_clear", None)
+        if callable(clear):
+            clear()
+    if gc.get_freeze_count():
+        gc.unfreeze()
