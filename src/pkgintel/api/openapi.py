@@ -22,6 +22,8 @@ from typing import Any, Final
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from pkgintel.domain.rate_limits import exempt
+
 PROBLEM_MEDIA: Final = "application/problem+json"
 PROBLEM_SCHEMA: Final[dict[str, Any]] = {
     "title": "Problem",
@@ -106,6 +108,9 @@ PACKAGE_PARAMS: Final = frozenset({"package", "from_pkg", "to_pkg", "packages_cs
 
 def _implied_statuses(operation: dict[str, Any], path: str) -> list[int]:
     statuses = [500, 503]  # 503: the database cannot be reached (any route may need it)
+    if not exempt(path):
+        # rate limited (`api/rate_limits.py`), and a presented API key that is not an active one
+        statuses += [429, 401]
     params = operation.get("parameters", [])
     names = {p.get("name") for p in params if p.get("in") == "path"}
     query = {p.get("name") for p in params if p.get("in") == "query"}

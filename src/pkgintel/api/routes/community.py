@@ -17,6 +17,7 @@ from pkgintel.api.deps import IdentityDep, RuntimeDep
 from pkgintel.api.errors import problem
 from pkgintel.api.http import NO_STORE, plain_json
 from pkgintel.api.openapi import problem_responses
+from pkgintel.api.routes.admin import RESPONSES as ADMIN_RESPONSES
 from pkgintel.api.routes.admin import OpsDep
 from pkgintel.application.community import anomalies_answer, anomaly_answer, track_answer
 from pkgintel.domain.community import (
@@ -158,7 +159,7 @@ async def post_track(runtime: RuntimeDep, identity: IdentityDep, request: Reques
     "/api/admin/anomalies",
     tags=["admin"],
     summary="Anomaly reports, newest first",
-    responses=problem_responses(503),
+    responses={**ADMIN_RESPONSES, **problem_responses(503)},
 )
 async def admin_anomalies(
     ops: OpsDep,
