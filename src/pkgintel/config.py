@@ -574,7 +574,9 @@ class Settings(BaseSettings):
         examples=["https://libretranslate.example.org"],
     )
     translate_api_key: str | None = Field(
-        None, description="API key sent to the translation API as `api_key`, when it needs one."
+        None,
+        description="API key sent to the translation API as `api_key`, when it needs one.",
+        examples=["a1b2c3d4-..."],
     )
     translate_max_chars: int = Field(
         2000, ge=1, le=20000, description="Longest text `GET /api/translate` accepts, characters."

@@ -161,11 +161,15 @@ class RateLimitLayer:
         rules.extend((rule, principal.client_hash) for rule in policy.path_rules(path, method))
         try:
             return await accounts.limiter.hit_all(rules)
-        except Exception:  # the counter store (Redis) failed: serve, say so in the log
+        except Exception as exc:  # the counter store (Redis) failed: serve, say so in one log line
             now = time.monotonic()
             if now - self._warned >= _WARN_EVERY_S:
                 self._warned = now
-                log.warning("rate limits not counted: the counter store failed", exc_info=True)
+                log.warning(
+                    "rate limits not counted: the counter store failed (%s: %s)",
+                    type(exc).__name__,
+                    exc,
+                )
             return None
 
     @staticmethod
