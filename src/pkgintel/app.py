@@ -20,10 +20,11 @@ from pkgintel.api.docs import install_docs
 from pkgintel.api.edge import AccessLog, FanOutBudget, RejectControlPaths
 from pkgintel.api.errors import install_error_handlers
 from pkgintel.api.fast_paths import FastExists
+from pkgintel.api.hot_lane import HotLane, HotLaneApp
 from pkgintel.api.http import ClientIdentity
 from pkgintel.api.openapi import install_openapi
 from pkgintel.api.purl_routes import purl_twin_router
-from pkgintel.api.rate_limits import RateLimitLayer
+from pkgintel.api.rate_limits import RateLimitLayer, RequestCounter
 from pkgintel.api.routes import (
     admin,
     advisories,
@@ -107,7 +108,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
         async with mcp_http.running():
             yield
 
-    app = FastAPI(
+    app = HotLaneApp(
         title="pkgintel",
         version=__version__,
         description=DESCRIPTION,
@@ -130,6 +131,8 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     )
     identity = ClientIdentity(settings.trusted_proxies, settings.ip_hash_secret)
     app.state.identity = identity
+    counter = RequestCounter()
+    app.hot_lane = HotLane(identity, counter)
     routers = (
         service.router,
         packages.router,
@@ -176,7 +179,7 @@ def create_app(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
     app.add_middleware(FastExists)
     app.add_middleware(FanOutBudget, limit=settings.upstream_fanout_per_request)
     app.add_middleware(RejectControlPaths)
-    app.add_middleware(RateLimitLayer, identity=identity)
+    app.add_middleware(RateLimitLayer, identity=identity, counter=counter)
     app.add_middleware(ContainErrors)  # no exception reaches uvicorn (which would reset the socket)
     app.add_middleware(AccessLog, identity=identity)
     return app

@@ -97,15 +97,7 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_logged)
         finally:
-            access_logger.info(
-                'client=%s "%s %s HTTP/%s" %d %.1fms',
-                self._client(scope),
-                scope["method"],
-                scope["path"].encode("utf-8", "backslashreplace").decode("ascii", "replace"),
-                scope.get("http_version", "1.1"),
-                status or 500,
-                (time.perf_counter() - started) * 1000,
-            )
+            log_access(scope, self._client(scope), status or 500, started)
 
     def _client(self, scope: Scope) -> str:
         peer = scope.get("client")
@@ -115,6 +107,19 @@ class AccessLog:
             if name == b"x-forwarded-for"
         ]
         return self.identity.hash(self.identity.address_of(peer[0] if peer else None, forwarded))
+
+
+def log_access(scope: Scope, client_hash: str, status: int, started: float) -> None:
+    """The access-log line of one answered request (`started`: its `time.perf_counter()`)."""
+    access_logger.info(
+        'client=%s "%s %s HTTP/%s" %d %.1fms',
+        client_hash,
+        scope["method"],
+        scope["path"].encode("utf-8", "backslashreplace").decode("ascii", "replace"),
+        scope.get("http_version", "1.1"),
+        status,
+        (time.perf_counter() - started) * 1000,
+    )
 
 
 class FanOutBudget:

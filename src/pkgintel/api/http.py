@@ -13,6 +13,7 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from pkgintel.application.answer import NO_STORE, PACKAGE_CACHE, STALE_CACHE, Answer, aged_sources
+from pkgintel.application.exists import etag_of
 
 __all__ = [
     "NO_STORE",
@@ -28,8 +29,7 @@ __all__ = [
 ]
 
 
-def _etag(stable: bytes) -> str:
-    return '"' + hashlib.blake2b(stable, digest_size=12).hexdigest() + '"'
+_etag = etag_of
 
 
 def _matches(request: Request, etag: str) -> bool:

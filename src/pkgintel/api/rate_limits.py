@@ -82,13 +82,78 @@ def limit_headers(verdict: Verdict) -> dict[str, str]:
     }
 
 
+VERDICT_KEY = "rate_verdict"
+"""`scope["state"]` key under which a layer before this one leaves the request's verdict when it
+counted the request already (the hot lane handing a request on): it is not counted twice."""
+
+
+def refusal(verdict: Verdict) -> Any:
+    """The 429 problem answer of a refused `verdict`."""
+    return problem(
+        429,
+        "Too many requests",
+        f"rate limit of {verdict.window} reached; try again in {verdict.reset_s} s",
+        kind="rate-limited",
+        headers={**limit_headers(verdict), "Retry-After": str(verdict.reset_s)},
+        retry_after=verdict.reset_s,
+        limit=verdict.window,
+        rule=verdict.rule,
+    )
+
+
+class RequestCounter:
+    """Counts one request of a principal against its caller limit and its path rules; shared by
+    `RateLimitLayer` and the hot lane, so both count alike. A failing counter store gives None
+    (served without `RateLimit-*` headers) and one log line a minute."""
+
+    def __init__(self) -> None:
+        self._warned = 0.0
+
+    async def count(
+        self,
+        accounts: Accounts,
+        principal: Principal,
+        user_agent: str | None,
+        path: str,
+        method: str,
+    ) -> Verdict | None:
+        policy = accounts.limiter.policy
+        caller = policy.caller_rule(principal, classify_user_agent(user_agent))
+        rules: list[tuple[LimitRule, str]] = [(caller, _key_of(caller, principal))]
+        rules.extend((rule, principal.client_hash) for rule in policy.path_rules(path, method))
+        try:
+            return await accounts.limiter.hit_all(rules)
+        except Exception as exc:  # the counter store (Redis) failed: serve, say so in one log line
+            now = time.monotonic()
+            if now - self._warned >= _WARN_EVERY_S:
+                self._warned = now
+                log.warning(
+                    "rate limits not counted: the counter store failed (%s: %s)",
+                    type(exc).__name__,
+                    exc,
+                )
+            return None
+
+
 class RateLimitLayer:
     """See the module docstring."""
 
-    def __init__(self, app: ASGIApp, identity: ClientIdentity) -> None:
+    def __init__(self, app: ASGIApp, identity: ClientIdentity, counter: RequestCounter) -> None:
         self.app = app
         self._identity = identity
-        self._warned = 0.0
+        self._counter = counter
+
+    async def _count(
+        self,
+        accounts: Accounts,
+        principal: Principal,
+        headers: dict[bytes, list[bytes]],
+        path: str,
+        method: str,
+    ) -> Verdict | None:
+        agent = headers.get(b"user-agent")
+        ua = agent[0].decode("latin-1") if agent else None
+        return await self._counter.count(accounts, principal, ua, path, method)
 
     def _client_hash(self, scope: Scope, headers: dict[bytes, list[bytes]]) -> str:
         client = scope.get("client")
@@ -120,17 +185,20 @@ class RateLimitLayer:
                 accounts, state["principal"], headers, path, scope["method"]
             )
             if verdict is not None and not verdict.allowed:
-                await self._refuse(verdict)(scope, receive, send)
+                await refusal(verdict)(scope, receive, send)
             else:
                 await error_response(exc)(scope, receive, send)
             return
         state["principal"] = principal
-        verdict = await self._count(accounts, principal, headers, path, scope["method"])
+        if VERDICT_KEY in state:  # counted by the hot lane already
+            verdict = state.pop(VERDICT_KEY)
+        else:
+            verdict = await self._count(accounts, principal, headers, path, scope["method"])
         if verdict is None:
             await self.app(scope, receive, send)
             return
         if not verdict.allowed:
-            await self._refuse(verdict)(scope, receive, send)
+            await refusal(verdict)(scope, receive, send)
             return
         if principal.key_id is not None:
             accounts.keys.note_use(principal.key_id)
@@ -144,46 +212,6 @@ class RateLimitLayer:
             await send(message)
 
         await self.app(scope, receive, with_headers)
-
-    async def _count(
-        self,
-        accounts: Accounts,
-        principal: Principal,
-        headers: dict[bytes, list[bytes]],
-        path: str,
-        method: str,
-    ) -> Verdict | None:
-        policy = accounts.limiter.policy
-        agent = headers.get(b"user-agent")
-        ua_class = classify_user_agent(agent[0].decode("latin-1") if agent else None)
-        caller = policy.caller_rule(principal, ua_class)
-        rules: list[tuple[LimitRule, str]] = [(caller, _key_of(caller, principal))]
-        rules.extend((rule, principal.client_hash) for rule in policy.path_rules(path, method))
-        try:
-            return await accounts.limiter.hit_all(rules)
-        except Exception as exc:  # the counter store (Redis) failed: serve, say so in one log line
-            now = time.monotonic()
-            if now - self._warned >= _WARN_EVERY_S:
-                self._warned = now
-                log.warning(
-                    "rate limits not counted: the counter store failed (%s: %s)",
-                    type(exc).__name__,
-                    exc,
-                )
-            return None
-
-    @staticmethod
-    def _refuse(verdict: Verdict) -> Any:
-        return problem(
-            429,
-            "Too many requests",
-            f"rate limit of {verdict.window} reached; try again in {verdict.reset_s} s",
-            kind="rate-limited",
-            headers={**limit_headers(verdict), "Retry-After": str(verdict.reset_s)},
-            retry_after=verdict.reset_s,
-            limit=verdict.window,
-            rule=verdict.rule,
-        )
 
 
 def _key_of(rule: LimitRule, principal: Principal) -> str:

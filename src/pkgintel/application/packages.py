@@ -23,6 +23,7 @@ from pkgintel.domain.purl import purl_of
 from pkgintel.domain.releases import resolve_version
 from pkgintel.domain.versions import is_prerelease, newest_first, validate_version
 from pkgintel.runtime.container import Runtime
+from pkgintel.services.names.index import ExistsAnswer
 from pkgintel.services.packages.service import Snapshot
 from pkgintel.services.reports.briefs import render_prompt
 from pkgintel.services.reports.service import PackageReport
@@ -139,11 +140,16 @@ async def exists_answer(runtime: Runtime, ecosystem: Ecosystem, package: str) ->
 
 
 async def exists_body(runtime: Runtime, ecosystem: Ecosystem, package: str) -> dict[str, Any]:
-    """The `/api/exists` answer (shared with the fast path in `api/fast_paths.py`). Raises
+    """The `/api/exists` answer (shared with the MCP tool and `application/exists.py`). Raises
     `InvalidInput` for a name the ecosystem cannot have."""
     name = validate_name(ecosystem, package)
     ans = await runtime.names.exists(ecosystem, name)
     runtime.status.stats.count("exists")
+    return exists_wire(ecosystem, name, ans)
+
+
+def exists_wire(ecosystem: Ecosystem, name: str, ans: ExistsAnswer) -> dict[str, Any]:
+    """The `/api/exists` body of the name index's answer `ans` for the validated `name`."""
     return {
         "ecosystem": ecosystem.value,
         "package": name,

@@ -9,6 +9,7 @@ most crawlers also say `Mozilla/5.0`.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,8 +42,10 @@ _CRAWLER = re.compile(
 _BROWSER = re.compile(r"mozilla/5\.0|applewebkit|gecko/|chrome/|safari/|firefox/", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)
 def classify_user_agent(user_agent: str | None) -> str:
-    """The class of a `User-Agent` header (see the module docstring)."""
+    """The class of a `User-Agent` header (see the module docstring). Memoised: a service sees few
+    distinct agents, and each is asked about on every request."""
     ua = (user_agent or "").strip()[:512]
     if not ua:
         return "other"
