@@ -29,6 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import StorageError
 from pkgintel.domain.knowledge.bugs import BugReport
 from pkgintel.domain.knowledge.release_notes import BreakingChange, ReleaseSection
@@ -83,12 +84,22 @@ def _breaking_json(items: Sequence[BreakingChange]) -> str:
     ).decode()
 
 
-class SqlKnowledgeStore:
-    """See the module docstring."""
+READ_TTL_S = 30.0
+"""How long a per-package read (curated rows, bugs, harvest states) is reused by this process. A
+write through this store drops it at once; a write by another process is seen within this time."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+
+class SqlKnowledgeStore:
+    """See the module docstring. The per-package reads a report makes on every answer (curated
+    rows of one package, its bugs, its harvest states) are memoised for `READ_TTL_S`, so a warm
+    report does not wait for three database round trips."""
+
+    def __init__(self, engine: AsyncEngine, *, read_ttl_s: float = READ_TTL_S) -> None:
         self._engine = engine
         self._dialect = engine.dialect.name
+        self._reads: MemoryLRU[tuple[Any, ...], tuple[Any, ...] | dict[str, HarvestState]] = (
+            MemoryLRU(20_000, ttl_s=read_ttl_s)
+        )
 
     @property
     def is_postgres(self) -> bool:
@@ -127,7 +138,10 @@ class SqlKnowledgeStore:
         stmts: list[Any] = [delete(knowledge_entry).where(knowledge_entry.c.origin == "curated")]
         if values:
             stmts.append((knowledge_entry.insert(), values))
-        await self._write("curated knowledge", stmts)
+        try:
+            await self._write("curated knowledge", stmts)
+        finally:
+            self._reads.clear()
         return len(values)
 
     @staticmethod
@@ -150,6 +164,12 @@ class SqlKnowledgeStore:
         target: str | None = None,
         limit: int | None = None,
     ) -> list[CuratedRow]:
+        memo_key = ("curated", kind, ecosystem, package, target, limit)
+        per_package = ecosystem is not None and package is not None
+        if per_package:
+            found = self._reads.get(memo_key)
+            if isinstance(found, tuple):
+                return list(found)
         c = knowledge_entry.c
         stmt = select(knowledge_entry).where(c.kind == kind)
         if ecosystem is not None:
@@ -162,7 +182,10 @@ class SqlKnowledgeStore:
         if limit is not None:
             stmt = stmt.limit(limit)
         async with self._engine.connect() as conn:
-            return [self._curated(r) for r in (await conn.execute(stmt)).all()]
+            rows = [self._curated(r) for r in (await conn.execute(stmt)).all()]
+        if per_package:
+            self._reads.set(memo_key, tuple(rows))
+        return rows
 
     async def curated_count(self) -> int:
         async with self._engine.connect() as conn:
@@ -288,7 +311,10 @@ class SqlKnowledgeStore:
         ]
         if values:
             stmts.append((known_bug.insert(), values))
-        await self._write("known bugs", stmts)
+        try:
+            await self._write("known bugs", stmts)
+        finally:
+            self._reads.pop(("bugs", ecosystem, package))
         return len(values)
 
     @staticmethod
@@ -314,6 +340,9 @@ class SqlKnowledgeStore:
         )
 
     async def bugs(self, ecosystem: Ecosystem, package: str) -> list[StoredBug]:
+        found = self._reads.get(("bugs", ecosystem, package))
+        if isinstance(found, tuple):
+            return list(found)
         c = known_bug.c
         stmt = (
             select(known_bug)
@@ -321,7 +350,9 @@ class SqlKnowledgeStore:
             .order_by(c.number.desc())
         )
         async with self._engine.connect() as conn:
-            return [self._bug(r) for r in (await conn.execute(stmt)).all()]
+            bugs = [self._bug(r) for r in (await conn.execute(stmt)).all()]
+        self._reads.set(("bugs", ecosystem, package), tuple(bugs))
+        return bugs
 
     async def search_bugs(self, query: str, limit: int) -> list[StoredBug]:
         """Bugs whose title or excerpt match every token of `query` (prefix match), best first."""
@@ -383,14 +414,20 @@ class SqlKnowledgeStore:
             index_elements=["ecosystem", "package", "kind"],
             set_={k: v for k, v in values.items() if k not in ("ecosystem", "package", "kind")},
         )
-        await self._write("harvest state", [stmt])
+        try:
+            await self._write("harvest state", [stmt])
+        finally:
+            self._reads.pop(("harvest", state.ecosystem, state.package))
 
     async def harvest_states(self, ecosystem: Ecosystem, package: str) -> dict[str, HarvestState]:
+        found = self._reads.get(("harvest", ecosystem, package))
+        if isinstance(found, dict):
+            return dict(found)
         c = harvest_state.c
         stmt = select(harvest_state).where(c.ecosystem == ecosystem.value, c.package == package)
         async with self._engine.connect() as conn:
             rows = (await conn.execute(stmt)).all()
-        return {
+        states = {
             r.kind: HarvestState(
                 Ecosystem(r.ecosystem),
                 r.package,
@@ -403,6 +440,8 @@ class SqlKnowledgeStore:
             )
             for r in rows
         }
+        self._reads.set(("harvest", ecosystem, package), states)
+        return dict(states)
 
     # -- repositories ----------------------------------------------------------------------
     async def upsert_repository(
