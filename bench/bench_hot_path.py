@@ -78,12 +78,12 @@ class Prober(threading.Thread):
         self.phase = "idle"
         self.samples: dict[str, list[float]] = {}
         self.errors = 0
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def run(self) -> None:
         i = 0
         with httpx.Client(base_url=self.base, timeout=10.0) as client:
-            while not self._stop.is_set():
+            while not self._halt.is_set():
                 name = self.names[i % len(self.names)]
                 i += 1
                 started = time.perf_counter()
@@ -96,10 +96,10 @@ class Prober(threading.Thread):
                     self.samples.setdefault(self.phase, []).append(took)
                 else:
                     self.errors += 1
-                self._stop.wait(max(0.0, self.every_s - took))
+                self._halt.wait(max(0.0, self.every_s - took))
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(timeout=10)
 
 
@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             }
         finally:
             procs.stop_all()
-    print(json.dumps(results, indent=2))
+            print(json.dumps(results, indent=2))
     return 0
 
 

@@ -1,4 +1,5 @@
-"""`/livez` and `/readyz`: status codes a load balancer can act on (`/api/health` stays 200)."""
+"""`/livez` and `/readyz`: status codes a load balancer can act on (`/api/health` stays 200);
+`/api/status` shows the worker's warm-up."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ async def test_a_worker_still_warming_up_is_not_ready(settings: Settings, runtim
         assert body["ready"] is False and body["checks"]["database"] == "ok"
         assert body["checks"]["warm"].startswith("warming up") and "warm" in body["detail"]
         assert int(ready.headers["retry-after"]) >= 1
+        warming = (await client.get("/api/status")).json()["warm_up"]
+        assert warming["done"] is False and warming["took_s"] is None
         app.state.warm.done()
         assert (await client.get("/readyz")).status_code == 200
         assert (await client.get("/api/health")).status_code == 200
+        warm = (await client.get("/api/status")).json()["warm_up"]
+        assert warm["done"] is True and warm["took_s"] >= 0

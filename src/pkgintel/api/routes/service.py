@@ -12,6 +12,7 @@ from fastapi.responses import Response
 
 from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.http import cached_json, plain_json
+from pkgintel.api.routes.probes import warm_state
 from pkgintel.application.answer import NO_STORE
 from pkgintel.application.registries import REGISTRIES
 from pkgintel.domain.packages import Ecosystem
@@ -83,9 +84,11 @@ async def ecosystems(request: Request, runtime: RuntimeDep) -> Response:
 
 
 @router.get("/api/status", summary="Fast status probe")
-async def status(runtime: RuntimeDep) -> Response:
-    """`ok`, uptime, component states, counters and version; cheap enough to poll."""
+async def status(request: Request, runtime: RuntimeDep) -> Response:
+    """`ok`, uptime, component states, counters, this worker's warm-up and version; cheap enough
+    to poll."""
     st = runtime.status
+    warm = warm_state(request)
     components = await st.components(timeout=0.5)
     ok = all(v == "ok" for v in components.values())
     return plain_json(
@@ -102,6 +105,13 @@ async def status(runtime: RuntimeDep) -> Response:
                 "scope": "this worker process since start",
             },
             "jobs": await _jobs_status(runtime),
+            "warm_up": {
+                "done": warm.warm,
+                "took_s": warm.took_s,
+                "scope": "this worker process: the name pools and the compromise knowledge are "
+                "loaded at start in the background; until done, a first typosquat, check_bulk or "
+                "did-you-mean answer may wait for them (/readyz answers 503 meanwhile)",
+            },
         }
     )
 
