@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -94,6 +96,7 @@ _NAME_GRAMMARS: dict[Ecosystem, tuple[re.Pattern[str], str]] = {
 }
 
 
+@functools.lru_cache(maxsize=65_536)
 def normalise_name(ecosystem: Ecosystem, name: str) -> str:
     """
     The key under which a name is stored and compared (two names are the same package exactly
