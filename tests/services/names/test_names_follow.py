@@ -33,3 +33,25 @@ async def test_cli_ingestion_is_seen_at_once(runtime: Runtime) -> None:
         follower.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await follower
+
+
+async def test_a_load_by_this_process_keeps_the_pools_built_after_it(runtime: Runtime) -> None:
+    """The start-up order: following begins, the shipped names load, the warm-up builds the pools;
+    noticing that very load must not drop the warmed pools (the first typosquat answer would build
+    them again, seconds of CPU)."""
+    names = runtime.names
+    follower = asyncio.create_task(names.follow_ingestions(interval_s=0.4))
+    try:
+        await asyncio.sleep(0.05)  # the follower has read the states (none yet)
+        await names.ingest(
+            Ecosystem.NPM, [NameEntry(Ecosystem.NPM, "left-pad", "left-pad")], source="names"
+        )
+        await names.warm()  # before the follower's first poll
+        warmed = names.index._pools.kept(Ecosystem.NPM)
+        assert warmed is not None
+        await asyncio.sleep(1.0)  # the follower polls and sees the load
+        assert names.index._pools.kept(Ecosystem.NPM) is warmed
+    finally:
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower

@@ -72,6 +72,8 @@ class NameIndex:
         self._answers: OrderedDict[tuple[Ecosystem, str], tuple[float, ExistsAnswer, bool]] = (
             OrderedDict()
         )
+        # The index state each ecosystem's last load by this process wrote.
+        self._written: dict[Ecosystem, datetime] = {}
 
     async def exists(
         self, ecosystem: Ecosystem, name: str, *, suggestions: bool = True
@@ -227,9 +229,11 @@ class NameIndex:
             if now is not None and not now.partial:
                 self.forget(ecosystem)
                 return total
-        await self._store.save_index_state(
-            NameIndexState(ecosystem, source, datetime.fromtimestamp(self._clock(), UTC), total)
+        written = NameIndexState(
+            ecosystem, source, datetime.fromtimestamp(self._clock(), UTC), total
         )
+        await self._store.save_index_state(written)
+        self._written[ecosystem] = written.loaded_at
         self.forget(ecosystem)
         return total
 
@@ -257,11 +261,17 @@ class NameIndex:
                 continue
             for state in states:
                 if seen.get(state.ecosystem) != state.loaded_at:
-                    if state.ecosystem in seen:
+                    known = state.ecosystem in seen
+                    seen[state.ecosystem] = state.loaded_at
+                    if _same_instant(self._written.get(state.ecosystem), state.loaded_at):
+                        # This process loaded it (and dropped its caches then): dropping the
+                        # pools built since — the start-up warm-up's — would make the next
+                        # typosquat answer build them again.
+                        continue
+                    if known:
                         logger.info(
                             "name index of %s reloaded; caches dropped", state.ecosystem.value
                         )
-                    seen[state.ecosystem] = state.loaded_at
                     self.forget(state.ecosystem)
 
     async def warm(self) -> list[Ecosystem]:
@@ -276,3 +286,13 @@ class NameIndex:
     async def index_states(self) -> list[NameIndexState]:
         """Every loaded index's state, read from the store."""
         return await self._store.list_index_states()
+
+
+def _same_instant(a: datetime | None, b: datetime | None) -> bool:
+    """Whether two stored timestamps name the same instant (a naive one read back is UTC; the
+    database may keep fewer digits than Python)."""
+    if a is None or b is None:
+        return False
+    a = a if a.tzinfo else a.replace(tzinfo=UTC)
+    b = b if b.tzinfo else b.replace(tzinfo=UTC)
+    return abs((a - b).total_seconds()) < 0.001
