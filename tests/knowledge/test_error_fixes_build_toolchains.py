@@ -204,7 +204,9 @@ def test_dotnet_codes_use_the_canonical_spelling() -> None:
     for entry in dotnet:
         assert entry.pattern.startswith(CODE_PREFIXES), entry.pattern
         assert entry.pattern.split(" ")[1].isalnum(), entry.pattern
-        assert any(s.startswith("https://learn.microsoft.com/") for s in entry.sources), entry.pattern
+        assert any(s.startswith("https://learn.microsoft.com/") for s in entry.sources), (
+            entry.pattern
+        )
 
 
 def test_entries_give_commands_and_a_real_source() -> None:
@@ -212,4 +214,6 @@ def test_entries_give_commands_and_a_real_source() -> None:
         if entry.tool not in TOOLCHAIN_FLOOR:
             continue
         assert entry.fix and all(step.strip() for step in entry.fix), entry.pattern
-        assert all(s.startswith("https://") and "example.com" not in s for s in entry.sources), entry
+        assert all(s.startswith("https://") and "example.com" not in s for s in entry.sources), (
+            entry
+        )
