@@ -40,6 +40,10 @@ def test_code_entries_name_their_tool() -> None:
                 "node",
                 "maven",
                 "conda",
+                "nuget",
+                "dotnet",
+                "csharp",
+                "msbuild",
             } or e.pattern.startswith("ERR_PNPM_")
 
 
