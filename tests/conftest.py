@@ -25,7 +25,10 @@ from pkgintel.runtime.container import Runtime
 from pkgintel.storage.sql import create_engine
 from tests.bodies import RECORDINGS
 from tests.fake_registry import ReplayRegistry, build
+from tests.parallel import isolate_worker
 from tests.shared import SHARED_DATA
+
+isolate_worker()  # before anything reads the test database and Redis URLs
 
 # No test may start network ingestion: servers started by tests (and their subprocesses) run no
 # embedded worker and no first-start ingestion unless a test asks for them explicitly.

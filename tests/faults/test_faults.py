@@ -29,6 +29,7 @@ pytestmark = [
     pytest.mark.skipif(harness.missing() is not None, reason=str(harness.missing())),
     pytest.mark.postgres,
     pytest.mark.slow,
+    pytest.mark.faults,
 ]
 
 RATE = 40.0
