@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pkgintel.domain.packages import Dependency, Release
+from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError
+from pkgintel.domain.trees.edges import UnevaluableRequirement
+from pkgintel.domain.trees.resolution import TREE_ECOSYSTEMS, conflict_why, pick_version as pick_any
 from pkgintel.domain.trees.cpan import (
+    distribution_range,
     edge_applies,
     installed_with_perl,
     parse_range,
@@ -74,3 +77,26 @@ def test_only_runtime_requires_are_followed() -> None:
     why = edge_applies(Dependency("Test::More", "0", "dev"))
     assert why is not None and why.startswith("dev prerequisite")
     assert edge_applies(Dependency("JSON::XS", "0", "optional")) is not None
+
+
+def test_a_module_requirement_bounds_the_distribution_only_for_its_main_module() -> None:
+    assert distribution_range("Plack", ">= 1.0047, < 2", "Plack", "Plack") == ">= 1.0047, < 2"
+    # any version of another module: any version of the distribution that ships it
+    assert distribution_range("Plack::Request", "0", "Plack", "Plack") == "0"
+    assert distribution_range("Plack::Request", "", "Plack", "Plack") == "0"
+    with pytest.raises(UnevaluableRequirement, match="not the main module of Plack"):
+        distribution_range("Plack::Request", "1.0", "Plack", "Plack")
+    with pytest.raises(UnevaluableRequirement, match="none declared"):
+        distribution_range("Foo::Bar", "1.0", "Foo", None)
+    with pytest.raises(UnevaluableRequirement):
+        distribution_range("Plack", "~> 1.0", "Plack", "Plack")
+
+
+def test_cpan_is_a_tree_ecosystem_with_its_own_dispatch() -> None:
+    assert Ecosystem.CPAN in TREE_ECOSYSTEMS
+    assert Ecosystem.SWIFT not in TREE_ECOSYSTEMS
+    releases = [Release(v) for v in ("1.0", "1.5", "2.0_01")]
+    assert pick_any(Ecosystem.CPAN, releases, "< 2") == "1.5"
+    with pytest.raises(UnevaluableRequirement):
+        pick_any(Ecosystem.CPAN, releases, "^1.0")
+    assert "one version of a distribution" in conflict_why(Ecosystem.CPAN)

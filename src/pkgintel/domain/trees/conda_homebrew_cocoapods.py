@@ -58,13 +58,6 @@ UNSUPPORTED_WHY: Final = {
         "Swift code that neither the Swift Package Index list nor the code host's API gives as "
         "data, so no version's dependencies are known here (they are never guessed)"
     ),
-    # CPAN and Swift are not resolved (issue 16 item 8): see docs/api.md, "JSR, CRAN, Julia, Hackage"
-    Ecosystem.CPAN: (
-        "cpan dependency trees are not resolved: a prerequisite bounds a module's version while "
-        "MetaCPAN's release documents read here give distribution versions, and which modules ship "
-        "with perl (Module::CoreList) is not in our data, so cpanm's choices cannot be reproduced "
-        "without guessing"
-    ),
 }
 """Ecosystems with an adapter but no tree, and why (the 422 detail)."""
 

@@ -14,7 +14,16 @@ CPAN prerequisite rules, pure (the first part of CPAN dependency trees, issue 32
   shipped version is too old (a dual-life module such as `Test::More >= 1.4`) is installed from
   CPAN like any other.
 
-Every function here raises `RangeSyntaxError` for text outside the grammar, never guesses.
+- **Modules and distributions**: a prerequisite names a *module* and bounds the module's version,
+  while release lists give *distribution* versions. For the distribution's main module
+  (`Foo::Bar` of `Foo-Bar`) the distribution version is the module version (`distribution_range`);
+  any other module's version is not the distribution's, so a non-zero requirement on it cannot be
+  checked against the release list and is `UnevaluableRequirement` with the reason, never guessed.
+- **One version per distribution**: cpanm installs into one library path, where a distribution has
+  one installed version (`CONFLICT_WHY`).
+
+Every function here raises `RangeSyntaxError` for text outside the grammar (`distribution_range`:
+`UnevaluableRequirement`), never guesses.
 """
 
 from __future__ import annotations
@@ -26,10 +35,16 @@ from typing import Final
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError
+from pkgintel.domain.trees.edges import UnevaluableRequirement
 from pkgintel.domain.versions import is_prerelease, is_valid, sort_key
 
 _ECO: Final = Ecosystem.CPAN
 _CLAUSE: Final = re.compile(r"^(>=|<=|==|!=|>|<)?\s*(\S+)$")
+
+CONFLICT_WHY: Final = (
+    "cpanm installs one version of a distribution into the library path; the version this tree "
+    "kept does not meet this requirement"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,3 +145,27 @@ def edge_applies(dependency: Dependency) -> str | None:
     if dependency.kind != "runtime":
         return f"{dependency.kind} prerequisite: not installed for a user of the distribution"
     return None
+
+
+def distribution_range(
+    module: str, requirement: str, distribution: str, main_module: str | None
+) -> str:
+    """
+    The range the version of `distribution` must meet for the prerequisite `module` at
+    `requirement`: the requirement itself when `module` is the distribution's main module, "0"
+    (any version) when the requirement admits any version. Raises `UnevaluableRequirement` with
+    the reason for a bounded requirement on another module, or for text outside the grammar.
+    """
+    try:
+        rng = parse_range(requirement)
+    except RangeSyntaxError as exc:
+        raise UnevaluableRequirement(str(exc)) from None
+    if not rng.clauses:
+        return "0"
+    if module == main_module:
+        return requirement
+    raise UnevaluableRequirement(
+        f"{module} {requirement!r} bounds the version of a module that is not the main module of "
+        f"{distribution} ({main_module or 'none declared'}): the module's own version is not the "
+        "distribution's, and MetaCPAN's release list gives distribution versions only"
+    )
