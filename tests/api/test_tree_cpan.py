@@ -198,14 +198,21 @@ async def test_cpan_module_already_installed_is_reused_or_a_conflict(
     assert "one version of a distribution" in conflict["why"]
 
 
-async def test_cpan_module_no_distribution_ships_is_not_found(
+async def test_cpan_module_no_distribution_ships_is_not_found_and_core_only_needs_perl(
     client: httpx.AsyncClient, registry: ReplayRegistry
 ) -> None:
-    dist(registry, "Lone", {"1": [_prereq("No::Such::Module", "0")]}, latest="1", main="Lone")
+    prereqs = [_prereq("No::Such::Module", "0"), _prereq("strict", "9")]
+    dist(registry, "Lone", {"1": prereqs}, latest="1", main="Lone")
+    # `strict` is shipped only with perl (1.12 in 5.36.0): the module index names perl itself
+    registry.add(f"{CPAN}/module/strict", {"name": "strict", "distribution": "perl"})
+    dist(registry, "perl", {"5.36.0": [], "5.40.0": []}, latest="5.40.0", main="perl")
     body = (await client.get("/api/tree/cpan/Lone")).json()
-    reason, detail = _unresolved(body)["No::Such::Module"]
+    unresolved = _unresolved(body)
+    reason, detail = unresolved["No::Such::Module"]
     assert reason == "not_found" and "No::Such::Module" in detail
-    assert ids(body) == {"Lone@1"}
+    reason, detail = unresolved["strict"]
+    assert reason == "unevaluable" and "newer perl" in detail
+    assert ids(body) == {"Lone@1"}  # never a node for perl itself
 
 
 @requires_shared

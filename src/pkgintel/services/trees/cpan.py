@@ -11,7 +11,8 @@ CPAN install does differently (the rules and their sources are in `domain/trees/
 - **Which edges an install follows**: runtime `requires` only (`domain/trees/cpan.edge_applies`);
   a module that ships with perl 5.36.0 at a version meeting the requirement is `skipped` with that
   reason (`knowledge/cpan_core`, from Module::CoreList); a core module whose shipped version is too
-  old is installed from CPAN like any other.
+  old is installed from CPAN like any other, unless only perl itself ships it (the module index
+  names the `perl` distribution): that edge is `unevaluable` (a newer perl, not a CPAN install).
 - **Versions**: the newest release of the distribution that is no developer release and meets the
   range (`domain/trees/cpan.pick_version`). A bounded requirement on a module that is not the
   distribution's main module cannot be checked against distribution versions: the edge is
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
+from typing import Final
 
 from pkgintel.domain.errors import PackageNotFound, PkgIntelError
 from pkgintel.domain.names.rules import normalise_name
@@ -45,6 +47,9 @@ from pkgintel.domain.trees.values import Unresolved
 from pkgintel.knowledge.cpan_core import CORE_PERL, core_modules
 from pkgintel.services.reports.service import PackageReport
 from pkgintel.services.trees.resolution import Resolution, ResolutionContext
+
+PERL_DISTRIBUTION: Final = "perl"
+"""The distribution MetaCPAN's module index names for modules only perl itself ships."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +139,11 @@ class CpanResolution(Resolution):
             if isinstance(found, Unresolved):
                 self.unresolved.append(replace(found, parent=parent, requirement=dep.requirement))
                 continue
+            if found.name == PERL_DISTRIBUTION:
+                self.unresolved.append(
+                    Unresolved(parent, dep.name, dep.requirement, "unevaluable", _core_only(dep))
+                )
+                continue
             try:
                 wanted = distribution_range(
                     dep.name, dep.requirement, found.name, found.main_module
@@ -180,7 +190,6 @@ class CpanResolution(Resolution):
             for module in found.ships | {dep.name}:
                 pending.setdefault(module, node_id)
             self._link(parent, node_id)
-            self._kind_of[node_id] = dep.kind
         if left:
             self._not_expanded(left, f"max_deps {self.max_deps} reached")
         reports = await asyncio.gather(*(self._report(name, v) for name, v, _ in new.values()))
@@ -250,6 +259,13 @@ class CpanResolution(Resolution):
     def _environment(self) -> dict[str, str]:
         # modules shipped with this perl are not installed (`knowledge/cpan_core`)
         return {"perl": CORE_PERL, "installer": "cpanm"}
+
+
+def _core_only(dep: Dependency) -> str:
+    return (
+        f"{dep.name} is shipped only with perl itself, at a version below {dep.requirement!r} in "
+        f"perl {CORE_PERL}: it comes with a newer perl, not from a CPAN distribution"
+    )
 
 
 def _shipped(main: str | None, provides: str) -> list[str]:
