@@ -6,8 +6,6 @@ import pytest
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError
-from pkgintel.domain.trees.edges import UnevaluableRequirement
-from pkgintel.domain.trees.resolution import TREE_ECOSYSTEMS, conflict_why, pick_version as pick_any
 from pkgintel.domain.trees.cpan import (
     distribution_range,
     edge_applies,
@@ -16,6 +14,9 @@ from pkgintel.domain.trees.cpan import (
     pick_version,
     requirement_met,
 )
+from pkgintel.domain.trees.edges import UnevaluableRequirement
+from pkgintel.domain.trees.resolution import TREE_ECOSYSTEMS, conflict_why
+from pkgintel.domain.trees.resolution import pick_version as pick_any
 from pkgintel.knowledge.cpan_core import CORE_PERL, core_modules
 
 
