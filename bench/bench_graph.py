@@ -31,6 +31,8 @@ Figures (server time through `httpx.ASGITransport`, `_common.ServerTimer`):
   these), cold and warm.
 * JSR (with `npm:` imports), CRAN, Julia and Hackage: generated graphs (`jsr_cran_julia_hackage_graphs`) and the
   recorded readxl, cold and warm (`--jsr-cran-julia-hackage-only` runs just these).
+* CPAN: the recorded Dpkg and a generated graph (`_trees_cpan.py`; `--cpan-only` runs just these),
+  cold and warm.
 
 Run: `.venv/bin/python bench/bench_graph.py [--record DIR] [--latency-ms 30] [--runs 200]`.
 Nothing is asserted; figures go to stdout and `bench/results/<timestamp>-graph.json`.
@@ -65,6 +67,7 @@ from _common import (
 sys.path.insert(0, str(REPO))
 
 from _trees_conda_homebrew_cocoapods import conda_homebrew_cocoapods_trees
+from _trees_cpan import cpan_trees
 
 from pkgintel.app import create_app
 from pkgintel.config import Settings
@@ -266,6 +269,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> tuple[list[Row], dict[
     rows.extend(await maven_tree(args, workdir, extra))
     rows.extend(await conda_homebrew_cocoapods_trees(args, workdir, extra, _other_settings))
     rows.extend(await jsr_cran_julia_hackage_trees(args, workdir, extra))
+    rows.extend(await cpan_trees(args, workdir, extra, _other_settings))
     return rows, extra
 
 
@@ -639,6 +643,7 @@ def _other_settings(workdir: Path, db: str) -> Settings:
             "upstream_julia_url": "http://registry.test/raw-github/JuliaRegistries/General/master",
             "upstream_juliahub_url": "http://registry.test/juliahub",
             "upstream_hackage_url": "http://registry.test/hackage",
+            "upstream_cpan_url": "http://registry.test/cpan",
         }
     )
 
@@ -688,6 +693,7 @@ def main() -> None:
         action="store_true",
         help="only the JSR, CRAN, Julia and Hackage trees",
     )
+    parser.add_argument("--cpan-only", action="store_true", help="only the CPAN trees")
     try:
         import uvloop  # noqa: F401
 
@@ -716,6 +722,9 @@ def main() -> None:
         elif args.jsr_cran_julia_hackage_only:
             extra = {}
             rows = run_loop(args, jsr_cran_julia_hackage_trees(args, workdir, extra))
+        elif args.cpan_only:
+            extra = {}
+            rows = run_loop(args, cpan_trees(args, workdir, extra, _other_settings))
         else:
             rows, extra = run_loop(args, run(args, workdir))
     finally:

@@ -376,7 +376,13 @@ async def test_cocoapods_tree_on_the_recorded_app_network_manager(
 
 
 async def test_swift_tree_is_a_422_that_says_why(client: httpx.AsyncClient) -> None:
-    resp = await client.get("/api/tree/swift/apple%2Fswift-nio")
-    assert resp.status_code == 422
-    assert "Package.swift" in resp.text
-    assert (await client.get("/api/licenses/swift/apple%2Fswift-nio")).status_code == 422
+    for path in ("/api/tree/swift/apple%2Fswift-nio", "/api/licenses/swift/apple%2Fswift-nio"):
+        resp = await client.get(path)
+        assert resp.status_code == 422, resp.text
+        # the project's 422 for a value it cannot use: FastAPI's validation body (api/errors.py)
+        [error] = resp.json()["detail"]
+        assert error["loc"] == ["path", "ecosystem"] and error["input"] == "swift"
+        detail = error["msg"]
+        # what was checked and why none of it is dependency data: never a 500, never a guess
+        assert "not resolvable" in detail and "Package.swift" in detail
+        assert "Package.resolved" in detail and "cpan" in detail  # the ecosystems that have trees

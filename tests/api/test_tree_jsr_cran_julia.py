@@ -423,9 +423,3 @@ async def test_hackage_tree_on_the_recorded_aeson_page_says_its_dependencies_are
     assert root["id"] == "aeson@0.2.0.0"
     assert root["dependencies_known"] is False
     assert body["unresolved"] == [] and body["skipped"] == []
-
-
-async def test_cpan_trees_are_422_saying_why(client: httpx.AsyncClient) -> None:
-    resp = await client.get("/api/tree/cpan/Moo")
-    assert resp.status_code == 422
-    assert "Module::CoreList" in resp.text and "module's version" in resp.text

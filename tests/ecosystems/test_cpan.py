@@ -171,6 +171,25 @@ async def test_module_in_a_differently_named_distribution_is_found_through_the_m
     assert info.name == "Tiny-Dist"
 
 
+async def test_a_same_named_distribution_that_does_not_ship_the_module_is_not_taken() -> None:
+    # `Tiny::Dist::Extra` spelled as a distribution finds an unrelated `Tiny-Dist-Extra` whose
+    # release ships other modules: the module index names the distribution that ships it
+    routes = _search_routes()
+    routes["/v1/release/Tiny-Dist-Extra"] = (
+        200,
+        release(
+            distribution="Tiny-Dist-Extra", main_module="Tiny::Other", provides=["Tiny::Other"]
+        ),
+    )
+    routes["/v1/module/Tiny::Dist::Extra"] = (200, {"distribution": "Tiny-Dist"})
+    async with httpx.AsyncClient(transport=routes_transport(routes)) as client:
+        info = await CpanAdapter(client).fetch_package("Tiny::Dist::Extra")
+        same = await CpanAdapter(client).fetch_package("Tiny-Dist-Extra")  # asked as a distribution
+    assert info.name == "Tiny-Dist"
+    assert same.name == "Tiny-Dist-Extra"
+    assert same.extra["main_module"] == "Tiny::Other" and same.extra["provides"] == "Tiny::Other"
+
+
 async def test_older_version_reads_its_release_document() -> None:
     old = release(
         version="1.01",

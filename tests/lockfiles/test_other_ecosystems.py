@@ -158,6 +158,25 @@ def test_gemfile_malformed_line(text: str, line: int) -> None:
     assert _error(GemfileLockParser(), text).line == line
 
 
+def test_gemfile_spec_without_version_is_kept_unresolved() -> None:
+    # Bundler's own parser reads `    name` with no `(version)`; the gem is kept, never dropped.
+    text = (
+        "GEM\n  remote: https://rubygems.org/\n  specs:\n    odd\n      rack\n"
+        "    rack (3.0.8)\n\nDEPENDENCIES\n  odd\n"
+    )
+    result = GemfileLockParser().parse(text)
+    odd = one(result, "odd")
+    assert (odd.version, odd.resolved, odd.direct, odd.dependencies) == (
+        None,
+        False,
+        True,
+        ("rack",),
+    )
+    assert odd.unresolved_reason == "the GEM spec line names no version"
+    assert one(result, "rack").resolved
+    assert result.warnings == ("line 4: spec 'odd' names no version; kept unresolved",)
+
+
 # -- pubspec.lock -----------------------------------------------------------------------------------
 
 
@@ -276,7 +295,18 @@ def test_gradle_per_configuration_file_and_errors() -> None:
     assert [(p.name, p.version, p.dev) for p in result.packages] == [
         ("com.example:lib", "1.0.0", None)
     ]
-    assert _error(GradleLockfileParser(), "a:b:1=x\nnot a coordinate\n").line == 2
+    # A stray line between modules is skipped with a warning naming it (OSV-Scanner reads such a
+    # file too); a file of such lines only is no Gradle lock and is rejected at its first one.
+    skipped = GradleLockfileParser().parse("a:b:1=x\nnot a coordinate\n>>>\nc:d:2=y\n")
+    assert [p.name for p in skipped.packages] == ["a:b", "c:d"]
+    assert [w.split(":")[0] for w in skipped.warnings] == ["line 2 skipped", "line 3 skipped"]
+    assert _error(GradleLockfileParser(), "# c\nnot a coordinate\n>>>\n").line == 2
+
+
+def test_gradle_warnings_are_capped() -> None:
+    text = "a:b:1=x\n" + "junk\n" * 50
+    warnings = GradleLockfileParser().parse(text).warnings
+    assert len(warnings) == 21 and warnings[-1] == "30 more lines skipped the same way"
 
 
 def test_hand_written_files_exist_for_every_kind_lacking_real_data() -> None:

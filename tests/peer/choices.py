@@ -47,10 +47,6 @@ _UNREADABLE = (
 _KEPT_UNRESOLVED = (
     "an entry without a usable version is kept, unresolved with the reason; the peer drops it"
 )
-_MALFORMED = (
-    "a malformed line rejects the file with an error naming that line; the peer skips the line "
-    "and reports the rest"
-)
 
 LOCKFILES: dict[str, str] = {
     # -- the peer's own test looks at part of the file only ------------------------------------
@@ -89,11 +85,32 @@ LOCKFILES: dict[str, str] = {
     "not a release: kept unresolved (source branch) rather than matched as a version",
     "osv-scalibr:javascript/yarnlock/exclude-root.v2.lock": "the root workspace is kept as an "
     "unresolved workspace entry (never audited); OSV-Scanner v1 keeps it too, SCALIBR drops it",
-    # -- malformed lines -------------------------------------------------------------------------
-    "osv-scanner-v1:gradle/with-bad-pkg": _MALFORMED,
-    "osv-scalibr:ruby/gemfilelock/invalid.lock": _MALFORMED,
+    "osv-scalibr:ruby/gemfilelock/invalid.lock": "a spec line without a version (`invalid-name`, "
+    "which Bundler's parser accepts) and the DEPENDENCIES name with no spec (`ast`) are kept "
+    "unresolved with the reason; the peer drops both",
 }
-"""Lockfile fixtures (by expectation id) where our packages differ from the peer's on purpose."""
+"""Lockfile fixtures (by expectation id) where our packages differ from the peer's on purpose
+(docs/lockfiles.md gives the evidence for each family)."""
+
+LOCKFILE_DEV_FLAGS: dict[str, str] = {
+    # pnpm lockfile v9 dropped the per-package `dev: true` (pnpm/pnpm#7808); which packages are
+    # dev-only is stated by the importers' `devDependencies`. OSV-Scanner v1 reads only the old
+    # flag, so its empty groups mean "not recorded" here; OSV-SCALIBR#2421 corrects these two.
+    "osv-scanner-v1:pnpm/one-package-dev.v9.yaml": "acorn is listed under the only importer's "
+    "devDependencies and nowhere else: dev-only; the peer records no group",
+    "osv-scanner-v1:pnpm/mixed-groups.v9.yaml": "is-number is reachable only from the importer's "
+    "devDependencies: dev-only; the peer records no group",
+    # npm: `devOptional` marks a package that is a dev dependency AND an optional dependency of a
+    # non-dev package, so `npm install --omit=dev` still installs it: not dev-only.
+    "osv-scanner-v1:npm/optional-package.v2.json": "supports-color has `devOptional: true` (needed "
+    "in production as an optional dependency): not dev-only; the peer groups it as dev",
+    # uv: `[package.optional-dependencies] dev = [...]` is a published extra that happens to be
+    # called "dev" (installed by `pkg[dev]`), not a development dependency group.
+    "osv-scalibr:python/uvlock/grouped-packages.lock": "black is only in the extras named `dev` "
+    "and `test` (optional-dependencies, published with the package), not in a dependency group: "
+    "not dev-only; the peer takes the extra's name for a group",
+}
+"""Fixtures where the packages agree but our dev flag differs from the peer's group on purpose."""
 
 LOCKFILE_NAMES_FROM_UNSENT_FILES = frozenset(
     k for k, v in LOCKFILES.items() if _INCLUDE in v or k.endswith("with-bad-r-option.txt")

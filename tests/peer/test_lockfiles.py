@@ -1,10 +1,12 @@
 """
 OSV-Scanner's and OSV-SCALIBR's lockfile fixtures (230 cases over 16 kinds, as data in ../shared),
 one case per expectation: a file the peer reads gives the peer's packages — the same
-(normalised name, version) set; a file the peer rejects is a `LockfileError` naming its line.
-Differences that are choices are listed, with the reason, in `tests/peer/choices.py`; even
-there no package the peer found may be missing from our answer (by name), except names that
-come from another file that was not sent.
+(ecosystem, normalised name, version) set, and the same dev flag where both record one
+(`lockfile_parity.py`); a file the peer rejects is a `LockfileError` naming its line; no file
+the peer reads is rejected. Differences that are choices are listed, with the reason, in
+`tests/peer/choices.py` (evidence in docs/lockfiles.md); even there no package the peer found
+may be missing from our answer (by name), except names that come from another file that was
+not sent.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from pkgintel.domain.errors import LockfileError
 from pkgintel.domain.names.rules import normalise_name
-from pkgintel.lockfiles import PARSERS, parse_lockfile
+from pkgintel.lockfiles import PARSERS
 from pkgintel.lockfiles.includes import expand_requirements
 
-from .choices import LOCKFILE_NAMES_FROM_UNSENT_FILES, LOCKFILES
+from .choices import LOCKFILE_DEV_FLAGS, LOCKFILE_NAMES_FROM_UNSENT_FILES, LOCKFILES
+from .lockfile_parity import compare
 from .suites import PEER, load, params
 
 EXPECTATIONS = "osv-lockfiles/expectations.json"
@@ -32,35 +34,37 @@ def _cases() -> list[dict[str, Any]] | None:
 
 @pytest.mark.parametrize("case", params(_cases(), lambda c: c["id"], EXPECTATIONS))
 def test_lockfile_fixture(case: dict[str, Any]) -> None:
+    """The full comparison of `lockfile_parity.compare` (packages, ecosystem, dev flag): a case
+    agrees with the peer, or it is listed in `choices.py` with the reason and differs only in the
+    way listed — so any new difference fails."""
     text = (PEER / "osv-lockfiles" / case["file"]).read_text(encoding="utf-8", errors="replace")
-    kind = case["kind"]
-    ecosystem = PARSERS[kind].ecosystem
+    parity = compare(case, text)
     choice = LOCKFILES.get(case["id"])
-    error: LockfileError | None = None
-    try:
-        parsed = parse_lockfile(text, kind=kind)
-    except LockfileError as raised:
-        error = raised
-    if error is not None:
-        assert error.kind == kind
-        assert error.line is not None and f"line {error.line}" in str(error), str(error)
-        if choice is not None:
-            assert not case["expect_error"], f"{case['id']} is listed as a choice but agrees"
-        else:
-            assert case["expect_error"], f"rejected a file the peer reads: {error}"
+    dev_choice = LOCKFILE_DEV_FLAGS.get(case["id"])
+    if parity.rejected is not None:
+        assert parity.rejected_line is not None, parity.rejected
+        assert f"line {parity.rejected_line}" in parity.rejected, parity.rejected
+        # No valid fixture is rejected, listed or not.
+        assert case["expect_error"], f"rejected a file the peer reads: {parity.rejected}"
+        assert choice is None, f"{case['id']} is listed as a choice but agrees"
         return
     if case["expect_error"]:
         assert choice is not None, f"accepted a file the peer rejects ({case['error_contains']})"
         return
-    want = {(normalise_name(ecosystem, p["name"]), p["version"]) for p in case["packages"]}
-    got = {(normalise_name(ecosystem, p.name), p.version or "") for p in parsed.packages}
-    if choice is None:
-        assert got == want, {"missing": sorted(want - got), "extra": sorted(got - want)}
+    assert not parity.ecosystem_differs, parity.summary()
+    if choice is None and dev_choice is None:
+        assert parity.agrees, parity.summary()
         return
-    assert got != want, f"{case['id']} is listed as a choice but now agrees with the peer"
-    if case["id"] not in LOCKFILE_NAMES_FROM_UNSENT_FILES:
-        lost = {n for n, _ in want} - {n for n, _ in got}
-        assert lost == set(), f"packages lost: {sorted(lost)}"
+    if choice is None:
+        assert not (parity.missing or parity.extra), parity.summary()
+    else:
+        assert parity.missing or parity.extra, f"{case['id']} is listed but its packages agree"
+        if case["id"] not in LOCKFILE_NAMES_FROM_UNSENT_FILES:
+            assert parity.lost == frozenset(), f"packages lost: {sorted(parity.lost)}"
+    if dev_choice is None:
+        assert not parity.dev_differs, parity.summary()
+    else:
+        assert parity.dev_differs, f"{case['id']} is listed but its dev flags agree"
 
 
 def test_every_choice_names_a_real_case() -> None:
@@ -69,6 +73,7 @@ def test_every_choice_names_a_real_case() -> None:
         pytest.skip(f"peer suite {EXPECTATIONS} not found under {PEER}")
     ids = {c["id"] for c in cases}
     assert set(LOCKFILES) <= ids
+    assert set(LOCKFILE_DEV_FLAGS) <= ids
     assert len(cases) == 230
     assert Path(PEER / "osv-lockfiles" / "fixtures").is_dir()
 

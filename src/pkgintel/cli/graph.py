@@ -1,4 +1,8 @@
 """
+`pkgintel tree`: the dependency tree of one package as JSON, the answer of `/api/tree` (the same
+`application.trees.tree_answer`); an ecosystem without a tree (Swift) is a usage error (exit 2) whose
+message says why, as the API's 422 does; a package that cannot be had exits 1.
+
 `pkgintel snapshot`: record today's health snapshot of the packages asked about recently and those
 already tracked (what the `health-snapshots` cron job does), or of the packages named with
 `--package ecosystem/name`. One bad package never stops the run: what could not be recorded is listed
@@ -11,8 +15,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Annotated
 
+import orjson
 import typer
 
+from pkgintel.cli.args import PACKAGE_TARGET_HELP, parse_package_target
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names.rules import validate_name
@@ -76,3 +82,55 @@ def snapshot(
     typer.echo(f"{summary} in {run.seconds:.1f} s")
     if run.packages and not run.recorded and not run.gone:
         raise typer.Exit(1)
+
+
+def tree(
+    target: Annotated[
+        str, typer.Argument(metavar="ECOSYSTEM|PURL", help=PACKAGE_TARGET_HELP, show_default=False)
+    ],
+    package: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PACKAGE",
+            help="Package name (omit it when the first argument is a package URL).",
+            show_default=False,
+        ),
+    ] = None,
+    version: Annotated[
+        str | None, typer.Option("--version", help="Resolve the tree of this version.")
+    ] = None,
+    max_depth: Annotated[
+        int, typer.Option("--max-depth", min=1, max=10, help="Levels below the root expanded.")
+    ] = 3,
+    max_deps: Annotated[
+        int, typer.Option("--max-deps", min=1, max=1000, help="Most dependencies listed.")
+    ] = 200,
+    extras: Annotated[
+        str | None,
+        typer.Option("--extras", help="Comma-separated extras (PyPI) or subspecs (CocoaPods)."),
+    ] = None,
+) -> None:
+    """Print the transitive dependency tree of one package as JSON (the /api/tree answer)."""
+    from pkgintel.application.trees import tree_answer
+    from pkgintel.runtime.bootstrap import build_runtime
+
+    ref = parse_package_target(target, package, version)
+
+    async def _run() -> bytes:
+        async with build_runtime(Settings()) as runtime:
+            answer = await tree_answer(
+                runtime,
+                ref.ecosystem,
+                ref.name,
+                ref.version,
+                max_depth=max_depth,
+                max_deps=max_deps,
+                extras=extras,
+            )
+            return orjson.dumps(answer.wire(), option=orjson.OPT_INDENT_2)
+
+    try:
+        typer.echo(asyncio.run(_run()).decode())
+    except PkgIntelError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2 if exc.reason == "invalid_input" else 1) from exc

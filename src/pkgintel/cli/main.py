@@ -1,6 +1,7 @@
 """
 The command-line door: `pkgintel check | migrate | ingest names|osv|kev|epss|all|knowledge | worker |
-jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot | doctor | scan` (`cli/scan.py`).
+jobs list|run|kill | cron list | harvest releases|bugs|all|asked | snapshot | tree | doctor | scan`
+(`cli/scan.py`; `snapshot` and `tree` in `cli/graph.py`).
 
 It reads `Settings` and builds what each command needs. The commands that start another door
 (`serve`, `mcp`) and the console-script entry point are added by `pkgintel/entry.py`.
@@ -30,7 +31,7 @@ from pkgintel.cli.args import (
 )
 from pkgintel.cli.benchmark import benchmark_app
 from pkgintel.cli.doctor import doctor
-from pkgintel.cli.graph import snapshot
+from pkgintel.cli.graph import snapshot, tree
 from pkgintel.cli.ingest import ingest_app
 from pkgintel.cli.knowledge import harvest_app
 from pkgintel.cli.ops import cron_app, jobs_app, worker
@@ -48,6 +49,7 @@ app.command()(worker)
 app.add_typer(harvest_app, name="harvest")
 app.add_typer(benchmark_app, name="benchmark")
 app.command()(snapshot)
+app.command()(tree)
 app.command()(scan)
 app.command()(doctor)
 app.command()(outbox)

@@ -11,7 +11,7 @@ spelling, `GET /v1/module/{Module::Name}` says which distribution ships it.
 | `GET /v1/release/{dist}` | the latest release: version, date, `author` (PAUSE id), `metadata.author`, `license` (CPAN::Meta names), `resources`, `abstract`, `deprecated`, `dependency` (module, phase, relationship, version) |
 | `GET /v1/release/_search?fields=version,date&q=distribution:{dist}&size=5000` | every release's version and date (run concurrently with the first) |
 | `GET /v1/release/_search?q=distribution:{dist} AND version:"{v}"&size=1` | the release document of a requested older version (its dependencies) |
-| `GET /v1/module/{Module::Name}` | the distribution of a module (only when the name did not resolve as a distribution) |
+| `GET /v1/module/{Module::Name}` | the distribution of a module (only when the name did not resolve as a distribution, or when that distribution's latest release does not ship the module) |
 
 Versions are kept as MetaCPAN spells them (decimal `1.0048` or dotted `v1.21.5`) and ordered by
 Perl's `version.pm` rules (`domain/versions/cpan.py`); `_` marks a developer release.
@@ -23,7 +23,8 @@ expression Software::License gives it (https://github.com/Perl-Toolchain-Gang/So
 the registry's own spelling kept as `license_registry`. Dependencies: runtime `requires` are
 `runtime`, runtime `recommends`/`suggests` are `optional`, configure/build/test `requires` are
 `dev`; `develop` prerequisites and the `perl` pseudo-module are left out (`requires_perl` keeps
-the minimum perl).
+the minimum perl). `extra` keeps the release's `main_module` and its `provides` (the modules it
+ships, space-separated; read by CPAN trees, `services/trees/cpan.py`, not shown in reports).
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ logger = logging.getLogger(__name__)
 
 _ECOSYSTEM: Final = Ecosystem.CPAN
 _PERSON = re.compile(r"^\s*(?P<name>[^<]*?)\s*(?:<(?P<email>[^>]*)>)?\s*$")
+_MODULE: Final = re.compile(r"[A-Za-z_]\w*(?:::\w+)*")
 _LUCENE_SPECIAL = re.compile(r'([+!(){}\[\]^"~*?:\\/&|])')
 """Lucene query-syntax characters escaped in a distribution name (`-` inside a term is literal)."""
 
@@ -133,26 +135,41 @@ class CpanAdapter:
         )
 
     async def _resolve(self, name: str) -> tuple[str, JSONObject, JSONObject]:
-        """(distribution, latest release document, release search) for `name`."""
+        """
+        (distribution, latest release document, release search) for `name`. A `Module::Name`
+        spelling whose same-named distribution does not ship that module (its latest release's
+        `provides` lists others) is looked up in the module index too, and read as the
+        distribution that ships it when that is another one.
+        """
         dist = distribution_name(name)
         try:
-            return dist, *await self._both(dist, name)
+            release, search = await self._both(dist, name)
         except PackageNotFound:
             module = name.strip().replace("-", "::")
-            if not re.fullmatch(r"[A-Za-z_]\w*(?:::\w+)*", module):
+            if not _MODULE.fullmatch(module):
                 raise
-            doc = await get_json(
-                self._client,
-                self.module_url(module),
-                ecosystem=self.ecosystem,
-                name=name,
-                source=self.registry_source,
-                not_found="none",
-            )
-            shipped = as_text(doc.get("distribution")) if doc is not None else None
+            shipped = await self._module_distribution(module, name)
             if shipped is None or shipped == dist:
                 raise PackageNotFound(_ECOSYSTEM, name) from None
             return shipped, *await self._both(shipped, name)
+        module = name.strip()
+        if "::" in module and _MODULE.fullmatch(module) and ships(release, module) is False:
+            shipped = await self._module_distribution(module, name)
+            if shipped is not None and shipped != dist:
+                return shipped, *await self._both(shipped, name)
+        return dist, release, search
+
+    async def _module_distribution(self, module: str, name: str) -> str | None:
+        """The distribution MetaCPAN's module index says ships `module` (None when unknown)."""
+        doc = await get_json(
+            self._client,
+            self.module_url(module),
+            ecosystem=self.ecosystem,
+            name=name,
+            source=self.registry_source,
+            not_found="none",
+        )
+        return as_text(doc.get("distribution")) if doc is not None else None
 
     async def _both(self, dist: str, name: str) -> tuple[JSONObject, JSONObject]:
         release_task = asyncio.ensure_future(self._get(self.release_url(dist), name))
@@ -203,6 +220,17 @@ class CpanAdapter:
     async def fetch_weekly_downloads(self, name: str) -> int | None:
         """Always None: MetaCPAN has no download counts."""
         return None
+
+
+def ships(doc: Mapping[str, Any], module: str) -> bool | None:
+    """Whether the release document `doc` ships `module` (its `main_module` or listed in
+    `provides`); None when the document lists no `provides`."""
+    if as_text(doc.get("main_module")) == module:
+        return True
+    provides = doc.get("provides")
+    if not isinstance(provides, list) or not provides:
+        return None
+    return module in provides
 
 
 def _first_hit_source(body: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -285,6 +313,9 @@ def parse_release(
         deps, perl = _dependencies(deps_doc.get("dependency"))
         if perl:
             extra["requires_perl"] = perl
+        provides = _strings(deps_doc.get("provides"))
+        if provides:
+            extra["provides"] = " ".join(provides)
     else:
         extra["dependencies_unavailable"] = (
             f"MetaCPAN release document of {target_version} unavailable ({release_error})"

@@ -12,6 +12,9 @@ their dependencies at six).
   platform, e.g. `wdm` on Linux) is returned unresolved with its constraint. Groups are not recorded in
   the lock → `dev` None.
 - `GIT` and `PATH` gems and plugin sources are unresolved; `GEM` remotes are registries.
+- A spec line without a version (`    invalid-name`) is kept, unresolved with the reason and a warning
+  naming its line: Bundler's own lockfile parser accepts the line (its version group is optional),
+  and OSV-SCALIBR reads the file; the package is never dropped.
 """
 
 from __future__ import annotations
@@ -33,13 +36,14 @@ from pkgintel.lockfiles.base import LockedPackage, ParsedLockfile
 
 _SOURCE_SECTIONS = ("GIT", "PATH", "GEM", "PLUGIN SOURCE", "SVN")
 _SPEC = re.compile(r"^([^\s()!]+)(?: \(([^()]*)\))?(!)?$")
+_SECTION_SOURCE = {"GEM": "registry", "GIT": "git", "PATH": "path"}
 _SECTION = re.compile(r"^[A-Z][A-Z ]*$")
 
 
 @dataclass(slots=True)
 class _Spec:
     name: str
-    version: str
+    version: str | None
     section: str
     options: dict[str, str]
     deps: list[str] = field(default_factory=list)
@@ -69,6 +73,7 @@ class GemfileLockParser:
         section: str | None = None
         options: dict[str, str] = {}
         in_specs = False
+        warnings: list[str] = []
         for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
             line = raw.rstrip()
             if not line:
@@ -95,11 +100,13 @@ class GemfileLockParser:
                     if match is None:
                         raise LockfileError(self.kind, f"malformed spec {content!r}", line=number)
                     if indent == 4:
-                        if not match.group(2):
-                            raise LockfileError(
-                                self.kind, f"spec {content!r} has no version", line=number
+                        version = match.group(2) or None
+                        if version is None:
+                            warnings.append(
+                                f"line {number}: spec {match.group(1)!r} names no version; "
+                                "kept unresolved"
                             )
-                        specs.append(_Spec(match.group(1), match.group(2), section, dict(options)))
+                        specs.append(_Spec(match.group(1), version, section, dict(options)))
                     elif not specs or specs[-1].section != section:
                         raise LockfileError(self.kind, "dependency outside of a spec", line=number)
                     else:
@@ -114,13 +121,15 @@ class GemfileLockParser:
                     raise LockfileError(self.kind, f"malformed dependency {content!r}", line=number)
                 dependencies[match.group(1)] = match.group(2)
             # PLATFORMS, RUBY VERSION, BUNDLED WITH, CHECKSUMS, ...: nothing to read
-        return self._result(specs, dependencies)
+        return self._result(specs, dependencies, tuple(warnings))
 
-    def _result(self, specs: list[_Spec], dependencies: dict[str, str | None]) -> ParsedLockfile:
+    def _result(
+        self, specs: list[_Spec], dependencies: dict[str, str | None], warnings: tuple[str, ...]
+    ) -> ParsedLockfile:
         merged: dict[tuple[str, str, str], _Spec] = {}
         for spec in specs:
-            version = spec.version.split("-", 1)[0]
-            key = (spec.name, version, spec.section)
+            version = spec.version.split("-", 1)[0] if spec.version else None
+            key = (spec.name, version or "", spec.section)
             if key in merged:
                 merged[key].deps.extend(d for d in spec.deps if d not in merged[key].deps)
             else:
@@ -152,11 +161,24 @@ class GemfileLockParser:
             for dep in package.dependencies
             for target in by_name.get(dep, ())
         ]
-        return ParsedLockfile(self.kind, self.ecosystem, tuple(packages), dedupe_edges(edges), ())
+        return ParsedLockfile(
+            self.kind, self.ecosystem, tuple(packages), dedupe_edges(edges), warnings
+        )
 
     def _package(self, spec: _Spec, direct: bool) -> LockedPackage:
         deps = tuple(spec.deps)
         remote = redact_url(spec.options.get("remote", ""))
+        if spec.version is None:
+            return unresolved_package(
+                self.ecosystem,
+                spec.name,
+                None,
+                reason=f"the {spec.section} spec line names no version",
+                source=_SECTION_SOURCE.get(spec.section, spec.section.lower().replace(" ", "-")),
+                requirement=remote or None,
+                direct=direct,
+                dependencies=deps,
+            )
         if spec.section == "GEM":
             return registry_package(
                 self.ecosystem, spec.name, spec.version, direct=direct, dependencies=deps

@@ -12,6 +12,10 @@ Format: https://docs.gradle.org/current/userguide/dependency_locking.html — on
   → dev True when every configuration of the line is a test configuration, False when any is not; None
   for per-configuration files, which do not name the configuration inside the file.
 - `direct`: a lock records the resolved graph, not the declarations → None.
+- A line that is not a module coordinate (a stray `>>>` of a merge, a fragment) is skipped with a
+  warning naming its line, as OSV-Scanner reads such a file; the modules around it are still
+  audited. A file with no module line at all but such lines is not a Gradle lock: `LockfileError`
+  at its first bad line.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pkgintel.lockfiles._support import head, registry_package
 from pkgintel.lockfiles.base import LockedPackage, ParsedLockfile
 
 _BANNER = "# This is a Gradle generated file for dependency locking."
+_WARNED_LINES = 20
 _COORDINATE = re.compile(r"^([^:\s=]+):([^:\s=]+):([^:\s=]+)(?:=([^\s]*))?$")
 
 
@@ -59,17 +64,17 @@ class GradleLockfileParser:
         )
 
     def parse(self, text: str) -> ParsedLockfile:
-        """Modules of a Gradle lockfile; `LockfileError` on the first malformed line."""
+        """Modules of a Gradle lockfile; malformed lines are skipped with a warning (see above)."""
         packages: list[LockedPackage] = []
+        bad: list[int] = []
         for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("#") or line.startswith("empty="):
                 continue
             match = _COORDINATE.match(line)
             if match is None:
-                raise LockfileError(
-                    self.kind, "expected 'group:artifact:version=configurations'", line=number
-                )
+                bad.append(number)
+                continue
             group, artifact, version, configurations = match.groups()
             dev: bool | None = None
             if configurations is not None:
@@ -78,4 +83,19 @@ class GradleLockfileParser:
             packages.append(
                 registry_package(self.ecosystem, f"{group}:{artifact}", version, dev=dev)
             )
-        return ParsedLockfile(self.kind, self.ecosystem, tuple(packages), (), ())
+        if bad and not packages:
+            raise LockfileError(
+                self.kind, "expected 'group:artifact:version=configurations'", line=bad[0]
+            )
+        return ParsedLockfile(self.kind, self.ecosystem, tuple(packages), (), _skipped(bad))
+
+
+def _skipped(lines: list[int]) -> tuple[str, ...]:
+    """One warning per skipped line (the first `_WARNED_LINES`), then one counting the rest."""
+    shown = [
+        f"line {n} skipped: not a 'group:artifact:version=configurations' entry"
+        for n in lines[:_WARNED_LINES]
+    ]
+    if len(lines) > _WARNED_LINES:
+        shown.append(f"{len(lines) - _WARNED_LINES} more lines skipped the same way")
+    return tuple(shown)

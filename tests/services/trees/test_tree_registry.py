@@ -11,6 +11,7 @@ from pkgintel.domain.trees.resolution import TREE_ECOSYSTEMS
 from pkgintel.domain.trees.values import DependencyTree, TreeNode, Unresolved
 from pkgintel.services.trees.codec import decode_tree, encode_tree
 from pkgintel.services.trees.conda_homebrew_cocoapods import CondaHomebrewCocoaPodsResolution
+from pkgintel.services.trees.cpan import CpanResolution
 from pkgintel.services.trees.go import GoResolution
 from pkgintel.services.trees.jsr_cran_julia_hackage import JsrCranJuliaHackageResolution
 from pkgintel.services.trees.maven import MavenResolution
@@ -27,6 +28,8 @@ def test_every_tree_ecosystem_has_exactly_one_resolution() -> None:
 def test_each_family_resolves_its_own_ecosystems() -> None:
     assert RESOLUTIONS[Ecosystem.GO] is GoResolution
     assert RESOLUTIONS[Ecosystem.MAVEN] is MavenResolution
+    assert RESOLUTIONS[Ecosystem.CPAN] is CpanResolution
+    assert Ecosystem.SWIFT not in RESOLUTIONS  # no dependency data: a 422 saying why
     for eco in (Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.COCOAPODS):
         assert RESOLUTIONS[eco] is CondaHomebrewCocoaPodsResolution
     for eco in (Ecosystem.JSR, Ecosystem.CRAN, Ecosystem.JULIA, Ecosystem.HACKAGE):

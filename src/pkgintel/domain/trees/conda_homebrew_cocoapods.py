@@ -32,8 +32,11 @@ Dependency-tree rules for Conda, Homebrew and CocoaPods (pure; `dependency_tree`
   name; Molinillo backtracks, this walk does not.
 
 Swift is not here: the Swift adapter reads tags from the code host, and SwiftPM declares
-dependencies in `Package.swift`, Swift code that no registry we read serves as data
-(`UNSUPPORTED_WHY`).
+dependencies in `Package.swift`, Swift code that no source we read serves as data — the registry
+specification's manifest endpoint (https://github.com/swiftlang/swift-package-manager/blob/main/Documentation/PackageRegistry/Registry.md,
+4.3) returns that Swift source, and GitHub's dependency graph reads only `Package.resolved`
+(https://docs.github.com/code-security/supply-chain-security/understanding-your-software-supply-chain/dependency-graph-supported-package-ecosystems),
+a repository's own pins (`UNSUPPORTED_WHY`).
 """
 
 from __future__ import annotations
@@ -54,16 +57,13 @@ ECOSYSTEMS: Final = frozenset({Ecosystem.CONDA, Ecosystem.HOMEBREW, Ecosystem.CO
 
 UNSUPPORTED_WHY: Final = {
     Ecosystem.SWIFT: (
-        "swift dependency trees are not resolved: SwiftPM declares dependencies in Package.swift, "
-        "Swift code that neither the Swift Package Index list nor the code host's API gives as "
-        "data, so no version's dependencies are known here (they are never guessed)"
-    ),
-    # CPAN and Swift are not resolved (issue 16 item 8): see docs/api.md, "JSR, CRAN, Julia, Hackage"
-    Ecosystem.CPAN: (
-        "cpan dependency trees are not resolved: a prerequisite bounds a module's version while "
-        "MetaCPAN's release documents read here give distribution versions, and which modules ship "
-        "with perl (Module::CoreList) is not in our data, so cpanm's choices cannot be reproduced "
-        "without guessing"
+        "swift dependency trees are not resolvable here: SwiftPM declares a package's dependencies "
+        "in Package.swift, Swift code that only the Swift toolchain evaluates (a package "
+        "registry's manifest endpoint serves the same code), and no source this service reads "
+        "publishes them as data — the Swift Package Index list gives repository URLs, the code "
+        "host's API tags and releases, and GitHub's dependency graph only a repository's own "
+        "Package.resolved pins, not what SwiftPM resolves for a consumer — so no version's "
+        "dependencies are known, and none are guessed"
     ),
 }
 """Ecosystems with an adapter but no tree, and why (the 422 detail)."""

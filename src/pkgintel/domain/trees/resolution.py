@@ -30,8 +30,9 @@ Pure rules of dependency-tree resolution (`services/trees/` does the fetching).
 
 Conda, Homebrew and CocoaPods: `edge_applies`, `pick_version` and `conflict_why` hand over to
 `conda_homebrew_cocoapods.py` (their rules and sources are there). JSR, CRAN, Julia and Hackage: the
-same, and `one_version_per_name`, hand over to `jsr_cran_julia_hackage.py`. Both families answer
-with the values of `edges.py`.
+same, and `one_version_per_name`, hand over to `jsr_cran_julia_hackage.py`. CPAN: `cpan.py` (CPAN::Meta
+ranges over distribution versions, runtime `requires` only; modules → distributions and core modules
+in `services/trees/cpan.py`). The families answer with the values of `edges.py`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from pkgintel.domain.packages import Dependency, Ecosystem, Release
 from pkgintel.domain.ranges import RangeSyntaxError, grammar_for
-from pkgintel.domain.trees import conda_homebrew_cocoapods, jsr_cran_julia_hackage
+from pkgintel.domain.trees import conda_homebrew_cocoapods, cpan, jsr_cran_julia_hackage
 from pkgintel.domain.trees.edges import EdgeDecision, UnevaluableRequirement
 from pkgintel.domain.versions import is_prerelease, sort_key
 
@@ -67,6 +68,7 @@ TREE_ECOSYSTEMS: Final = frozenset(
         Ecosystem.COCOAPODS,
         *jsr_cran_julia_hackage.ECOSYSTEMS,  # JSR, CRAN, Julia, Hackage: `domain/trees/jsr_cran_julia_hackage.py`
         Ecosystem.MAVEN,  # scopes, exclusions, nearest-wins mediation: `domain/trees/maven.py`
+        Ecosystem.CPAN,  # modules → distributions, core modules: `domain/trees/cpan.py`
     }
 )
 """Ecosystems whose dependency semantics are implemented here."""
@@ -230,6 +232,10 @@ def edge_applies(
     if ecosystem in jsr_cran_julia_hackage.ECOSYSTEMS:
         why = jsr_cran_julia_hackage.skip_reason(ecosystem, dep)
         return EdgeDecision(why is None, why)
+    if ecosystem is Ecosystem.CPAN:
+        # runtime `requires` only; modules shipped with perl are decided by `services/trees/cpan.py`
+        why = cpan.edge_applies(dep)
+        return EdgeDecision(why is None, why)
     return EdgeDecision(False, f"{ecosystem.value} dependency semantics are not implemented")
 
 
@@ -329,6 +335,8 @@ def conflict_why(ecosystem: Ecosystem) -> str:
         )
     if ecosystem in _CONDA_HOMEBREW_COCOAPODS:
         return conda_homebrew_cocoapods.conflict_why_b(ecosystem)
+    if ecosystem is Ecosystem.CPAN:
+        return cpan.CONFLICT_WHY
     installer = _INSTALLER.get(ecosystem, ecosystem.value)
     return f"{installer} installs one version per name; this requirement is not met by it"
 
@@ -344,6 +352,11 @@ def pick_version(ecosystem: Ecosystem, releases: Sequence[Release], requirement:
     if ecosystem in _CONDA_HOMEBREW_COCOAPODS:
         return conda_homebrew_cocoapods.pick_version_b(ecosystem, releases, requirement)
     req = requirement.strip()
+    if ecosystem is Ecosystem.CPAN:
+        try:
+            return cpan.pick_version(releases, req)
+        except RangeSyntaxError as exc:
+            raise UnevaluableRequirement(str(exc)) from None
     if ecosystem in jsr_cran_julia_hackage.ECOSYSTEMS:
         try:
             return jsr_cran_julia_hackage.pick_version_a(ecosystem, releases, req)

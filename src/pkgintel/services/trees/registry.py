@@ -11,6 +11,7 @@ from typing import Final
 
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.services.trees.conda_homebrew_cocoapods import CondaHomebrewCocoaPodsResolution
+from pkgintel.services.trees.cpan import CpanResolution
 from pkgintel.services.trees.go import GoResolution
 from pkgintel.services.trees.jsr_cran_julia_hackage import JsrCranJuliaHackageResolution
 from pkgintel.services.trees.maven import MavenResolution
@@ -39,5 +40,7 @@ RESOLUTIONS: Final[Mapping[Ecosystem, type[Resolution]]] = {
     Ecosystem.CRAN: JsrCranJuliaHackageResolution,
     Ecosystem.JULIA: JsrCranJuliaHackageResolution,
     Ecosystem.HACKAGE: JsrCranJuliaHackageResolution,
+    # modules → distributions, core modules of perl skipped
+    Ecosystem.CPAN: CpanResolution,
 }
 """The resolution class of each ecosystem a tree is resolved for."""
