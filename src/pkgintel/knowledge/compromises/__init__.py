@@ -26,6 +26,9 @@ from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions.equality import equality_key
 
+_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's loader where installed (the file is ~70 kB: 0.06 s instead of 0.45 s)."""
+
 KINDS: Final = frozenset(
     {
         "account_takeover",
@@ -106,7 +109,9 @@ def _version_keys(eco: Ecosystem, versions: list[str], where: str) -> frozenset[
     for v in versions:
         key = equality_key(eco, v)
         if not v.strip() or key[0] != 1:
-            raise CompromiseDataError(f"{where}: version {v!r} does not parse as a {eco.value} version")
+            raise CompromiseDataError(
+                f"{where}: version {v!r} does not parse as a {eco.value} version"
+            )
         keys.add(key)
     return frozenset(keys)
 
@@ -188,7 +193,7 @@ def load_incidents() -> tuple[Incident, ...]:
         .joinpath("incidents.yaml")
         .read_text(encoding="utf-8")
     )
-    return parse_incidents(yaml.safe_load(text))
+    return parse_incidents(yaml.load(text, Loader=_YAML_LOADER))  # noqa: S506 - a safe loader
 
 
 @functools.cache
@@ -202,8 +207,8 @@ def _index() -> dict[tuple[Ecosystem, str], tuple[tuple[Incident, AffectedPackag
 
 
 def warm() -> int:
-    """Read and index the knowledge base now (~40 ms) rather than in the first request that needs
-    it; returns how many packages it names."""
+    """Read and index the knowledge base now (~0.1 s with libyaml) rather than in the first request
+    that needs it; returns how many packages it names."""
     return len(_index())
 
 
