@@ -162,3 +162,22 @@ async def test_report_shows_the_history_without_calling_the_latest_release_compr
     assert [i["id"] for i in hist["incidents"]] == ["axios-2026-03"]
     assert hist["incidents"][0]["version_affected"] is False
     assert {"1.14.1", "0.30.4"} <= set(hist["versions"])
+
+
+async def test_bulk_flags_nuget_packagist_and_go_incidents(client: httpx.AsyncClient) -> None:
+    results = await _bulk(
+        client,
+        [
+            {"ecosystem": "nuget", "package": "Betalgo.Open.AI", "version": "7.1.8"},
+            {"ecosystem": "composer", "package": "intercom/intercom-php", "version": "5.0.2"},
+            {"ecosystem": "composer", "package": "intercom/intercom-php", "version": "5.0.1"},
+            {"ecosystem": "go", "package": "github.com/boltdb-go/bolt", "version": "v1.3.1"},
+        ],
+    )
+    assert [r["status"] for r in results] == [
+        "malicious",
+        "malicious",
+        "historical_incident",
+        "malicious",
+    ]
+    assert results[1]["incidents"] == ["intercom-sdks-2026-04"]

@@ -82,7 +82,7 @@ def test_every_shipped_entry_is_valid_and_flags_only_its_own_releases() -> None:
     """Fields present, dates ISO and not in the future, https sources, versions that parse in the
     ecosystem's semantics (checked by the loader), and no release outside the listed ones flagged."""
     incidents = load_incidents()
-    assert len(incidents) >= 60
+    assert len(incidents) >= 100
     assert len({i.id for i in incidents}) == len(incidents)
     today = dt.date.today()
     for incident in incidents:
@@ -118,10 +118,44 @@ def test_versions_match_as_the_ecosystem_compares_releases() -> None:
     assert m.version_affected is True and m.affected.all_versions
 
 
+def test_nuget_go_maven_and_packagist_incidents_are_judged_in_their_own_semantics() -> None:
+    # NuGet: ids are case-insensitive and 7.1.8 is 7.1.8.0; 7.1.7 was never named
+    [m] = compromises_for(Ecosystem.NUGET, "betalgo.open.ai", "7.1.8.0")
+    assert m.incident.id == "nuget-iamreboot-2023-10" and m.version_affected is True
+    [m] = compromises_for(Ecosystem.NUGET, "Betalgo.Open.AI", "7.1.7")
+    assert m.version_affected is False
+    # Packagist: only the overwritten 5.0.2 of intercom/intercom-php
+    [m] = compromises_for(Ecosystem.COMPOSER, "intercom/intercom-php", "5.0.2")
+    assert m.incident.kind == "release_pipeline" and m.version_affected is True
+    [m] = compromises_for(Ecosystem.COMPOSER, "intercom/intercom-php", "5.0.1")
+    assert m.version_affected is False
+    # Go and Maven impostors carried the attack in every release
+    [m] = compromises_for(Ecosystem.GO, "github.com/boltdb-go/bolt", "v1.3.1")
+    assert m.version_affected is True and m.affected.all_versions
+    assert compromises_for(Ecosystem.GO, "github.com/boltdb/bolt", "v1.3.1") == ()
+    [m] = compromises_for(Ecosystem.MAVEN, "io.github.leetcrunch:scribejava-core", "8.3.3")
+    assert m.version_affected is True
+    assert compromises_for(Ecosystem.MAVEN, "com.github.scribejava:scribejava-core", "8.3.3") == ()
+    # a CalVer npm release published through a hijacked workflow, and the re-release after it
+    [m] = compromises_for(Ecosystem.NPM, "@bitwarden/cli", "2026.4.0")
+    assert m.version_affected is True
+    [m] = compromises_for(Ecosystem.NPM, "@bitwarden/cli", "2026.4.1")
+    assert m.version_affected is False
+
+
 def test_the_base_spans_registries_and_kinds() -> None:
     incidents = load_incidents()
     ecosystems = {p.ecosystem for i in incidents for p in i.packages}
-    assert {Ecosystem.NPM, Ecosystem.PYPI, Ecosystem.RUBYGEMS, Ecosystem.CARGO} <= ecosystems
+    assert {
+        Ecosystem.NPM,
+        Ecosystem.PYPI,
+        Ecosystem.RUBYGEMS,
+        Ecosystem.CARGO,
+        Ecosystem.NUGET,
+        Ecosystem.GO,
+        Ecosystem.MAVEN,
+        Ecosystem.COMPOSER,
+    } <= ecosystems
     kinds = {i.kind for i in incidents}
     assert {
         "account_takeover",

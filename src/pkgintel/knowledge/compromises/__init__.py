@@ -27,7 +27,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.versions.equality import equality_key
 
 _YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's loader where installed (the file is ~70 kB: 0.06 s instead of 0.45 s)."""
+"""libyaml's loader where installed (the file is ~175 kB: about 0.15 s instead of 1.8 s with the pure-Python loader)."""
 
 KINDS: Final = frozenset(
     {
@@ -207,7 +207,7 @@ def _index() -> dict[tuple[Ecosystem, str], tuple[tuple[Incident, AffectedPackag
 
 
 def warm() -> int:
-    """Read and index the knowledge base now (~0.1 s with libyaml) rather than in the first request
+    """Read and index the knowledge base now (~0.15 s with libyaml) rather than in the first request
     that needs it; returns how many packages it names."""
     return len(_index())
 
