@@ -14,6 +14,7 @@ import httpx
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime
+from tests.fake_registry import ReplayRegistry
 from tests.osv_records import ingest_records, record
 
 
@@ -108,3 +109,75 @@ async def test_ai_stack_replaces_a_known_compromised_release(client: httpx.Async
     assert any(
         a["action"] == "replace" and "ua-parser-js" in a["detail"] for a in body["action_items"]
     )
+
+
+async def test_bulk_judges_a_2026_incident_by_release(client: httpx.AsyncClient) -> None:
+    results = await _bulk(
+        client,
+        [
+            {"ecosystem": "npm", "package": "axios", "version": "1.14.1"},
+            {"ecosystem": "npm", "package": "axios", "version": "1.14.0"},
+            {"ecosystem": "npm", "package": "plain-crypto-js", "version": "4.2.1"},
+        ],
+    )
+    assert [r["status"] for r in results] == ["malicious", "historical_incident", "malicious"]
+    assert results[0]["incidents"] == ["axios-2026-03"]
+
+
+async def test_malicious_endpoint_judges_a_pypi_incident_in_pep440_terms(
+    client: httpx.AsyncClient,
+) -> None:
+    body = (await client.get("/api/malicious/pypi/LiteLLM?version=1.82.8.0")).json()
+    assert body["is_malicious"] is True and body["verdict"] == "malicious"
+    assert body["historical_compromise"]["incidents"][0]["id"] == "litellm-2026-03"
+    clean = (await client.get("/api/malicious/pypi/litellm?version=1.82.6")).json()
+    assert clean["is_malicious"] is not True
+    assert clean["historical_compromise"]["version_affected"] is False
+
+
+def _packument(name: str, versions: list[str]) -> dict[str, Any]:
+    times = {v: f"2026-0{1 + i % 8}-01T00:00:00.000Z" for i, v in enumerate(versions)}
+    return {
+        "name": name,
+        "dist-tags": {"latest": versions[-1]},
+        "versions": {v: {"name": name, "version": v} for v in versions},
+        "time": {
+            "created": "2014-08-29T00:00:00.000Z",
+            "modified": "2026-04-01T00:00:00.000Z",
+            **times,
+        },
+    }
+
+
+async def test_report_shows_the_history_without_calling_the_latest_release_compromised(
+    client: httpx.AsyncClient, registry: ReplayRegistry
+) -> None:
+    # the malicious releases were unpublished: the registry lists the clean ones only
+    registry.add(
+        "https://registry.npmjs.org/axios", _packument("axios", ["0.30.3", "1.14.0", "1.14.2"])
+    )
+    body = (await client.get("/api/check/npm/axios")).json()
+    hist = body["historical_compromise"]
+    assert hist is not None and hist["matched"] is True
+    assert [i["id"] for i in hist["incidents"]] == ["axios-2026-03"]
+    assert hist["incidents"][0]["version_affected"] is False
+    assert {"1.14.1", "0.30.4"} <= set(hist["versions"])
+
+
+async def test_bulk_flags_nuget_packagist_and_go_incidents(client: httpx.AsyncClient) -> None:
+    results = await _bulk(
+        client,
+        [
+            {"ecosystem": "nuget", "package": "Betalgo.Open.AI", "version": "7.1.8"},
+            {"ecosystem": "composer", "package": "intercom/intercom-php", "version": "5.0.2"},
+            {"ecosystem": "composer", "package": "intercom/intercom-php", "version": "5.0.1"},
+            {"ecosystem": "go", "package": "github.com/boltdb-go/bolt", "version": "v1.3.1"},
+        ],
+    )
+    assert [r["status"] for r in results] == [
+        "malicious",
+        "malicious",
+        "historical_incident",
+        "malicious",
+    ]
+    assert results[1]["incidents"] == ["intercom-sdks-2026-04"]

@@ -5,7 +5,11 @@ summary (our words) and source links. Read lazily and validated here (pure); a m
 raises `CompromiseDataError` naming it, so a bad entry is never served.
 
 `compromises_for(ecosystem, name, version)` answers the report's `historical_compromise` and bulk's
-`historical_incident`; versions are compared as the registry spells them (exact strings).
+`historical_incident`. Every affected version must parse in its ecosystem's own version semantics
+(`domain.versions`), and a version asked is the same release as an affected one when the ecosystem
+says so (`equality_key`: PEP 440 `2.0` = `2.0.0`, npm `v1.2.3` = `1.2.3`), never by a range: a
+release outside the listed ones is never called compromised. Lookups go through an index by
+(ecosystem, normalised name) built once.
 """
 
 from __future__ import annotations
@@ -20,6 +24,10 @@ import yaml
 
 from pkgintel.domain.names.rules import normalise_name
 from pkgintel.domain.packages import Ecosystem
+from pkgintel.domain.versions.equality import equality_key
+
+_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's loader where installed (the file is ~175 kB: about 0.15 s instead of 1.8 s with the pure-Python loader)."""
 
 KINDS: Final = frozenset(
     {
@@ -29,6 +37,7 @@ KINDS: Final = frozenset(
         "dependency_confusion",
         "release_pipeline",
         "upstream_backdoor",
+        "malicious_package",
     }
 )
 
@@ -44,14 +53,18 @@ class AffectedPackage:
     versions: tuple[str, ...]
     all_versions: bool
     remediation: str
+    keys: frozenset[tuple[Any, ...]] = frozenset()
+    """`equality_key` of each of `versions` (filled by the parser)."""
 
     def affects(self, version: str | None) -> bool | None:
-        """True/False for a version; None when no version is given (and not every one is affected)."""
+        """True when `version` is the same release as one of `versions` (or every release is
+        affected); False for any other release; None when no version is given."""
         if self.all_versions:
             return True
-        if version is None:
+        if version is None or not version.strip():
             return None
-        return version.strip() in self.versions
+        v = version.strip()
+        return v in self.versions or equality_key(self.ecosystem, v) in self.keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +98,22 @@ def _text(entry: dict[str, Any], key: str, where: str) -> str:
 
 
 def _url(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.startswith(("https://", "http://")):
-        raise CompromiseDataError(f"{where}: source {value!r} is not an http(s) URL")
+    if not isinstance(value, str) or not value.startswith("https://") or " " in value:
+        raise CompromiseDataError(f"{where}: source {value!r} is not an https URL")
     return value
+
+
+def _version_keys(eco: Ecosystem, versions: list[str], where: str) -> frozenset[tuple[Any, ...]]:
+    """The equality keys of `versions`; raises when one does not parse in `eco`'s semantics."""
+    keys: set[tuple[Any, ...]] = set()
+    for v in versions:
+        key = equality_key(eco, v)
+        if not v.strip() or key[0] != 1:
+            raise CompromiseDataError(
+                f"{where}: version {v!r} does not parse as a {eco.value} version"
+            )
+        keys.add(key)
+    return frozenset(keys)
 
 
 def parse_incidents(data: Any) -> tuple[Incident, ...]:
@@ -133,6 +159,8 @@ def parse_incidents(data: Any) -> tuple[Incident, ...]:
                 raise CompromiseDataError(f"{where}: `versions` must be a list of strings")
             if not versions and not all_versions:
                 raise CompromiseDataError(f"{where}: name versions or set all_versions")
+            if versions and all_versions:
+                raise CompromiseDataError(f"{where}: name versions or set all_versions, not both")
             affected.append(
                 AffectedPackage(
                     ecosystem=eco,
@@ -140,6 +168,7 @@ def parse_incidents(data: Any) -> tuple[Incident, ...]:
                     versions=tuple(versions),
                     all_versions=all_versions,
                     remediation=_text(p, "remediation", where),
+                    keys=_version_keys(eco, versions, where),
                 )
             )
         out.append(
@@ -164,7 +193,7 @@ def load_incidents() -> tuple[Incident, ...]:
         .joinpath("incidents.yaml")
         .read_text(encoding="utf-8")
     )
-    return parse_incidents(yaml.safe_load(text))
+    return parse_incidents(yaml.load(text, Loader=_YAML_LOADER))  # noqa: S506 - a safe loader
 
 
 @functools.cache
@@ -178,8 +207,8 @@ def _index() -> dict[tuple[Ecosystem, str], tuple[tuple[Incident, AffectedPackag
 
 
 def warm() -> int:
-    """Read and index the knowledge base now (~40 ms) rather than in the first request that needs
-    it; returns how many packages it names."""
+    """Read and index the knowledge base now (~0.15 s with libyaml) rather than in the first request
+    that needs it; returns how many packages it names."""
     return len(_index())
 
 
