@@ -99,7 +99,8 @@ class AlternativesAnswer:
 class MigrationSide:
     name: str
     status: str
-    """`ok`, `not_found` or `unavailable`."""
+    """`ok`, `not_found`, `unavailable` or `builtin` (ships with the language or framework; the
+    curated alternatives say so, and the registry is not asked)."""
     report: PackageReport | None
     install: Mapping[str, str]
     uninstall: Mapping[str, str]
@@ -354,6 +355,15 @@ class AlternativesService:
         _, uninstall = package_commands(ecosystem, report.info.name, None)
         return MigrationSide(report.info.name, "ok", report, install, uninstall)
 
+    async def _is_builtin(self, ecosystem: Ecosystem, from_key: str, to_pkg: str) -> bool:
+        """Whether the curated alternatives of `from_key` name `to_pkg` as built in (nothing to
+        install, so never looked up on the registry)."""
+        for row in await self._store.curated("alternatives", ecosystem, from_key):
+            for choice in row.payload["alternatives"]:
+                if choice.get("builtin") and choice["name"] == to_pkg:
+                    return True
+        return False
+
     async def migration(self, ecosystem: Ecosystem, from_pkg: str, to_pkg: str) -> MigrationAnswer:
         """
         The curated path from → to, or a generated scaffold. Raises `InvalidInput` when both names are
@@ -364,11 +374,18 @@ class AlternativesService:
         a, b = normalise_name(ecosystem, from_pkg), normalise_name(ecosystem, to_pkg)
         if a == b:
             raise InvalidInput("to_pkg", "from and to name the same package")
-        rows, source, target = await asyncio.gather(
-            self._store.curated("migration", ecosystem, a, b),
-            self._side(ecosystem, from_pkg),
-            self._side(ecosystem, to_pkg),
-        )
+        if await self._is_builtin(ecosystem, a, to_pkg):
+            rows, source = await asyncio.gather(
+                self._store.curated("migration", ecosystem, a, b),
+                self._side(ecosystem, from_pkg),
+            )
+            target = MigrationSide(to_pkg, "builtin", None, {}, {})
+        else:
+            rows, source, target = await asyncio.gather(
+                self._store.curated("migration", ecosystem, a, b),
+                self._side(ecosystem, from_pkg),
+                self._side(ecosystem, to_pkg),
+            )
         if rows:
             return MigrationAnswer(
                 ecosystem,
