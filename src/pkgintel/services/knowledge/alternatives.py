@@ -232,8 +232,9 @@ class AlternativesService:
             if not rows:
                 raise
             payload = rows[0].payload
-            proposals = _curated_proposals(payload, rows[0].source)
-            options = await self._options(ecosystem, own, proposals)
+            options = await self._options(
+                ecosystem, own, _curated_proposals(payload, rows[0].source)
+            )
             return AlternativesAnswer(
                 ecosystem,
                 str(payload.get("package") or name),
