@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 import pytest
 
 from pkgintel.domain.packages import Ecosystem
@@ -150,3 +152,119 @@ def test_malformed_entries_are_refused(parser: object, data: object, message: st
     assert callable(parser)
     with pytest.raises(CuratedDataError, match=message):
         parser(data)
+
+
+def _alt(package: str = "x", **extra: object) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "ecosystem": "npm",
+        "package": package,
+        "reason": "r",
+        "source": "https://example.org/x",
+        "alternatives": [{"name": "y", "why": "w"}],
+    }
+    entry.update(extra)
+    return entry
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([_alt(source="http://example.org/x")], "https URL"),
+        ([_alt(), _alt()], "second entry"),
+        ([_alt("Bad Name!")], "not a npm name"),
+        ([_alt(alternatives=[{"name": "x", "why": "w"}])], "the package itself"),
+        ([_alt(alternatives=[{"name": "y", "why": "w"}, {"name": "y", "why": "v"}])], "twice"),
+        ([_alt(alternatives=[{"name": "z", "why": "w", "builtin": "yes"}])], "builtin"),
+    ],
+)
+def test_alternatives_rules(data: object, message: str) -> None:
+    with pytest.raises(CuratedDataError, match=message):
+        parse_alternatives(data)
+
+
+def test_names_are_compared_by_the_ecosystems_key() -> None:
+    """PyPI folds case and separators: `PyCrypto` and `pycrypto`, `Foo` and `foo` are one package."""
+    entry = _alt("PyCrypto", ecosystem="pypi")
+    with pytest.raises(CuratedDataError, match="second entry"):
+        parse_alternatives([entry, _alt("pycrypto", ecosystem="pypi")])
+    with pytest.raises(CuratedDataError, match="the package itself"):
+        parse_alternatives(
+            [_alt("Foo", ecosystem="pypi", alternatives=[{"name": "foo", "why": "w"}])]
+        )
+
+
+def test_a_builtin_replacement_is_not_held_to_registry_name_rules() -> None:
+    (entry,) = parse_alternatives(
+        [_alt("crypto", alternatives=[{"name": "node:crypto", "why": "w", "builtin": True}])]
+    )
+    assert entry.alternatives[0].builtin is True
+    with pytest.raises(CuratedDataError, match="not a npm name"):
+        parse_alternatives([_alt("crypto", alternatives=[{"name": "node:crypto", "why": "w"}])])
+
+
+def test_duplicate_migration_and_breaking_entries_are_refused() -> None:
+    migration = {
+        "ecosystem": "pypi",
+        "from": "PyCrypto",
+        "to": "pycryptodome",
+        "rationale": "r",
+        "estimated_minutes": 5,
+        "before": "b",
+        "after": "a",
+        "sources": ["https://example.org"],
+    }
+    with pytest.raises(CuratedDataError, match="second path"):
+        parse_migrations([migration, {**migration, "from": "pycrypto"}])
+    with pytest.raises(CuratedDataError, match="same package"):
+        parse_migrations([{**migration, "to": "PYCRYPTO"}])
+    change = {
+        "ecosystem": "npm",
+        "package": "x",
+        "version": "1.0.0",
+        "source": "https://example.org",
+        "changes": [{"text": "t"}],
+    }
+    with pytest.raises(CuratedDataError, match="second entry"):
+        parse_breaking([change, change])
+
+
+def test_the_shipped_base_has_breadth() -> None:
+    """Issue 32, item 7: hundreds of sourced replacements, 100+ migration paths, 60+ transitions."""
+    k = load_curated()
+    assert len(k.alternatives) >= 300
+    assert len({a.ecosystem for a in k.alternatives}) >= 10
+    assert len(k.migrations) >= 100
+    assert len(k.breaking) >= 60
+    sources = (
+        [a.source for a in k.alternatives]
+        + [s for m in k.migrations for s in m.sources]
+        + [b.source for b in k.breaking]
+    )
+    assert all(s.startswith("https://") for s in sources)
+    assert not {urlparse(s).hostname for s in sources} & {"example.org", "example.invalid"}
+
+
+@pytest.mark.parametrize(
+    ("ecosystem", "package", "replacement"),
+    [
+        (Ecosystem.NPM, "babel-eslint", "@babel/eslint-parser"),
+        (Ecosystem.NPM, "istanbul", "nyc"),
+        (Ecosystem.NPM, "jade", "pug"),
+        (Ecosystem.NPM, "coffee-script", "coffeescript"),
+        (Ecosystem.NPM, "request-promise", "axios"),
+        (Ecosystem.NPM, "uglify-es", "terser"),
+        (Ecosystem.NPM, "gulp-util", "fancy-log"),
+        (Ecosystem.PYPI, "mock", "unittest.mock"),
+        (Ecosystem.PYPI, "sklearn", "scikit-learn"),
+        (Ecosystem.PYPI, "pep8", "pycodestyle"),
+        (Ecosystem.PYPI, "flask-script", "flask"),
+        (Ecosystem.PYPI, "django-rest-swagger", "drf-spectacular"),
+        (Ecosystem.PYPI, "asynctest", "unittest.IsolatedAsyncioTestCase"),
+    ],
+)
+def test_the_issues_thirteen_misses_have_a_replacement(
+    ecosystem: Ecosystem, package: str, replacement: str
+) -> None:
+    entry = load_curated().alternatives_for(ecosystem, package)
+    assert entry is not None
+    assert replacement in [c.name for c in entry.alternatives]

@@ -4,8 +4,10 @@ breaking changes, each entry with a source URL. Parsed and validated here (pure)
 answer from the database, which `services.knowledge.shipped` fills from these files at start when the shipped
 revision changed (and `pkgintel ingest knowledge` on demand).
 
-A file that breaks the rules (missing field, a source that is not an http(s) URL, an unknown
-ecosystem) raises `CuratedDataError` naming the entry: a bad entry is never served.
+A file that breaks the rules raises `CuratedDataError` naming the entry, so a bad entry is never
+served: a missing field, a source that is not an https URL, an unknown ecosystem, a package name the
+ecosystem's rules refuse, a replacement that is the package itself, and a second entry for the same
+package (alternatives), the same pair (migrations) or the same version (breaking changes).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 
 import yaml
 
-from pkgintel.domain.names.rules import normalise_name
+from pkgintel.domain.errors import InvalidInput
+from pkgintel.domain.names.rules import normalise_name, validate_name
 from pkgintel.domain.packages import Ecosystem
 
 _DATA_PACKAGE = "pkgintel.knowledge"
@@ -33,6 +36,9 @@ class AlternativeChoice:
     name: str
     why: str
     source: str
+    builtin: bool = False
+    """Part of the language, its standard library or the framework itself (`unittest.mock`,
+    `std::sync::LazyLock`, `embed`): nothing to install, never looked up on the registry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +103,40 @@ class CuratedKnowledge:
 
 
 def _url(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.startswith(("https://", "http://")):
-        raise CuratedDataError(f"{where}: source must be an http(s) URL, got {value!r}")
+    if not isinstance(value, str) or not value.startswith("https://") or " " in value:
+        raise CuratedDataError(f"{where}: source must be an https URL, got {value!r}")
     return value
+
+
+def _package(ecosystem: Ecosystem, entry: dict[str, Any], field: str, where: str) -> str:
+    """A package name the ecosystem's rules accept (as written; compared by its normalised key)."""
+    name = _text(entry, field, where)
+    try:
+        validate_name(ecosystem, name)
+    except InvalidInput as exc:
+        raise CuratedDataError(
+            f"{where}: {field} {name!r} is not a {ecosystem.value} name"
+        ) from exc
+    return name
+
+
+def _flag(entry: dict[str, Any], field: str, where: str) -> bool:
+    value = entry.get(field, False)
+    if not isinstance(value, bool):
+        raise CuratedDataError(f"{where}: {field} must be true or false")
+    return value
+
+
+def _choice(
+    ecosystem: Ecosystem, own: str, c: dict[str, Any], default_source: Any, where: str
+) -> AlternativeChoice:
+    builtin = _flag(c, "builtin", where)
+    name = _text(c, "name", where) if builtin else _package(ecosystem, c, "name", where)
+    if normalise_name(ecosystem, name) == own:
+        raise CuratedDataError(f"{where}: the replacement {name!r} is the package itself")
+    return AlternativeChoice(
+        name, _text(c, "why", where), _url(c.get("source", default_source), where), builtin
+    )
 
 
 def _text(entry: dict[str, Any], field: str, where: str) -> str:
@@ -136,29 +173,31 @@ def _texts(entry: dict[str, Any], field: str, where: str) -> tuple[str, ...]:
 
 def parse_alternatives(data: Any) -> tuple[CuratedAlternatives, ...]:
     out = []
+    seen: set[tuple[Ecosystem, str]] = set()
     for i, e in enumerate(data or []):
         where = f"alternatives[{i}]"
+        eco = _eco(e, where)
+        package = _package(eco, e, "package", where)
+        own = normalise_name(eco, package)
+        if (eco, own) in seen:
+            raise CuratedDataError(f"{where}: a second entry for {eco.value} {package!r}")
+        seen.add((eco, own))
         choices = tuple(
-            AlternativeChoice(
-                _text(c, "name", f"{where}.alternatives[{j}]"),
-                _text(c, "why", f"{where}.alternatives[{j}]"),
-                _url(c.get("source", e.get("source")), f"{where}.alternatives[{j}]"),
-            )
+            _choice(eco, own, c, e.get("source"), f"{where}.alternatives[{j}]")
             for j, c in enumerate(_list(e, "alternatives", where))
         )
         if not choices:
             raise CuratedDataError(f"{where}: at least one alternative is required")
-        deprecated = e.get("deprecated", False)
-        if not isinstance(deprecated, bool):
-            raise CuratedDataError(f"{where}: deprecated must be true or false")
+        if len({normalise_name(eco, c.name) for c in choices}) != len(choices):
+            raise CuratedDataError(f"{where}: an alternative is listed twice")
         out.append(
             CuratedAlternatives(
-                _eco(e, where),
-                _text(e, "package", where),
+                eco,
+                package,
                 _text(e, "reason", where),
                 _url(e.get("source"), where),
                 choices,
-                deprecated,
+                _flag(e, "deprecated", where),
             )
         )
     return tuple(out)
@@ -166,8 +205,17 @@ def parse_alternatives(data: Any) -> tuple[CuratedAlternatives, ...]:
 
 def parse_migrations(data: Any) -> tuple[CuratedMigration, ...]:
     out = []
+    seen: set[tuple[Ecosystem, str, str]] = set()
     for i, e in enumerate(data or []):
         where = f"migrations[{i}]"
+        eco = _eco(e, where)
+        src, dst = _package(eco, e, "from", where), _text(e, "to", where)
+        pair = (eco, normalise_name(eco, src), normalise_name(eco, dst))
+        if pair[1] == pair[2]:
+            raise CuratedDataError(f"{where}: from and to are the same package")
+        if pair in seen:
+            raise CuratedDataError(f"{where}: a second path from {src!r} to {dst!r}")
+        seen.add(pair)
         minutes = e.get("estimated_minutes")
         if not isinstance(minutes, int) or minutes <= 0:
             raise CuratedDataError(f"{where}: estimated_minutes must be a positive integer")
@@ -176,9 +224,9 @@ def parse_migrations(data: Any) -> tuple[CuratedMigration, ...]:
             raise CuratedDataError(f"{where}: at least one source is required")
         out.append(
             CuratedMigration(
-                _eco(e, where),
-                _text(e, "from", where),
-                _text(e, "to", where),
+                eco,
+                src,
+                dst,
                 _text(e, "rationale", where),
                 minutes,
                 _texts(e, "steps", where),
@@ -193,11 +241,18 @@ def parse_migrations(data: Any) -> tuple[CuratedMigration, ...]:
 
 def parse_breaking(data: Any) -> tuple[CuratedBreaking, ...]:
     out = []
+    seen: set[tuple[Ecosystem, str, str]] = set()
     for i, e in enumerate(data or []):
         where = f"breaking[{i}]"
         version = e.get("version")
         if not isinstance(version, str) or not version:
             raise CuratedDataError(f"{where}: version must be a quoted string")
+        eco = _eco(e, where)
+        package = _package(eco, e, "package", where)
+        key = (eco, normalise_name(eco, package), version)
+        if key in seen:
+            raise CuratedDataError(f"{where}: a second entry for {package!r} {version}")
+        seen.add(key)
         changes = tuple(
             (_text(c, "text", f"{where}.changes[{j}]"), c.get("hint"))
             for j, c in enumerate(_list(e, "changes", where))
@@ -206,8 +261,8 @@ def parse_breaking(data: Any) -> tuple[CuratedBreaking, ...]:
             raise CuratedDataError(f"{where}: at least one change is required")
         out.append(
             CuratedBreaking(
-                _eco(e, where),
-                _text(e, "package", where),
+                eco,
+                package,
                 version,
                 _url(e.get("source"), where),
                 changes,

@@ -261,7 +261,9 @@ def compat(data: dict[str, Any]) -> str:
 
 def _alternative_row(a: dict[str, Any]) -> str:
     name = str(a.get("name")) + (f" {a['latest_version']}" if a.get("latest_version") else "")
-    if a.get("health_score") is None:
+    if a.get("builtin"):
+        verdict = "built in, nothing to install"
+    elif a.get("health_score") is None:
         verdict = f"not scored ({a.get('status')})"
     else:
         verdict = f"health {a['health_score']}/100, {a.get('action')}"
@@ -269,11 +271,15 @@ def _alternative_row(a: dict[str, Any]) -> str:
 
 
 def alternatives(data: dict[str, Any]) -> str:
-    cur = data.get("current") or {}
+    cur = data.get("current")
     head = (
         f"{data.get('ecosystem')}/{data.get('package')}: "
         + ("needs replacement" if data.get("needs_replacement") else "no replacement needed")
-        + f" (health {cur.get('health_score')}/100, {cur.get('action')})"
+        + (
+            f" (health {cur.get('health_score')}/100, {cur.get('action')})"
+            if cur
+            else " (registry not read now; curated knowledge)"
+        )
     )
     return _lines(
         head,

@@ -57,6 +57,9 @@ def report_brief(report: PackageReport) -> dict[str, Any]:
 
 
 def alternatives_wire(ans: AlternativesAnswer) -> dict[str, Any]:
+    """`current` is null when the package's report could not be built now and the answer is the
+    curated knowledge alone; a `builtin` alternative (standard library, framework feature) has no
+    purl, no report and no migration scaffold of its own."""
     sources: list[str] = []
     for opt in ans.alternatives:
         sources.extend(s for s in opt.sources if s not in sources)
@@ -68,12 +71,13 @@ def alternatives_wire(ans: AlternativesAnswer) -> dict[str, Any]:
         "purl": purl_of(ans.ecosystem, ans.package),
         "needs_replacement": ans.needs_replacement,
         "reason": ans.reason,
-        "current": report_brief(ans.report),
+        "current": report_brief(ans.report) if ans.report is not None else None,
         "curated_reason": ans.curated_reason,
         "alternatives": [
             {
                 "name": o.name,
-                "purl": purl_of(ans.ecosystem, o.name),
+                "purl": None if o.builtin else purl_of(ans.ecosystem, o.name),
+                "builtin": o.builtin,
                 "why": o.why,
                 "origin": o.origin,
                 "sources": list(o.sources),

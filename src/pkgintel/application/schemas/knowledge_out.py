@@ -49,7 +49,13 @@ class AlternativeOut(_Open):
         description="curated, registry-deprecation, ...: where the suggestion comes from"
     )
     sources: list[str]
-    status: str = Field(description="ok, or why the candidate could not be scored")
+    builtin: bool = Field(
+        False,
+        description="part of the language, its standard library or the framework: nothing to install",
+    )
+    status: str = Field(
+        description="ok, builtin (ships with the language or framework), or why the candidate could not be scored"
+    )
     health_score: int | None
     risk: str | None
     action: str | None
@@ -68,7 +74,10 @@ class AlternativesOut(_Open):
     purl: str | None = purl_field()
     needs_replacement: bool
     reason: str | None
-    current: ReportBriefOut
+    current: ReportBriefOut | None = Field(
+        description="the package's own report facts; null when the registry could not be read now "
+        "and the answer is the curated knowledge alone"
+    )
     curated_reason: str | None
     alternatives: list[AlternativeOut] = Field(description="empty for a healthy package")
     sources: list[str]

@@ -313,6 +313,11 @@ def report_wire(report: PackageReport, *, public_url: str) -> dict[str, Any]:
                 for key in REGISTRY_FACTS
                 if key in info.extra
             },
+            **(
+                {"deprecated_replacements": list(report.known_deprecation.replacements)}
+                if report.known_deprecation is not None and report.known_deprecation.replacements
+                else {}
+            ),
         },
         "github_stats": people.report_github_stats(report),
         "github_stats_unavailable": people.report_github_stats_unavailable(report),

@@ -9,8 +9,15 @@ Alternatives come from, in this order:
    each with why and a source link.
 Every candidate gets its own current report (fetched concurrently): health score, risk, action. A
 candidate the registry does not know is dropped (we never recommend an unpublished name); one whose
-report cannot be built now is kept with `status: "unavailable"`. A package that is healthy and has
-no stated successor gets an empty list, never filler.
+report cannot be built now is kept with `status: "unavailable"`. A curated replacement that ships
+with the language or framework (`builtin`, e.g. `unittest.mock`) is never looked up on the registry
+and has `status: "builtin"`. A package that is healthy and has no stated successor gets an empty
+list, never filler.
+
+When the package's own report cannot be built now (registry unreachable, no stored copy, no
+adapter) but the curated knowledge names replacements, the answer is the curated one with
+`report: None`: a fact written down with its source does not need the registry to be true. With
+nothing curated, the report's error is raised as before.
 
 Migration: a curated path when one exists; otherwise a scaffold from live data of both packages,
 marked `kind: "generated"`.
@@ -22,6 +29,7 @@ import asyncio
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pkgintel.domain.errors import InvalidInput, PackageNotFound, PkgIntelError
 from pkgintel.domain.knowledge.successors import successors_from_message
@@ -37,6 +45,27 @@ MAX_CANDIDATES = 8
 
 
 @dataclass(frozen=True, slots=True)
+class _Proposal:
+    why: str
+    origin: str
+    sources: tuple[str, ...]
+    builtin: bool = False
+
+
+def _curated_proposals(payload: Mapping[str, Any], entry_source: str) -> dict[str, _Proposal]:
+    """The curated entry's replacements, in its order."""
+    return {
+        str(choice["name"]): _Proposal(
+            str(choice["why"]),
+            "curated",
+            tuple(dict.fromkeys((str(choice["source"]), entry_source))),
+            bool(choice.get("builtin", False)),
+        )
+        for choice in payload["alternatives"]
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class AlternativeOption:
     name: str
     why: str
@@ -44,15 +73,21 @@ class AlternativeOption:
     """`registry-deprecation` (the deprecation message), `registry` (a structured registry field) or `curated`."""
     sources: tuple[str, ...]
     status: str
-    """`ok` or `unavailable` (its report could not be built now)."""
+    """`ok`, `unavailable` (its report could not be built now) or `builtin` (ships with the
+    language or framework; nothing to install)."""
     report: PackageReport | None
+
+    @property
+    def builtin(self) -> bool:
+        return self.status == "builtin"
 
 
 @dataclass(frozen=True, slots=True)
 class AlternativesAnswer:
     ecosystem: Ecosystem
     package: str
-    report: PackageReport
+    report: PackageReport | None
+    """None when the report could not be built now and the answer is the curated knowledge alone."""
     needs_replacement: bool
     reason: str
     curated_reason: str | None
@@ -64,7 +99,8 @@ class AlternativesAnswer:
 class MigrationSide:
     name: str
     status: str
-    """`ok`, `not_found` or `unavailable`."""
+    """`ok`, `not_found`, `unavailable` or `builtin` (ships with the language or framework; the
+    curated alternatives say so, and the registry is not asked)."""
     report: PackageReport | None
     install: Mapping[str, str]
     uninstall: Mapping[str, str]
@@ -182,13 +218,36 @@ class AlternativesService:
     async def alternatives(self, ecosystem: Ecosystem, name: str) -> AlternativesAnswer:
         """
         Replacements for `name` (see the module docstring). Raises like `ReportService.get_report`
-        for the package itself (404 unknown, 503 registry down with nothing cached, 501 no adapter).
+        for the package itself (404 unknown; 503 registry down with nothing cached and nothing
+        curated; 501 no adapter and nothing curated).
         """
         name = validate_name(ecosystem, name)
-        report = await self._reports.get_report(ecosystem, name)
+        own = normalise_name(ecosystem, name)
+        try:
+            report = await self._reports.get_report(ecosystem, name)
+        except PackageNotFound:
+            raise
+        except PkgIntelError as exc:
+            rows = await self._store.curated("alternatives", ecosystem, own)
+            if not rows:
+                raise
+            payload = rows[0].payload
+            options = await self._options(
+                ecosystem, own, _curated_proposals(payload, rows[0].source)
+            )
+            return AlternativesAnswer(
+                ecosystem,
+                str(payload.get("package") or name),
+                None,
+                True,
+                f"curated: {payload['reason']} (the registry could not be read now: {exc.message})",
+                str(payload["reason"]),
+                rows[0].source,
+                options,
+            )
         info = report.info
         flagged, reason = needs_replacement(report)
-        proposals: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        proposals: dict[str, _Proposal] = {}
         own = normalise_name(ecosystem, info.name)
         message = info.deprecated_message or (
             next(
@@ -203,7 +262,7 @@ class AlternativesService:
         for succ in successors_from_message(ecosystem, message):
             proposals.setdefault(
                 succ,
-                (
+                _Proposal(
                     f"the registry's deprecation message names it: {message!r}",
                     "registry-deprecation",
                     (),
@@ -213,47 +272,20 @@ class AlternativesService:
         if isinstance(adapter, SuccessorAware):
             for succ in adapter.successors(info):
                 proposals.setdefault(
-                    succ, ("the registry names it as the successor", "registry", ())
+                    succ, _Proposal("the registry names it as the successor", "registry", ())
                 )
         curated_rows = await self._store.curated("alternatives", ecosystem, own)
         curated_reason = curated_source = None
         if curated_rows:
             row = curated_rows[0]
             curated_reason, curated_source = row.payload["reason"], row.source
-            for choice in row.payload["alternatives"]:
-                proposals.setdefault(
-                    choice["name"], (choice["why"], "curated", (choice["source"], row.source))
-                )
+            for cand, proposal in _curated_proposals(row.payload, row.source).items():
+                proposals.setdefault(cand, proposal)
             if not flagged:
                 flagged, reason = True, f"curated: {curated_reason}"
-        proposals = {k: v for k, v in proposals.items() if normalise_name(ecosystem, k) != own}
         if not flagged:
             return AlternativesAnswer(ecosystem, info.name, report, False, reason, None, None, ())
-        names = list(proposals)[:MAX_CANDIDATES]
-        results = await asyncio.gather(*(self._candidate(ecosystem, n) for n in names))
-        options = []
-        for cand, result in zip(names, results, strict=True):
-            if result is None:
-                continue
-            why, origin, sources = proposals[cand]
-            status, cand_report = result
-            options.append(
-                AlternativeOption(
-                    cand_report.info.name if cand_report else cand,
-                    why,
-                    origin,
-                    sources,
-                    status,
-                    cand_report,
-                )
-            )
-        options.sort(
-            key=lambda o: (
-                o.report is None,
-                bool(o.report and (o.report.health.deprecated or o.report.deprecated)),
-                -(o.report.health.score if o.report else 0),
-            )
-        )
+        options = await self._options(ecosystem, own, proposals)
         return AlternativesAnswer(
             ecosystem,
             info.name,
@@ -262,8 +294,56 @@ class AlternativesService:
             reason,
             curated_reason,
             curated_source,
-            tuple(options),
+            options,
         )
+
+    async def _options(
+        self, ecosystem: Ecosystem, own: str, proposals: Mapping[str, _Proposal]
+    ) -> tuple[AlternativeOption, ...]:
+        """Each proposal with its current report (concurrently), best first; unknown names dropped."""
+        names = [
+            n for n, p in proposals.items() if p.builtin or normalise_name(ecosystem, n) != own
+        ][:MAX_CANDIDATES]
+        looked_up = [n for n in names if not proposals[n].builtin]
+        results = dict(
+            zip(
+                looked_up,
+                await asyncio.gather(*(self._candidate(ecosystem, n) for n in looked_up)),
+                strict=True,
+            )
+        )
+        options = []
+        for cand in names:
+            proposal = proposals[cand]
+            if proposal.builtin:
+                options.append(
+                    AlternativeOption(
+                        cand, proposal.why, proposal.origin, proposal.sources, "builtin", None
+                    )
+                )
+                continue
+            result = results[cand]
+            if result is None:
+                continue
+            status, cand_report = result
+            options.append(
+                AlternativeOption(
+                    cand_report.info.name if cand_report else cand,
+                    proposal.why,
+                    proposal.origin,
+                    proposal.sources,
+                    status,
+                    cand_report,
+                )
+            )
+        options.sort(
+            key=lambda o: (
+                o.report is None and not o.builtin,
+                bool(o.report and (o.report.health.deprecated or o.report.deprecated)),
+                -(o.report.health.score if o.report else 0),
+            )
+        )
+        return tuple(options)
 
     async def _side(self, ecosystem: Ecosystem, name: str) -> MigrationSide:
         try:
@@ -276,6 +356,15 @@ class AlternativesService:
         _, uninstall = package_commands(ecosystem, report.info.name, None)
         return MigrationSide(report.info.name, "ok", report, install, uninstall)
 
+    async def _is_builtin(self, ecosystem: Ecosystem, from_key: str, to_pkg: str) -> bool:
+        """Whether the curated alternatives of `from_key` name `to_pkg` as built in (nothing to
+        install, so never looked up on the registry)."""
+        for row in await self._store.curated("alternatives", ecosystem, from_key):
+            for choice in row.payload["alternatives"]:
+                if choice.get("builtin") and choice["name"] == to_pkg:
+                    return True
+        return False
+
     async def migration(self, ecosystem: Ecosystem, from_pkg: str, to_pkg: str) -> MigrationAnswer:
         """
         The curated path from → to, or a generated scaffold. Raises `InvalidInput` when both names are
@@ -286,11 +375,18 @@ class AlternativesService:
         a, b = normalise_name(ecosystem, from_pkg), normalise_name(ecosystem, to_pkg)
         if a == b:
             raise InvalidInput("to_pkg", "from and to name the same package")
-        rows, source, target = await asyncio.gather(
-            self._store.curated("migration", ecosystem, a, b),
-            self._side(ecosystem, from_pkg),
-            self._side(ecosystem, to_pkg),
-        )
+        if await self._is_builtin(ecosystem, a, to_pkg):
+            rows, source = await asyncio.gather(
+                self._store.curated("migration", ecosystem, a, b),
+                self._side(ecosystem, from_pkg),
+            )
+            target = MigrationSide(to_pkg, "builtin", None, {}, {})
+        else:
+            rows, source, target = await asyncio.gather(
+                self._store.curated("migration", ecosystem, a, b),
+                self._side(ecosystem, from_pkg),
+                self._side(ecosystem, to_pkg),
+            )
         if rows:
             return MigrationAnswer(
                 ecosystem,

@@ -30,7 +30,8 @@ async def ingest_curated(
                     "reason": alt.reason,
                     "deprecated": alt.deprecated,
                     "alternatives": [
-                        {"name": c.name, "why": c.why, "source": c.source} for c in alt.alternatives
+                        {"name": c.name, "why": c.why, "source": c.source, "builtin": c.builtin}
+                        for c in alt.alternatives
                     ],
                 },
                 alt.source,

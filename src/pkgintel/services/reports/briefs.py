@@ -71,6 +71,14 @@ def _sources_line(report: PackageReport) -> str:
     return "Sources: " + "; ".join(parts) + "."
 
 
+def _instead_lines(report: PackageReport) -> list[str]:
+    """What to use instead of a package the curated knowledge records as deprecated."""
+    known = report.known_deprecation
+    if known is None or not known.replacements:
+        return []
+    return [f"Use instead: {', '.join(known.replacements[:4])} (source: {known.url})."]
+
+
 def render_prompt(report: PackageReport) -> str:
     """The ~500-token brief: verdict, score, issues, versions, vulnerabilities, licence, install, sources."""
     info = report.info
@@ -104,6 +112,7 @@ def render_prompt(report: PackageReport) -> str:
         source = report.deprecation_source or {}
         said = f" (source: {source['url']})" if "url" in source else ""
         lines.append(f"Deprecated: {report.deprecated_message or 'yes'}{said}.")
+        lines.extend(_instead_lines(report))
     last = (
         f"{hist.last_release_days_ago} days ago"
         if hist.last_release_days_ago is not None
@@ -159,6 +168,7 @@ def render_brief(report: PackageReport) -> str:
         f"Use: {rec.use_version}" + (f" — {rec.version_hint}" if rec.version_hint else "") + "."
     )
     lines.extend(f"- {issue}" for issue in rec.issues[:3])
+    lines.extend(_instead_lines(report))
     lines.append(_vuln_line(report))
     lines.extend(_ids(report, 3))
     lic = report.license

@@ -34,6 +34,8 @@ class KnownDeprecation:
     origin: str = "curated"
     recorded_at: datetime | None = None
     """When the fact was loaded (the curated entries' ingestion)."""
+    replacements: tuple[str, ...] = ()
+    """What to use instead, as the same source records it (curated order)."""
 
     @property
     def source(self) -> SourceStatus:
@@ -67,6 +69,10 @@ class CuratedDeprecations:
         for row in rows:
             if row.payload.get("deprecated") is True:
                 return KnownDeprecation(
-                    str(row.payload["reason"]), row.source, "curated", row.loaded_at
+                    str(row.payload["reason"]),
+                    row.source,
+                    "curated",
+                    row.loaded_at,
+                    tuple(str(c["name"]) for c in row.payload.get("alternatives", [])),
                 )
         return None
