@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from pkgintel.domain.knowledge.error_codes import canonical_code, codes_in_line
+from pkgintel.domain.knowledge.error_localisation import to_english
+
 MAX_INPUT_CHARS: Final = 200_000
 """Longer input is cut to its last part (the end of a log is where the failure is)."""
 MAX_DECISIVE_LINES: Final = 12
@@ -87,6 +90,19 @@ class NormalisedError:
             if line.generic and line.generic not in seen:
                 seen.add(line.generic)
                 out.append((line.generic, Form.GENERIC, line.index))
+        return out
+
+    def core_candidates(self) -> list[tuple[str, Form, int]]:
+        """Every (core, form, line index): each decisive line's message with its tool, level and
+        location prefixes left aside (`message_core`), specific forms first."""
+        seen: set[str] = set()
+        out: list[tuple[str, Form, int]] = []
+        for form in (Form.SPECIFIC, Form.GENERIC):
+            for line in self.lines:
+                key = message_core(line.specific if form is Form.SPECIFIC else line.generic)
+                if key and key not in seen:
+                    seen.add(key)
+                    out.append((key, form, line.index))
         return out
 
 
@@ -182,6 +198,86 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         ),
     ),
     (
+        "dotnet",
+        "dotnet",
+        88,
+        re.compile(
+            r"(?:^|[\s:\t(])(?:NU|NETSDK|MSB)\d{4}\b|(?:error|Fehler|Erreur|erreur|错误|エラー|\t)\s*CS\d{4}\b"
+            r"|(?:error|Fehler|Erreur|erreur)\s+(?:C|LNK)\d{4}\s*:"
+        ),
+    ),
+    (
+        "solver",
+        None,
+        84,
+        re.compile(
+            r"version solving failed|requirements are unsatisfiable|No solution found when resolving"
+            r"|Unsatisfiable requirements detected|unsatisfiable package requirements"
+            r"|Dependencies could not be resolved|dependency graph is unresolvable"
+            r"|could not find compatible versions for pod|Hex dependency resolution failed"
+            r"|^cabal: Could not resolve dependencies|Backjump limit reached"
+            r"|While constructing the build ?plan|not present in build plan"
+            r"|do not exist in the build plan|^Unknown package: "
+        ),
+    ),
+    (
+        "cocoapods",
+        "cocoapods",
+        80,
+        re.compile(
+            r"^(?:\[!\] )?(?:Unable to find a specification|None of your spec sources contain"
+            r"|The sandbox is not in sync|Invalid `Podfile`|CocoaPods could not find|CDN: trunk)"
+        ),
+    ),
+    (
+        "cpanm",
+        "cpanm",
+        76,
+        re.compile(
+            r"^! (?:Configur\w* .*failed|Installing .*failed|Finding .* failed|Couldn't find module)"
+            r"|^Can't locate \S+\.pm in @INC|build\.log: No such file"
+        ),
+    ),
+    (
+        "mix",
+        "mix",
+        78,
+        re.compile(
+            r"^(?:\*\* )?\((?:Mix|Hex|[\w.]*Error)\) |^Failed to use \"|^Dependencies have diverged"
+            r"|^Unchecked dependencies|dependency resolution is taking a long time"
+        ),
+    ),
+    (
+        "r",
+        "r",
+        76,
+        re.compile(
+            r"installation of package .* had non-zero exit status"
+            r"|^ERROR: (?:configuration|compilation|lazy loading) failed for package"
+            r"|there is no package called|is not available (?:for this version of R|\(for R version)"
+            r"|^Error: Failed to install '|cannot remove prior installation of package"
+        ),
+    ),
+    (
+        "homebrew",
+        "brew",
+        76,
+        re.compile(
+            r"^Error: (?:No available formula|No such keg|No formulae found|No similarly named"
+            r"|The `brew link` step did not complete|Cannot install .* because|Xcode alone is not"
+            r"|Your (?:Command Line Tools|Xcode) .*(?:outdated|too old))"
+        ),
+    ),
+    (
+        "corepack",
+        "corepack",
+        82,
+        re.compile(
+            r"Cannot find matching keyid|Corepack must currently be enabled"
+            r"|This project is configured to use \w+ because|Usage Error: .*packageManager"
+        ),
+    ),
+    (
         "pip",
         "pip",
         85,
@@ -206,6 +302,7 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         75,
         re.compile(
             r"^gyp (ERR!|error) (?!stack|System|command|cwd|node -v|node-gyp -v|not ok|\s*$|find Python\s*$|find VS\s*$).*"
+            r"|^gyp: \S.*|^gyp (?:ERR!|error) stack Error: (?!`make` failed|`gyp` failed)\S.*"
         ),
     ),
     (
@@ -218,7 +315,20 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
     ),
     ("rust-error", "rustc", 60, re.compile(r"^error: \S.*")),
     ("generic", None, 30, re.compile(r"^(fatal|FATAL|Error|ERROR|error|E)(:| -) \S.*")),
+    (
+        "error-word",
+        None,
+        20,
+        re.compile(
+            r"\b(?:[Ee]rror|ERROR|[Ff]ailed|FAILED|[Ff]atal|[Cc]annot|[Cc]ould not|[Uu]nable to"
+            r"|not found|[Dd]enied|[Uu]nsatisfiable|[Ii]ncompatible)\b"
+        ),
+    ),
 )
+_SEARCH_FAMILIES: Final = frozenset(
+    {"pnpm", "yarn-berry", "dotnet", "solver", "r", "corepack", "error-word"}
+)
+"""Families whose regex may match anywhere in the line (the others match at its start)."""
 _TRACEBACK_TAIL: Final = {"python-exc"}
 """Families whose *last* occurrence is the decisive one (the exception that ended the program)."""
 
@@ -230,6 +340,13 @@ _PREFIX_TIME = re.compile(
     r"^\s*(\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?|"
     r"\[?\d{2}:\d{2}:\d{2}(?:\.\d+)?\]?|\[\d{2}-[A-Z][a-z]{2}-\d{4} \d{2}:\d{2}:\d{2}(?: [\w/+-]+)?\])\s+"
 )
+_LOG_PREFIX = re.compile(
+    # docker build steps (`#12 0.345 `), MSBuild node numbers (`11>`), GitHub Actions annotations,
+    # `[DEBUG]:` style prefixes (not Maven's `[ERROR] `, a family of its own), git remotes,
+    # line-numbered pastes of npm's old debug log (`14 error `), `Internal`/`Uncaught` wrappers.
+    r"^(?:#\d+ \d+(?:\.\d+)? +|\d{1,3}>(?=\S)|##\[(?:error|warning)\]|\[(?:DEBUG|INFO|WARN|WARNING|ERROR|"
+    r"error|debug|info)\]:\s+|remote:\s+|\d{1,4} (?=(?:error|verbose|warn) )|Internal (?=Error: ))"
+)
 _BOX = re.compile(r"^[\s│|➤›>×╰─┬╭├└┌·•*+-]*(?=\S)")
 _NPM_PREFIX = re.compile(r"^npm (ERR!|error)\s+")
 _PNPM_CODE = re.compile(r"^.*?(ERR_PNPM_[A-Z0-9_]+)\s*")
@@ -237,6 +354,18 @@ _YARN_CODE = re.compile(r"^.*?\b(YN\d{4}): (?:[│|]\s*)?")
 _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"\b(?:https?|git\+https?|git\+ssh|ssh|file|s3)://[^\s'\"`<>)\]]+"), "<url>"),
     (re.compile(r"\bgit@[\w.-]+:[\w./-]+"), "<url>"),
+    # A JSON object dumped into a message (corepack's key list, npm's error objects).
+    (re.compile(r"\{\s*\"[^\n]*\}"), "<json>"),
+    # Long base64 runs (signatures, keys) and bracketed short hex ids (Julia's `[7f3e1038]`).
+    (re.compile(r"(?<![\w/+])(?=[A-Za-z0-9+/]*[0-9+/])[A-Za-z0-9+/]{40,}={0,2}"), "<b64>"),
+    (re.compile(r"\[(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8}\]"), "[<id>]"),
+    # Windows paths under folders with spaces: `C:\Program Files (x86)\dotnet\…`.
+    (
+        re.compile(
+            r"(?<![\w<])[A-Za-z]:\\(?:Program Files(?: \(x86\))?|Documents and Settings)\\[^\s'\"`<>|:(),;]*"
+        ),
+        "<path>",
+    ),
     (re.compile(r"\bsha\d{1,3}-[A-Za-z0-9+/]{20,}={0,2}"), "<integrity>"),
     (
         re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"),
@@ -290,25 +419,6 @@ _PLACEHOLDER_QUOTED = re.compile(r"^(['\"`‘“])<\w+>(['\"`’”])$")
 _SPACES = re.compile(r"\s+")
 
 
-_CODES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
-    (re.compile(r"^error\[(E\d{4})\]"), "rustc {}"),
-    (re.compile(r"^npm (?:ERR!|error) code ([A-Z][A-Z0-9_]+)\s*$"), "npm code {}"),
-    (re.compile(r"\b(ERR_PNPM_[A-Z0-9_]+)\b"), "{}"),
-    (re.compile(r"\b(YN\d{4})\b"), "yarn {}"),
-    (
-        re.compile(r"(?:\[|code: ['\"]|^)(ERR_(?!PNPM_)[A-Z0-9_]+|MODULE_NOT_FOUND)(?:\]|['\"])"),
-        "node {}",
-    ),
-    (re.compile(r"cwiki\.apache\.org/confluence/display/MAVEN/(\w+)"), "maven {}"),
-    (
-        re.compile(
-            r"^(?:\w+\.)*(PackagesNotFoundError|UnsatisfiableError|LibMambaUnsatisfiableError|CondaHTTPError|CondaSSLError|NotWritableError|EnvironmentLocationNotFound|ClobberError|PaddingError|InvalidArchiveError|CondaVerificationError|ChecksumMismatchError|CondaToSNonInteractiveError|ResolvePackageNotFound|SpecNotFound|NoWritableEnvsDirError|DirectoryNotACondaEnvironmentError|EnvironmentNameNotFound|CondaUpgradeError|ProxyError)\b"
-        ),
-        "conda {}",
-    ),
-)
-
-
 def error_codes(lines: list[str]) -> tuple[tuple[str, int], ...]:
     """Error codes in `lines` (each once, first occurrence), in `CODE` form."""
     found: dict[str, int] = {}
@@ -316,18 +426,21 @@ def error_codes(lines: list[str]) -> tuple[tuple[str, int], ...]:
         text = _clean(raw)
         if not text:
             continue
-        for regex, template in _CODES:
-            m = regex.search(text)
-            if m is not None:
-                found.setdefault(template.format(m.group(1)), index)
+        for code in codes_in_line(text):
+            found.setdefault(code, index)
     return tuple(found.items())
 
 
 def _clean(raw: str) -> str:
     line = _ANSI.sub("", raw).replace("\r", "").rstrip()
-    line = _PREFIX_TIME.sub("", line)
-    line = _BOX.sub("", line)
-    return line.strip()
+    for _ in range(3):  # prefixes nest: `#12 0.258 [DEBUG]:  > npm ERR! …`
+        before = line
+        line = _PREFIX_TIME.sub("", line)
+        line = _BOX.sub("", line)
+        line = _LOG_PREFIX.sub("", line)
+        if line == before:
+            break
+    return to_english(line.strip())
 
 
 def _canonical_prefix(line: str) -> str:
@@ -364,7 +477,7 @@ def _generic(specific: str) -> str:
 def normalise_line(line: str, form: Form = Form.SPECIFIC) -> str:
     """One line, cleaned and with volatile parts replaced, in `form`. Idempotent."""
     if form is Form.CODE:
-        return _SPACES.sub(" ", line).strip()
+        return canonical_code(line)
     text = _canonical_prefix(_clean(line))
     text = _volatile(text)
     if form is Form.GENERIC:
@@ -379,7 +492,7 @@ def classify_line(line: str) -> tuple[str, str | None, int] | None:
     if not text or _NOISE.search(text):
         return None
     for family, tool, priority, regex in _FAMILIES:
-        if regex.search(text) if family in {"pnpm", "yarn-berry"} else regex.match(text):
+        if regex.search(text) if family in _SEARCH_FAMILIES else regex.match(text):
             return family, tool, priority
     return None
 
@@ -443,6 +556,50 @@ def normalise_error(text: str) -> NormalisedError:
         lines=tuple(ranked),
         codes=codes,
     )
+
+
+# -- message cores ---------------------------------------------------------------------------
+
+_CORE_PREFIX = re.compile(
+    r"^(?:<path>:<line>:?\s*|<path>(?:\(\d+(?:,\d+)*\))?:\s*|npm error |gyp (?:ERR!|error) (?:stack )?"
+    r"|\[ERROR\] |(?:Uncaught |Usage )?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)"
+    r"(?: \[[A-Z0-9_]+\])?:\s+|(?:fatal error|error|ERROR|Error|fatal|FATAL|E|warning|Warning)"
+    r"(?:\[\w+\])?\s*:\s+|\((?:Mix|Hex)\) |! |(?:go|cabal|stack|mix|brew|composer|bundler|gem|cargo"
+    r"|uv|bun|deno|Deno|pip|npm|pnpm|yarn|cpanm|pod|julia):\s+)"
+)
+MIN_CORE_CHARS: Final = 12
+"""A shorter message core (`error: x`) says too little to match on."""
+
+
+def message_core(pattern: str) -> str:
+    """
+    The message of a normalised line without its location, tool and level prefixes
+    (`<path>:<line>: fatal error: Python.h: No such file or directory` and `fatal error:
+    Python.h: No such file or directory` both give `Python.h: No such file or directory`;
+    `java.lang.IllegalArgumentException: Unsupported class file major version 61` gives
+    `Unsupported class file major version 61`), trailing `.`/`:` dropped; `""` when what is left
+    is shorter than `MIN_CORE_CHARS`. Idempotent.
+    """
+    text = pattern
+    for _ in range(4):
+        stripped = _CORE_PREFIX.sub("", text, count=1)
+        if stripped == text:
+            break
+        text = stripped
+    text = text.strip().rstrip(".:").strip()
+    return text if len(text) >= MIN_CORE_CHARS else ""
+
+
+def pattern_core_keys(pattern: str) -> tuple[str, ...]:
+    """The cores a stored pattern is found under: its own and its generic form's."""
+    keys = [message_core(pattern), message_core(_generic(pattern))]
+    return tuple(dict.fromkeys(k for k in keys if k))
+
+
+def fuzzy_key(pattern: str) -> str:
+    """What fuzzy matching compares: the generic form's core (the generic form when too short)."""
+    generic = _generic(pattern)
+    return message_core(generic) or generic
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_+-]{2,}")
