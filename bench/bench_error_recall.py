@@ -29,7 +29,9 @@ from pathlib import Path
 
 import yaml
 
+# This checkout's code (not an installed pkgintel), and `bench` as a package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from bench._common import percentile
 from bench.error_recall import SPLITS, Report, load_cases, measure
 from pkgintel.config import Settings

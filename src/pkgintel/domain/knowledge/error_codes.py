@@ -75,6 +75,8 @@ _LINE_CODES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"\berror (TS\d{4}):"), "tsc {}"),
 )
 _SPACES = re.compile(r"\s+")
+_MAYBE_CODE: Final = re.compile(r"\d{4}|code |ERR_|MODULE_NOT_FOUND|MAVEN|Error\b|NotFound")
+"""Every line a `_LINE_CODES` regex matches contains this (a cheap test first)."""
 
 
 def canonical_code(pattern: str) -> str:
@@ -89,6 +91,8 @@ def canonical_code(pattern: str) -> str:
 
 def codes_in_line(line: str) -> list[str]:
     """Canonical codes one cleaned input line carries, first occurrence first."""
+    if _MAYBE_CODE.search(line) is None:
+        return []
     found: dict[str, None] = {}
     for regex, template in _LINE_CODES:
         for m in regex.finditer(line):

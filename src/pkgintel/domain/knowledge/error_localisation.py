@@ -80,15 +80,32 @@ _NOT_RECOGNISED: Final = (
         r"^(?P<q>['\"])(?P<cmd>[^'\"]+)['\"] は、内部コマンドまたは外部コマンド.*認識されていません.*"
     ),
 )
-_ANY: Final = re.compile(
-    "|".join(p for p, _ in _PHRASES)
-    + "|：|不是内部|no se reconoce|n'est pas reconnu|Der Befehl|内部コマンド"
+_ASCII_HINTS: Final = (
+    "Fehler",
+    "erreur",
+    "error fatal",
+    "Berechtigung",
+    "Verzeichnis",
+    "fichier",
+    "archivo",
+    "accord",
+    "denegado",
+    "Befehl",
+    "Kommando",
+    "introuvable",
+    "encontrada",
+    "elrelease",
+    "version cible",
+    "version source",
+    "reconnu",
+    "reconoce",
 )
+"""Every ASCII line a phrase applies to contains one of these (substring tests are cheap)."""
 
 
 def to_english(line: str) -> str:
     """`line` with the known localised phrases in English (see the module docstring)."""
-    if _ANY.search(line) is None:
+    if line.isascii() and not any(hint in line for hint in _ASCII_HINTS):
         return line
     text = line.replace("：", ": ")
     for regex in _NOT_RECOGNISED:

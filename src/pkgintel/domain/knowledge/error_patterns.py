@@ -235,7 +235,7 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         76,
         re.compile(
             r"^! (?:Configur\w* .*failed|Installing .*failed|Finding .* failed|Couldn't find module)"
-            r"|^Can't locate \S+\.pm in @INC|build\.log: No such file"
+            r"|^Can't locate \S+\.pm in @INC|^\S*build\.log: No such file"
         ),
     ),
     (
@@ -329,6 +329,7 @@ _SEARCH_FAMILIES: Final = frozenset(
     {"pnpm", "yarn-berry", "dotnet", "solver", "r", "corepack", "error-word"}
 )
 """Families whose regex may match anywhere in the line (the others match at its start)."""
+
 _TRACEBACK_TAIL: Final = {"python-exc"}
 """Families whose *last* occurrence is the decisive one (the exception that ended the program)."""
 
@@ -343,9 +344,9 @@ _PREFIX_TIME = re.compile(
 _LOG_PREFIX = re.compile(
     # docker build steps (`#12 0.345 `), MSBuild node numbers (`11>`), GitHub Actions annotations,
     # `[DEBUG]:` style prefixes (not Maven's `[ERROR] `, a family of its own), git remotes,
-    # line-numbered pastes of npm's old debug log (`14 error `), `Internal`/`Uncaught` wrappers.
+    # line-numbered pastes of npm's old debug log (`14 error `), Java's `Caused by: `.
     r"^(?:#\d+ \d+(?:\.\d+)? +|\d{1,3}>(?=\S)|##\[(?:error|warning)\]|\[(?:DEBUG|INFO|WARN|WARNING|ERROR|"
-    r"error|debug|info)\]:\s+|remote:\s+|\d{1,4} (?=(?:error|verbose|warn) )|Internal (?=Error: ))"
+    r"error|debug|info)\]:\s+|remote:\s+|\d{1,4} (?=(?:error|verbose|warn) )|Caused by: )"
 )
 _BOX = re.compile(r"^[\s│|➤›>×╰─┬╭├└┌·•*+-]*(?=\S)")
 _NPM_PREFIX = re.compile(r"^npm (ERR!|error)\s+")
@@ -358,7 +359,7 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"\{\s*\"[^\n]*\}"), "<json>"),
     # Long base64 runs (signatures, keys) and bracketed short hex ids (Julia's `[7f3e1038]`).
     (re.compile(r"(?<![\w/+])(?=[A-Za-z0-9+/]*[0-9+/])[A-Za-z0-9+/]{40,}={0,2}"), "<b64>"),
-    (re.compile(r"\[(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8}\]"), "[<id>]"),
+    (re.compile(r"\[[0-9a-f]{8}\]"), "[<id>]"),
     # Windows paths under folders with spaces: `C:\Program Files (x86)\dotnet\…`.
     (
         re.compile(
@@ -415,15 +416,24 @@ _PIP_REQ = re.compile(
     r"(?<!\w)(requirement|found for|wheels? for|Cannot install|<pkg> and) "
     r"(?!<pkg>)[A-Za-z0-9][\w.\-\[\],]*(?:(?:==|>=|<=|~=|!=|<|>)[^\s,)]+)?"
 )
+_SOLVER_NAME = re.compile(
+    # Unquoted package names in resolver explanations (pub, Poetry, uv, SwiftPM, Hex, Julia Pkg):
+    # `Because app depends on foo (1.0) which …`, `… detected for package CBOR [<id>]`.
+    r"\b(depends on|[Bb]ecause|every version of|no versions of|for package)"
+    r"\s+(?!(?:every|no|none|some|the|these|those|they|we|you|your|there|only|all|both|it|its"
+    r"|this|that|of|a|an|root)\b)"
+    r"(?!['\"‘“<])[A-Za-z@][\w.@/+-]*"
+)
 _PLACEHOLDER_QUOTED = re.compile(r"^(['\"`‘“])<\w+>(['\"`’”])$")
 _SPACES = re.compile(r"\s+")
 
 
-def error_codes(lines: list[str]) -> tuple[tuple[str, int], ...]:
-    """Error codes in `lines` (each once, first occurrence), in `CODE` form."""
+def error_codes(lines: list[str], *, cleaned: bool = False) -> tuple[tuple[str, int], ...]:
+    """Error codes in `lines` (each once, first occurrence), in `CODE` form; `cleaned` says the
+    lines went through `_clean` already."""
     found: dict[str, int] = {}
     for index, raw in enumerate(lines):
-        text = _clean(raw)
+        text = raw if cleaned else _clean(raw)
         if not text:
             continue
         for code in codes_in_line(text):
@@ -469,6 +479,7 @@ def _generic(specific: str) -> str:
         return f"{opening}<name>{closing}"
 
     out = _NPM_SPEC.sub("<pkg>@<version>", specific)
+    out = _SOLVER_NAME.sub(r"\1 <pkg>", out)
     out = _PIP_REQ.sub(r"\1 <pkg>", out)
     out = _PIP_REQ.sub(r"\1 <pkg>", out)
     return _QUOTED.sub(quoted, out)
@@ -487,8 +498,11 @@ def normalise_line(line: str, form: Form = Form.SPECIFIC) -> str:
 
 
 def classify_line(line: str) -> tuple[str, str | None, int] | None:
-    """(family, tool, priority) of a cleaned line, or None when it is not decisive."""
-    text = _clean(line)
+    """(family, tool, priority) of a raw line, or None when it is not decisive."""
+    return _classify_clean(_clean(line))
+
+
+def _classify_clean(text: str) -> tuple[str, str | None, int] | None:
     if not text or _NOISE.search(text):
         return None
     for family, tool, priority, regex in _FAMILIES:
@@ -508,11 +522,12 @@ def normalise_error(text: str) -> NormalisedError:
     if len(text) > MAX_INPUT_CHARS:
         text = text[-MAX_INPUT_CHARS:]
     raw_lines = text.splitlines()
+    clean_lines = [_clean(raw) for raw in raw_lines]
     found: list[DecisiveLine] = []
     seen: set[str] = set()
     tools: dict[int, str | None] = {}
     for index, raw in enumerate(raw_lines):
-        kind = classify_line(raw)
+        kind = _classify_clean(clean_lines[index])
         if kind is None:
             continue
         family, tool, priority = kind
@@ -540,7 +555,7 @@ def normalise_error(text: str) -> NormalisedError:
                 found.append(DecisiveLine(index, "message", specific, _generic(specific), 10))
                 tools[index] = None
     ranked = sorted(found, key=lambda d: (-d.priority, d.index))[:MAX_DECISIVE_LINES]
-    codes = error_codes(raw_lines)
+    codes = error_codes(clean_lines, cleaned=True)
     if not ranked:
         return NormalisedError(
             pattern="", error_hash=error_hash(""), tool=None, lines=(), codes=codes
@@ -562,7 +577,7 @@ def normalise_error(text: str) -> NormalisedError:
 
 _CORE_PREFIX = re.compile(
     r"^(?:<path>:<line>:?\s*|<path>(?:\(\d+(?:,\d+)*\))?:\s*|npm error |gyp (?:ERR!|error) (?:stack )?"
-    r"|\[ERROR\] |(?:Uncaught |Usage )?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)"
+    r"|\[ERROR\] |(?:Uncaught |Usage |Internal )?(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*)?(?:Error|Exception)"
     r"(?: \[[A-Z0-9_]+\])?:\s+|(?:fatal error|error|ERROR|Error|fatal|FATAL|E|warning|Warning)"
     r"(?:\[\w+\])?\s*:\s+|\((?:Mix|Hex)\) |! |(?:go|cabal|stack|mix|brew|composer|bundler|gem|cargo"
     r"|uv|bun|deno|Deno|pip|npm|pnpm|yarn|cpanm|pod|julia):\s+)"

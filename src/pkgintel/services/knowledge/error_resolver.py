@@ -23,6 +23,7 @@ Nothing at or above `min_confidence` → "no match", and the primary pattern is 
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +34,7 @@ from typing import Final, Protocol
 from rapidfuzz import fuzz, process
 
 from pkgintel.domain.errors import ErrorEntryNotFound, InvalidInput, RateLimited
+from pkgintel.domain.knowledge.error_guards import similar_but_different, tools_in
 from pkgintel.domain.knowledge.error_patterns import (
     Form,
     NormalisedError,
@@ -168,7 +170,9 @@ class ErrorService:
                 self._patterns_at = time.monotonic()
         return self._patterns
 
-    async def _match(self, normalised: NormalisedError, limit: int) -> list[ErrorMatch]:
+    async def _match(
+        self, normalised: NormalisedError, limit: int, text: str = ""
+    ) -> list[ErrorMatch]:
         candidates = normalised.candidate_patterns()
         if not candidates:
             return []
@@ -193,14 +197,21 @@ class ErrorService:
                 matched_line=pattern,
             )
         index = await self._pattern_index()
+        specific_of = {line.index: line.specific for line in normalised.lines}
+        tools = tools_in(text[-20_000:])
         cored: dict[str, tuple[float, str, int]] = {}
         for key, form, idx in normalised.core_candidates():
             confidence = CORE_SPECIFIC if form is Form.SPECIFIC else CORE_GENERIC
             for h in index.cores.get(key, ()):
-                if h not in found and (h not in cored or cored[h][0] < confidence):
-                    cored[h] = (confidence, key, idx)
-        lines = [line.generic for line in normalised.lines[:FUZZY_LINES]]
-        keys = [fuzzy_key(line) for line in lines]
+                if h in found or (h in cored and cored[h][0] >= confidence):
+                    continue
+                if similar_but_different(specific_of[idx], index.pattern_of[h], tools):
+                    continue
+                cored[h] = (confidence, key, idx)
+        decisive = normalised.lines[:FUZZY_LINES]
+        lines = [line.generic for line in decisive]
+        keys = [_sorted_tokens(fuzzy_key(line)) for line in lines]
+        specifics = {line.generic: line.specific for line in decisive}
         scored: dict[str, tuple[float, str, MatchMethod, str]] = {}
 
         terms = search_terms(normalised)
@@ -209,7 +220,9 @@ class ErrorService:
             if h in found or h in cored or h not in index.fuzzy_of:
                 continue
             best, line = _best_similarity(index.fuzzy_of[h], keys, lines)
-            if best >= FULLTEXT_MIN_SIMILARITY:
+            if best >= FULLTEXT_MIN_SIMILARITY and not similar_but_different(
+                specifics[line], index.pattern_of[h], tools
+            ):
                 scored[h] = (
                     best,
                     line,
@@ -221,12 +234,14 @@ class ErrorService:
                 for _p, score, i in process.extract(
                     key,
                     index.fuzzy,
-                    scorer=fuzz.token_sort_ratio,
+                    scorer=fuzz.ratio,  # on sorted tokens: token_sort_ratio, choices sorted once
                     limit=5,
                     score_cutoff=FUZZY_MIN_SIMILARITY,
                 ):
                     h = index.hashes[i]
                     if h in found or h in cored or (h in scored and scored[h][0] >= score):
+                        continue
+                    if similar_but_different(specifics[line], index.pattern_of[h], tools):
                         continue
                     scored[h] = (
                         float(score),
@@ -278,7 +293,7 @@ class ErrorService:
         if status == "unavailable":
             # Nothing to search: a "no match" would say nothing, and is no miss of the knowledge.
             return ErrorResolution(normalised, (), unavailable=why)
-        matches = await self._match(normalised, limit)
+        matches = await self._match(normalised, limit, error)
         if matches:
             if record:
                 await self._store.record_hits([matches[0].entry.error_hash])
@@ -375,37 +390,52 @@ class ErrorService:
 def _best_similarity(
     pattern_key: str, keys: Sequence[str], lines: Sequence[str]
 ) -> tuple[float, str]:
-    """The best token-sort similarity of a stored pattern's fuzzy key to the lines' keys, and the
-    line it was found on."""
+    """The best token-sort similarity of a stored pattern's fuzzy key to the lines' keys (both
+    token-sorted already), and the line it was found on."""
     best, best_line = 0.0, ""
     for key, line in zip(keys, lines, strict=True):
-        score = float(fuzz.token_sort_ratio(key, pattern_key))
+        score = float(fuzz.ratio(key, pattern_key))
         if score > best:
             best, best_line = score, line
     return best, best_line
 
 
+def _sorted_tokens(text: str) -> str:
+    """`text`'s whitespace-separated tokens sorted (`fuzz.ratio` of two such strings is their
+    `fuzz.token_sort_ratio`)."""
+    return " ".join(sorted(text.split()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _pattern_keys(pattern: str) -> tuple[str, tuple[str, ...]]:
+    """(token-sorted fuzzy key, message cores) of a stored pattern, remembered across refreshes."""
+    return _sorted_tokens(fuzzy_key(pattern)), pattern_core_keys(pattern)
+
+
 @dataclass(frozen=True, slots=True)
 class _PatternIndex:
-    """The stored patterns as matching reads them: parallel lists of hashes and fuzzy keys, the
-    fuzzy key per hash, and the hashes found under each message core."""
+    """The stored patterns as matching reads them: parallel lists of hashes and token-sorted fuzzy
+    keys, the fuzzy key and pattern per hash, and the hashes found under each message core."""
 
     hashes: list[str]
     fuzzy: list[str]
     fuzzy_of: dict[str, str]
+    pattern_of: dict[str, str]
     cores: dict[str, tuple[str, ...]]
 
     @classmethod
     def build(cls, rows: Sequence[tuple[str, str]]) -> _PatternIndex:
         hashes = [h for h, _ in rows]
-        fuzzy = [fuzzy_key(p) for _, p in rows]
+        keyed = [_pattern_keys(p) for _, p in rows]
+        fuzzy = [k for k, _ in keyed]
         cores: dict[str, list[str]] = {}
-        for h, p in rows:
-            for key in pattern_core_keys(p):
+        for h, (_, pattern_cores) in zip(hashes, keyed, strict=True):
+            for key in pattern_cores:
                 cores.setdefault(key, []).append(h)
         return cls(
             hashes=hashes,
             fuzzy=fuzzy,
             fuzzy_of=dict(zip(hashes, fuzzy, strict=True)),
+            pattern_of=dict(rows),
             cores={k: tuple(v) for k, v in cores.items()},
         )
