@@ -1,6 +1,6 @@
 """
 The error-text recall set (`bench/data/error_texts.jsonl`) and its judge, shared by
-`bench/bench_error_recall.py` and the recall floor test (`tests/bench/test_error_recall.py`).
+`bench/bench_error_recall.py` and the recall floor test (`tests/knowledge/test_error_recall_dev.py`).
 
 Contract:
 

@@ -11,8 +11,9 @@ by Maven and Gradle). Only those phrases are mapped, each from the wording the t
 Tools with error codes (NuGet `NU1101`, .NET `NETSDK1045`, C# `CS0246`, MSVC `C1083`) are
 matched by code instead (`error_codes`), which needs no translation.
 
-`to_english(line)` replaces every known localised phrase in `line` by its English wording and
-turns full-width colons into ASCII ones; an English line comes back unchanged.
+`to_english(line)` replaces every known localised phrase in `line` by its English wording, turns
+full-width colons into ASCII ones and drops the space French puts before a colon; an English line
+comes back unchanged.
 """
 
 from __future__ import annotations
@@ -103,6 +104,10 @@ _ASCII_HINTS: Final = (
 """Every ASCII line a phrase applies to contains one of these (substring tests are cheap)."""
 
 
+_FRENCH_COLON: Final = re.compile(r"\s+:(?=\s|$)")
+"""French puts a space before a colon (`erreur fatale : x.h : …`)."""
+
+
 def to_english(line: str) -> str:
     """`line` with the known localised phrases in English (see the module docstring)."""
     if line.isascii() and not any(hint in line for hint in _ASCII_HINTS):
@@ -117,4 +122,4 @@ def to_english(line: str) -> str:
             )
     for regex, english in _COMPILED:
         text = regex.sub(english, text)
-    return text
+    return _FRENCH_COLON.sub(":", text)
