@@ -13,6 +13,7 @@ from pkgintel.domain.knowledge.error_guards import (
 )
 from pkgintel.domain.knowledge.error_patterns import (
     Form,
+    core_prefixes,
     message_core,
     normalise_error,
     normalise_line,
@@ -179,3 +180,63 @@ def test_vetoes() -> None:
     assert not tools_differ(tools_in("Bundler could not find gem foo"), bundler)
     assert not tools_differ(frozenset(), bundler)  # the input names no tool: no veto
     assert similar_but_different(cocoapods, bundler, tools_in(cocoapods))
+
+
+def test_leading_clauses_of_a_core() -> None:
+    core = "Hex dependency resolution failed, relax the version requirements (by using mix)"
+    assert core_prefixes(core) == [
+        "Hex dependency resolution failed, relax the version requirements",
+        "Hex dependency resolution failed",
+    ]
+    assert core_prefixes("short, x") == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (  # Go module paths
+            "x.go:15:2: missing go.sum entry for module providing package golang.org/x/text/bidi "
+            "(imported by golang.org/x/net/idna); to add:",
+            "y.go:3:8: missing go.sum entry for module providing package github.com/a/b/v3/api "
+            "(imported by github.com/c/d/internal/e); to add:",
+        ),
+        (  # pub: the dependents before `depends on`, the SDK package after it
+            "Because every version of flutter_test from sdk depends on path 1.6.4 and viewer "
+            "depends on path ^1.7.0, flutter_test from sdk is forbidden.",
+            "Because every version of flutter_test from sdk depends on meta 1.3.0 and app "
+            "depends on meta ^1.4.0, flutter_test from sdk is forbidden.",
+        ),
+        (  # SwiftPM ranges `a..<b`
+            "Dependencies could not be resolved because no versions of 'swift-syntax' match the "
+            "requirement 509.0.0..<510.0.0 and root depends on 'swift-syntax' 509.0.0..<510.0.0.",
+            "Dependencies could not be resolved because no versions of 'swift-algorithms' match "
+            "the requirement 1.0.0..<2.0.0 and root depends on 'swift-algorithms' 1.0.0..<2.0.0.",
+        ),
+    ],
+)
+def test_generic_form_is_shared_by_two_real_variants(a: str, b: str) -> None:
+    assert normalise_line(a, Form.GENERIC) == normalise_line(b, Form.GENERIC)
+
+
+def test_paths_are_not_mistaken_for_base64() -> None:
+    got = normalise_line(
+        "missing go.sum entry (imported by github.com/diamondburned/gtkcord4/internal/gtkcord)",
+        Form.GENERIC,
+    )
+    assert "<b64>" not in got
+
+
+def test_resolver_explanations_are_decisive() -> None:
+    got = normalise_error(
+        "Because every version of flutter_test from sdk depends on path 1.6.4 and viewer depends "
+        "on path ^1.7.0, flutter_test from sdk is forbidden.\n"
+        "So, because viewer depends on flutter_test any from sdk, version solving failed.\n"
+    )
+    assert [line.family for line in got.lines] == ["solver", "solver"]
+
+
+def test_a_compiler_alone_names_no_tool() -> None:
+    gcc_log = tools_in("error: command 'x86_64-linux-gnu-gcc' failed with exit status 1")
+    assert gcc_log == frozenset({"compiler"})
+    assert not tools_differ(gcc_log, "pip")  # native builds run under pip
+    assert tools_differ(tools_in("$ cpanm Test::TCP"), "error: command 'gcc' failed")

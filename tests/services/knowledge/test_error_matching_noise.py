@@ -54,6 +54,8 @@ ENTRIES: list[ErrorEntry] = parse_error_file(
                 "Unsupported class file major version 65", "gradle", "upgrade the Gradle wrapper"
             ),
             _entry("mysql_config: command not found", "pip", "apt install libmysqlclient-dev"),
+            _entry("** (Mix) Hex dependency resolution failed", "mix", "mix deps.unlock --all"),
+            _entry("error: linker `cc` not found", "cargo", "apt install build-essential"),
         ],
     },
     origin="test",
@@ -186,4 +188,19 @@ async def test_a_version_number_in_the_message_still_finds_its_entry(service: Er
 async def test_look_alikes_about_something_else_are_no_answer(
     service: ErrorService, text: str
 ) -> None:
+    assert await _top_fix(service, text) is None
+
+
+async def test_a_line_that_goes_on_after_the_stored_message(service: ErrorService) -> None:
+    text = (
+        "Running dependency resolution\n\n"
+        "** (Mix) Hex dependency resolution failed, relax the version requirements of your "
+        "dependencies or unlock them (by using mix deps.update or mix deps.unlock)"
+    )
+    assert await _top_fix(service, text) == "mix deps.unlock --all"
+
+
+async def test_an_entry_of_another_toolchain_is_no_answer(service: ErrorService) -> None:
+    # Reads like the cargo entry, but the log is a Homebrew one.
+    text = "==> brew install foo\nerror: linker `cc` not found, on this mac"
     assert await _top_fix(service, text) is None

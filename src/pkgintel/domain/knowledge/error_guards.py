@@ -88,9 +88,10 @@ def names_differ(line: str, pattern: str) -> bool:
 
 
 def tools_differ(tools: frozenset[str], pattern: str) -> bool:
-    """The pattern's tools are all absent from the input's `tools`, which name another tool."""
+    """The pattern's tools are all absent from the input's `tools`, which name another package
+    manager or build tool (a compiler alone names none: native builds run under every tool)."""
     theirs = tools_in(pattern)
-    return bool(tools) and bool(theirs) and not (tools & theirs)
+    return bool(tools - {"compiler"}) and bool(theirs) and not (tools & theirs)
 
 
 def similar_but_different(line: str, pattern: str, tools: frozenset[str]) -> bool:

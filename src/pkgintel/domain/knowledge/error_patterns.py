@@ -216,6 +216,8 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
             r"|Dependencies could not be resolved|dependency graph is unresolvable"
             r"|could not find compatible versions for pod|Hex dependency resolution failed"
             r"|^cabal: Could not resolve dependencies|Backjump limit reached"
+            r"|^(?:And |So, )?[Bb]ecause \S.*(?:depends on|requires|is forbidden|is required"
+            r"|doesn't match|conclude)"
             r"|While constructing the build ?plan|not present in build plan"
             r"|do not exist in the build plan|^Unknown package: "
         ),
@@ -357,8 +359,12 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"\bgit@[\w.-]+:[\w./-]+"), "<url>"),
     # A JSON object dumped into a message (corepack's key list, npm's error objects).
     (re.compile(r"\{\s*\"[^\n]*\}"), "<json>"),
-    # Long base64 runs (signatures, keys) and bracketed short hex ids (Julia's `[7f3e1038]`).
-    (re.compile(r"(?<![\w/+])(?=[A-Za-z0-9+/]*[0-9+/])[A-Za-z0-9+/]{40,}={0,2}"), "<b64>"),
+    # Long base64 runs with a `+` or a `=` pad (signatures, keys; not paths), and bracketed short
+    # hex ids (Julia's `[7f3e1038]`).
+    (
+        re.compile(r"(?<![\w/+-])(?=[A-Za-z0-9/]*\+|[A-Za-z0-9+/]{40,}=)[A-Za-z0-9+/]{40,}={0,2}"),
+        "<b64>",
+    ),
     (re.compile(r"\[[0-9a-f]{8}\]"), "[<id>]"),
     # Windows paths under folders with spaces: `C:\Program Files (x86)\dotnet\…`.
     (
@@ -403,6 +409,8 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
         ),
         "<version>",
     ),
+    # The upper bound of a SwiftPM range (`1.0.0..<2.0.0`).
+    (re.compile(r"(?<=\.\.<)\d+(?:\.\d+)+"), "<version>"),
     (re.compile(r"(?<![\w.<])\d{5,}(?![\w.>])"), "<n>"),
 )
 _QUOTED = re.compile(
@@ -423,6 +431,15 @@ _SOLVER_NAME = re.compile(
     r"\s+(?!(?:every|no|none|some|the|these|those|they|we|you|your|there|only|all|both|it|its"
     r"|this|that|of|a|an|root)\b)"
     r"(?!['\"‘“<])[A-Za-z@][\w.@/+-]*"
+)
+_DEPENDENT_NAME = re.compile(
+    # The dependent in `and app depends on …` / `because pressure_viewer depends on …`.
+    r"(?<![<\w@/.-])(?!(?:every|no|root|it|this|that|which|and|so|because|Because|sdk|SDK)\b)"
+    r"[A-Za-z@][\w.@/+-]*(?= depends on\b)"
+)
+_GO_MODULE = re.compile(
+    # A module or import path (`golang.org/x/text/unicode/bidi`, `github.com/a/b/v4`).
+    r"(?<![\w/<.@-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[\w.~+-]+)+"
 )
 _PLACEHOLDER_QUOTED = re.compile(r"^(['\"`‘“])<\w+>(['\"`’”])$")
 _SPACES = re.compile(r"\s+")
@@ -480,6 +497,8 @@ def _generic(specific: str) -> str:
 
     out = _NPM_SPEC.sub("<pkg>@<version>", specific)
     out = _SOLVER_NAME.sub(r"\1 <pkg>", out)
+    out = _DEPENDENT_NAME.sub("<pkg>", out)
+    out = _GO_MODULE.sub("<module>", out)
     out = _PIP_REQ.sub(r"\1 <pkg>", out)
     out = _PIP_REQ.sub(r"\1 <pkg>", out)
     return _QUOTED.sub(quoted, out)
@@ -605,16 +624,33 @@ def message_core(pattern: str) -> str:
     return text if len(text) >= MIN_CORE_CHARS else ""
 
 
+_CLAUSE_END = re.compile(r"(?=[,;(]|\. | - )")
+MIN_PREFIX_CHARS: Final = 20
+
+
+def core_prefixes(core: str) -> list[str]:
+    """The leading clauses of a message core, longest first, each at least `MIN_PREFIX_CHARS`
+    long (`Hex dependency resolution failed, relax the version requirements…` gives `Hex
+    dependency resolution failed`): a stored message the line starts with."""
+    cuts = [m.start() for m in _CLAUSE_END.finditer(core)]
+    out = [core[:i].rstrip(" .:") for i in reversed(cuts)]
+    return [p for p in dict.fromkeys(out) if len(p) >= MIN_PREFIX_CHARS and p != core]
+
+
 def pattern_core_keys(pattern: str) -> tuple[str, ...]:
     """The cores a stored pattern is found under: its own and its generic form's."""
     keys = [message_core(pattern), message_core(_generic(pattern))]
     return tuple(dict.fromkeys(k for k in keys if k))
 
 
+_NAME_PLACEHOLDER = re.compile(r"['\"`‘“]?<(?:name|pkg|module)>['\"`’”]?")
+
+
 def fuzzy_key(pattern: str) -> str:
-    """What fuzzy matching compares: the generic form's core (the generic form when too short)."""
+    """What fuzzy matching compares: the generic form's core (the generic form when too short),
+    every name placeholder, quoted or not, spelt `<name>`."""
     generic = _generic(pattern)
-    return message_core(generic) or generic
+    return _NAME_PLACEHOLDER.sub("<name>", message_core(generic) or generic)
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_+-]{2,}")

@@ -9,7 +9,11 @@ Resolution of a pasted error or log, in order:
 2b. **Message core**: the same lines without their location, tool and level prefixes
    (`message_core`) are looked up among the stored patterns' cores, so `Error: X`, `fatal error: X`
    and `<file>:3:10: fatal error: X` find an entry written as any of them (0.91 specific, 0.88
-   generic).
+   generic); then the line's leading clauses (`X, relax the …` finds `X`; 0.86).
+
+Similar-but-different entries are vetoed in steps 2b–4 (`domain.knowledge.error_guards`): other
+quoted names than the line's, or a toolchain (in the pattern or the entry's tool) that the input
+does not name while it names another.
 3. **Full text**: the lines' words are searched in the store (SQLite FTS5 / PostgreSQL tsvector); each
    hit is kept when its pattern is similar enough to a decisive line (confidence ≤ 0.85, scaled by
    the rapidfuzz token-sort similarity).
@@ -34,10 +38,11 @@ from typing import Final, Protocol
 from rapidfuzz import fuzz, process
 
 from pkgintel.domain.errors import ErrorEntryNotFound, InvalidInput, RateLimited
-from pkgintel.domain.knowledge.error_guards import similar_but_different, tools_in
+from pkgintel.domain.knowledge.error_guards import similar_but_different, tools_differ, tools_in
 from pkgintel.domain.knowledge.error_patterns import (
     Form,
     NormalisedError,
+    core_prefixes,
     error_hash,
     fuzzy_key,
     is_error_hash,
@@ -63,6 +68,8 @@ EXACT_CODE: Final = 0.93
 EXACT_GENERIC: Final = 0.90
 CORE_SPECIFIC: Final = 0.91
 CORE_GENERIC: Final = 0.88
+CORE_PREFIX: Final = 0.86
+"""A stored message that the line starts with (the line goes on: `…failed, relax the …`)."""
 SIMILAR_MAX: Final = 0.85
 FULLTEXT_MIN_SIMILARITY: Final = 62.0
 FUZZY_MIN_SIMILARITY: Final = 78.0
@@ -201,13 +208,14 @@ class ErrorService:
         tools = tools_in(text[-20_000:])
         cored: dict[str, tuple[float, str, int]] = {}
         for key, form, idx in normalised.core_candidates():
-            confidence = CORE_SPECIFIC if form is Form.SPECIFIC else CORE_GENERIC
-            for h in index.cores.get(key, ()):
-                if h in found or (h in cored and cored[h][0] >= confidence):
-                    continue
-                if similar_but_different(specific_of[idx], index.pattern_of[h], tools):
-                    continue
-                cored[h] = (confidence, key, idx)
+            whole = CORE_SPECIFIC if form is Form.SPECIFIC else CORE_GENERIC
+            for part, confidence in [(key, whole)] + [(p, CORE_PREFIX) for p in core_prefixes(key)]:
+                for h in index.cores.get(part, ()):
+                    if h in found or (h in cored and cored[h][0] >= confidence):
+                        continue
+                    if similar_but_different(specific_of[idx], index.pattern_of[h], tools):
+                        continue
+                    cored[h] = (confidence, part, idx)
         decisive = normalised.lines[:FUZZY_LINES]
         lines = [line.generic for line in decisive]
         keys = [_sorted_tokens(fuzzy_key(line)) for line in lines]
@@ -252,7 +260,7 @@ class ErrorService:
         if scored or cored:
             entries = await self._store.get_entries([*cored, *scored])
             for h, (confidence, key, idx) in cored.items():
-                if h in entries:
+                if h in entries and not tools_differ(tools, entries[h].tool):
                     found[h] = ErrorMatch(
                         entry=entries[h],
                         confidence=confidence,
@@ -262,7 +270,7 @@ class ErrorService:
                         matched_line=key,
                     )
             for h, (score, line, method, how) in scored.items():
-                if h not in entries:
+                if h not in entries or tools_differ(tools, entries[h].tool):
                     continue
                 found[h] = ErrorMatch(
                     entry=entries[h],
