@@ -87,3 +87,28 @@ def test_a_localised_dotnet_log_carries_its_code_in_code_form() -> None:
         'C:\\src\\App\\App.csproj : error NU1101: Das Paket "Foo.Bar" wurde nicht gefunden.\n'
     )
     assert ("nuget NU1101", 1) in got.codes
+
+
+def test_a_code_wrapped_by_the_console_is_joined() -> None:
+    got = normalise_error(
+        "C:\\src\\App\\App.csproj : error NU\n"
+        "1101: Unable to find package Microsoft.AspNetCore.All. No pa\n"
+        "ckages exist with this id in source(s): Microsoft Visual Studio Offline Packages\n"
+    )
+    assert [c for c, _ in got.codes] == ["nuget NU1101"]
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        (
+            "Failed to execute goal on project rest-api: Could not resolve dependencies for "
+            "project com.mihome:rest-api:jar:0.1-SNAPSHOT: Could not find artifact x",
+            "maven DependencyResolutionException",
+        ),
+        ("npm ERR! Could not resolve dependency:", "npm code ERESOLVE"),
+        ("npm error ERESOLVE unable to resolve dependency tree", "npm code ERESOLVE"),
+    ],
+)
+def test_a_line_naming_a_codes_subject_implies_the_code(line: str, code: str) -> None:
+    assert codes_in_line(line) == [code]

@@ -8,7 +8,11 @@ token. Matching on it survives localisation, paths and wording changes.
 - `codes_in_line(line)` returns the canonical codes one line of input carries, in order of
   appearance (`nuget NU1101`, `dotnet NETSDK1045`, `csharp CS0246`, `rustc E0433`…). Input codes
   are only read where the tool prints them (`error[E0433]`, `error NU1101:`, a tab-separated VS
-  error list cell, `npm ERR! code X`…), never from an arbitrary word.
+  error list cell, `npm ERR! code X`…), never from an arbitrary word; and from the few lines
+  that name a code's subject when the code's own line was not pasted (`Could not resolve
+  dependencies for project` is Maven's `DependencyResolutionException`).
+- `join_wrapped(lines)`: a console that wrapped `error NU` / `1101: …` at its width gets the two
+  halves joined back.
 - `canonical_code(pattern)` is the canonical spelling of a curated pattern written in `code`
   form, however its author prefixed it (`NU1101`, `nuget NU1101`, `dotnet NU1101` all give
   `nuget NU1101`); a pattern with no known code comes back with its spaces collapsed.
@@ -74,6 +78,21 @@ _LINE_CODES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     # TypeScript: `error TS2307:`.
     (re.compile(r"\berror (TS\d{4}):"), "tsc {}"),
 )
+# A line that says what a code's page is about, pasted without the line that carries the code
+# (Maven's `[Help 1] …/MAVEN/<Exception>` link, npm's `code ERESOLVE` line).
+_IMPLIED_CODES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
+    (
+        re.compile(r"Failed to execute goal on project \S+: Could not resolve dependencies for"),
+        "maven DependencyResolutionException",
+    ),
+    (
+        re.compile(
+            r"^npm (?:ERR!|error) (?:ERESOLVE (?:unable to resolve|could not resolve)|"
+            r"Could not resolve dependency:)"
+        ),
+        "npm code ERESOLVE",
+    ),
+)
 _SPACES = re.compile(r"\s+")
 _MAYBE_CODE: Final = re.compile(r"\d{4}|code |ERR_|MODULE_NOT_FOUND|MAVEN|Error\b|NotFound")
 """Every line a `_LINE_CODES` regex matches contains this (a cheap test first)."""
@@ -91,10 +110,27 @@ def canonical_code(pattern: str) -> str:
 
 def codes_in_line(line: str) -> list[str]:
     """Canonical codes one cleaned input line carries, first occurrence first."""
-    if _MAYBE_CODE.search(line) is None:
-        return []
     found: dict[str, None] = {}
+    for regex, code in _IMPLIED_CODES:
+        if regex.search(line):
+            found.setdefault(code, None)
+    if _MAYBE_CODE.search(line) is None:
+        return list(found)
     for regex, template in _LINE_CODES:
         for m in regex.finditer(line):
             found.setdefault(template.format(m.group(1)), None)
     return list(found)
+
+
+_CUT_CODE: Final = re.compile(r"\b(?:NU|NETSDK|CS|MSB|LNK)$")
+_CODE_REST: Final = re.compile(r"^\d{4}\b")
+
+
+def join_wrapped(lines: list[str]) -> list[str]:
+    """`lines` with a code cut by the console's width (`… error NU` then `1101: …`) joined onto
+    the first half's line (the second half's line is left empty, so indexes stay)."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        if _CUT_CODE.search(out[i]) and _CODE_REST.match(out[i + 1]):
+            out[i], out[i + 1] = out[i] + out[i + 1], ""
+    return out

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from pkgintel.domain.knowledge.error_codes import canonical_code, codes_in_line
+from pkgintel.domain.knowledge.error_codes import canonical_code, codes_in_line, join_wrapped
 from pkgintel.domain.knowledge.error_localisation import to_english
 
 MAX_INPUT_CHARS: Final = 200_000
@@ -541,7 +541,7 @@ def normalise_error(text: str) -> NormalisedError:
     if len(text) > MAX_INPUT_CHARS:
         text = text[-MAX_INPUT_CHARS:]
     raw_lines = text.splitlines()
-    clean_lines = [_clean(raw) for raw in raw_lines]
+    clean_lines = join_wrapped([_clean(raw) for raw in raw_lines])
     found: list[DecisiveLine] = []
     seen: set[str] = set()
     tools: dict[int, str | None] = {}
