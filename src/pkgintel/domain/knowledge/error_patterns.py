@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from pkgintel.domain.knowledge.error_codes import canonical_code, codes_in_line, join_wrapped
+from pkgintel.domain.knowledge.error_localisation import to_english
+
 MAX_INPUT_CHARS: Final = 200_000
 """Longer input is cut to its last part (the end of a log is where the failure is)."""
 MAX_DECISIVE_LINES: Final = 12
@@ -87,6 +90,19 @@ class NormalisedError:
             if line.generic and line.generic not in seen:
                 seen.add(line.generic)
                 out.append((line.generic, Form.GENERIC, line.index))
+        return out
+
+    def core_candidates(self) -> list[tuple[str, Form, int]]:
+        """Every (core, form, line index): each decisive line's message with its tool, level and
+        location prefixes left aside (`message_core`), specific forms first."""
+        seen: set[str] = set()
+        out: list[tuple[str, Form, int]] = []
+        for form in (Form.SPECIFIC, Form.GENERIC):
+            for line in self.lines:
+                key = message_core(line.specific if form is Form.SPECIFIC else line.generic)
+                if key and key not in seen:
+                    seen.add(key)
+                    out.append((key, form, line.index))
         return out
 
 
@@ -182,6 +198,88 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         ),
     ),
     (
+        "dotnet",
+        "dotnet",
+        88,
+        re.compile(
+            r"(?:^|[\s:\t(])(?:NU|NETSDK|MSB)\d{4}\b|(?:error|Fehler|Erreur|erreur|错误|エラー|\t)\s*CS\d{4}\b"
+            r"|(?:error|Fehler|Erreur|erreur)\s+(?:C|LNK)\d{4}\s*:"
+        ),
+    ),
+    (
+        "solver",
+        None,
+        84,
+        re.compile(
+            r"version solving failed|requirements are unsatisfiable|No solution found when resolving"
+            r"|Unsatisfiable requirements detected|unsatisfiable package requirements"
+            r"|Dependencies could not be resolved|dependency graph is unresolvable"
+            r"|could not find compatible versions for pod|Hex dependency resolution failed"
+            r"|^cabal: Could not resolve dependencies|Backjump limit reached"
+            r"|^(?:And |So, )?[Bb]ecause \S.*(?:depends on|requires|is forbidden|is required"
+            r"|doesn't match|conclude)"
+            r"|While constructing the build ?plan|not present in build plan"
+            r"|do not exist in the build plan|^Unknown package: "
+        ),
+    ),
+    (
+        "cocoapods",
+        "cocoapods",
+        80,
+        re.compile(
+            r"^(?:\[!\] )?(?:Unable to find a specification|None of your spec sources contain"
+            r"|The sandbox is not in sync|Invalid `Podfile`|CocoaPods could not find|CDN: trunk)"
+        ),
+    ),
+    (
+        "cpanm",
+        "cpanm",
+        76,
+        re.compile(
+            r"^! (?:Configur\w* .*failed|Installing .*failed|Finding .* failed|Couldn't find module)"
+            r"|^Can't locate \S+\.pm in @INC|^\S*build\.log: No such file"
+        ),
+    ),
+    (
+        "mix",
+        "mix",
+        78,
+        re.compile(
+            r"^(?:\*\* )?\((?:Mix|Hex|[\w.]*Error)\) |^Failed to use \"|^Dependencies have diverged"
+            r"|^Unchecked dependencies|dependency resolution is taking a long time"
+        ),
+    ),
+    (
+        "r",
+        "r",
+        76,
+        re.compile(
+            r"installation of package .* had non-zero exit status"
+            r"|^ERROR: (?:configuration|compilation|lazy loading) failed for package"
+            r"|there is no package called|is not available (?:for this version of R|\(for R version)"
+            r"|^Error: Failed to install '|cannot remove prior installation of package"
+        ),
+    ),
+    (
+        "homebrew",
+        "brew",
+        76,
+        re.compile(
+            r"^Error: (?:No available formula|No such keg|No formulae found|No similarly named"
+            r"|The `brew link` step did not complete|Cannot install .* because|Xcode alone is not"
+            r"|Your (?:Command Line Tools|Xcode) .*(?:outdated|too old))"
+        ),
+    ),
+    (
+        "corepack",
+        "corepack",
+        82,
+        re.compile(
+            r"Cannot find matching keyid|Corepack must currently be enabled"
+            r"|This project is configured to use \w+ because|Usage Error: .*packageManager"
+        ),
+    ),
+    (
         "pip",
         "pip",
         85,
@@ -206,6 +304,7 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         75,
         re.compile(
             r"^gyp (ERR!|error) (?!stack|System|command|cwd|node -v|node-gyp -v|not ok|\s*$|find Python\s*$|find VS\s*$).*"
+            r"|^gyp: \S.*|^gyp (?:ERR!|error) stack Error: (?!`make` failed|`gyp` failed)\S.*"
         ),
     ),
     (
@@ -218,7 +317,21 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
     ),
     ("rust-error", "rustc", 60, re.compile(r"^error: \S.*")),
     ("generic", None, 30, re.compile(r"^(fatal|FATAL|Error|ERROR|error|E)(:| -) \S.*")),
+    (
+        "error-word",
+        None,
+        20,
+        re.compile(
+            r"\b(?:[Ee]rror|ERROR|[Ff]ailed|FAILED|[Ff]atal|[Cc]annot|[Cc]ould not|[Uu]nable to"
+            r"|not found|[Dd]enied|[Uu]nsatisfiable|[Ii]ncompatible)\b"
+        ),
+    ),
 )
+_SEARCH_FAMILIES: Final = frozenset(
+    {"pnpm", "yarn-berry", "dotnet", "solver", "r", "corepack", "error-word"}
+)
+"""Families whose regex may match anywhere in the line (the others match at its start)."""
+
 _TRACEBACK_TAIL: Final = {"python-exc"}
 """Families whose *last* occurrence is the decisive one (the exception that ended the program)."""
 
@@ -230,6 +343,13 @@ _PREFIX_TIME = re.compile(
     r"^\s*(\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?|"
     r"\[?\d{2}:\d{2}:\d{2}(?:\.\d+)?\]?|\[\d{2}-[A-Z][a-z]{2}-\d{4} \d{2}:\d{2}:\d{2}(?: [\w/+-]+)?\])\s+"
 )
+_LOG_PREFIX = re.compile(
+    # docker build steps (`#12 0.345 `), MSBuild node numbers (`11>`), GitHub Actions annotations,
+    # `[DEBUG]:` style prefixes (not Maven's `[ERROR] `, a family of its own), git remotes,
+    # line-numbered pastes of npm's old debug log (`14 error `), Java's `Caused by: `.
+    r"^(?:#\d+ \d+(?:\.\d+)? +|\d{1,3}>(?=\S)|##\[(?:error|warning)\]|\[(?:DEBUG|INFO|WARN|WARNING|ERROR|"
+    r"error|debug|info)\]:\s+|remote:\s+|\d{1,4} (?=(?:error|verbose|warn) )|Caused by: )"
+)
 _BOX = re.compile(r"^[\s│|➤›>×╰─┬╭├└┌·•*+-]*(?=\S)")
 _NPM_PREFIX = re.compile(r"^npm (ERR!|error)\s+")
 _PNPM_CODE = re.compile(r"^.*?(ERR_PNPM_[A-Z0-9_]+)\s*")
@@ -237,6 +357,22 @@ _YARN_CODE = re.compile(r"^.*?\b(YN\d{4}): (?:[│|]\s*)?")
 _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"\b(?:https?|git\+https?|git\+ssh|ssh|file|s3)://[^\s'\"`<>)\]]+"), "<url>"),
     (re.compile(r"\bgit@[\w.-]+:[\w./-]+"), "<url>"),
+    # A JSON object dumped into a message (corepack's key list, npm's error objects).
+    (re.compile(r"\{\s*\"[^\n]*\}"), "<json>"),
+    # Long base64 runs with a `+` or a `=` pad (signatures, keys; not paths), and bracketed short
+    # hex ids (Julia's `[7f3e1038]`).
+    (
+        re.compile(r"(?<![\w/+-])(?=[A-Za-z0-9/]*\+|[A-Za-z0-9+/]{40,}=)[A-Za-z0-9+/]{40,}={0,2}"),
+        "<b64>",
+    ),
+    (re.compile(r"\[[0-9a-f]{8}\]"), "[<id>]"),
+    # Windows paths under folders with spaces: `C:\Program Files (x86)\dotnet\…`.
+    (
+        re.compile(
+            r"(?<![\w<])[A-Za-z]:\\(?:Program Files(?: \(x86\))?|Documents and Settings)\\[^\s'\"`<>|:(),;]*"
+        ),
+        "<path>",
+    ),
     (re.compile(r"\bsha\d{1,3}-[A-Za-z0-9+/]{20,}={0,2}"), "<integrity>"),
     (
         re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"),
@@ -273,6 +409,8 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
         ),
         "<version>",
     ),
+    # The upper bound of a SwiftPM range (`1.0.0..<2.0.0`).
+    (re.compile(r"(?<=\.\.<)\d+(?:\.\d+)+"), "<version>"),
     (re.compile(r"(?<![\w.<])\d{5,}(?![\w.>])"), "<n>"),
 )
 _QUOTED = re.compile(
@@ -286,48 +424,50 @@ _PIP_REQ = re.compile(
     r"(?<!\w)(requirement|found for|wheels? for|Cannot install|<pkg> and) "
     r"(?!<pkg>)[A-Za-z0-9][\w.\-\[\],]*(?:(?:==|>=|<=|~=|!=|<|>)[^\s,)]+)?"
 )
+_SOLVER_NAME = re.compile(
+    # Unquoted package names in resolver explanations (pub, Poetry, uv, SwiftPM, Hex, Julia Pkg):
+    # `Because app depends on foo (1.0) which …`, `… detected for package CBOR [<id>]`.
+    r"\b(depends on|[Bb]ecause|every version of|no versions of|for package)"
+    r"\s+(?!(?:every|no|none|some|the|these|those|they|we|you|your|there|only|all|both|it|its"
+    r"|this|that|of|a|an|root)\b)"
+    r"(?!['\"‘“<])[A-Za-z@][\w.@/+-]*"
+)
+_DEPENDENT_NAME = re.compile(
+    # The dependent in `and app depends on …` / `because pressure_viewer depends on …`.
+    r"(?<![<\w@/.-])(?!(?:every|no|root|it|this|that|which|and|so|because|Because|sdk|SDK)\b)"
+    r"[A-Za-z@][\w.@/+-]*(?= depends on\b)"
+)
+_GO_MODULE = re.compile(
+    # A module or import path (`golang.org/x/text/unicode/bidi`, `github.com/a/b/v4`).
+    r"(?<![\w/<.@-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[\w.~+-]+)+"
+)
 _PLACEHOLDER_QUOTED = re.compile(r"^(['\"`‘“])<\w+>(['\"`’”])$")
 _SPACES = re.compile(r"\s+")
 
 
-_CODES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
-    (re.compile(r"^error\[(E\d{4})\]"), "rustc {}"),
-    (re.compile(r"^npm (?:ERR!|error) code ([A-Z][A-Z0-9_]+)\s*$"), "npm code {}"),
-    (re.compile(r"\b(ERR_PNPM_[A-Z0-9_]+)\b"), "{}"),
-    (re.compile(r"\b(YN\d{4})\b"), "yarn {}"),
-    (
-        re.compile(r"(?:\[|code: ['\"]|^)(ERR_(?!PNPM_)[A-Z0-9_]+|MODULE_NOT_FOUND)(?:\]|['\"])"),
-        "node {}",
-    ),
-    (re.compile(r"cwiki\.apache\.org/confluence/display/MAVEN/(\w+)"), "maven {}"),
-    (
-        re.compile(
-            r"^(?:\w+\.)*(PackagesNotFoundError|UnsatisfiableError|LibMambaUnsatisfiableError|CondaHTTPError|CondaSSLError|NotWritableError|EnvironmentLocationNotFound|ClobberError|PaddingError|InvalidArchiveError|CondaVerificationError|ChecksumMismatchError|CondaToSNonInteractiveError|ResolvePackageNotFound|SpecNotFound|NoWritableEnvsDirError|DirectoryNotACondaEnvironmentError|EnvironmentNameNotFound|CondaUpgradeError|ProxyError)\b"
-        ),
-        "conda {}",
-    ),
-)
-
-
-def error_codes(lines: list[str]) -> tuple[tuple[str, int], ...]:
-    """Error codes in `lines` (each once, first occurrence), in `CODE` form."""
+def error_codes(lines: list[str], *, cleaned: bool = False) -> tuple[tuple[str, int], ...]:
+    """Error codes in `lines` (each once, first occurrence), in `CODE` form; `cleaned` says the
+    lines went through `_clean` already."""
     found: dict[str, int] = {}
     for index, raw in enumerate(lines):
-        text = _clean(raw)
+        text = raw if cleaned else _clean(raw)
         if not text:
             continue
-        for regex, template in _CODES:
-            m = regex.search(text)
-            if m is not None:
-                found.setdefault(template.format(m.group(1)), index)
+        for code in codes_in_line(text):
+            found.setdefault(code, index)
     return tuple(found.items())
 
 
 def _clean(raw: str) -> str:
     line = _ANSI.sub("", raw).replace("\r", "").rstrip()
-    line = _PREFIX_TIME.sub("", line)
-    line = _BOX.sub("", line)
-    return line.strip()
+    for _ in range(3):  # prefixes nest: `#12 0.258 [DEBUG]:  > npm ERR! …`
+        before = line
+        line = _PREFIX_TIME.sub("", line)
+        line = _BOX.sub("", line)
+        line = _LOG_PREFIX.sub("", line)
+        if line == before:
+            break
+    return to_english(line.strip())
 
 
 def _canonical_prefix(line: str) -> str:
@@ -356,6 +496,9 @@ def _generic(specific: str) -> str:
         return f"{opening}<name>{closing}"
 
     out = _NPM_SPEC.sub("<pkg>@<version>", specific)
+    out = _SOLVER_NAME.sub(r"\1 <pkg>", out)
+    out = _DEPENDENT_NAME.sub("<pkg>", out)
+    out = _GO_MODULE.sub("<module>", out)
     out = _PIP_REQ.sub(r"\1 <pkg>", out)
     out = _PIP_REQ.sub(r"\1 <pkg>", out)
     return _QUOTED.sub(quoted, out)
@@ -364,7 +507,7 @@ def _generic(specific: str) -> str:
 def normalise_line(line: str, form: Form = Form.SPECIFIC) -> str:
     """One line, cleaned and with volatile parts replaced, in `form`. Idempotent."""
     if form is Form.CODE:
-        return _SPACES.sub(" ", line).strip()
+        return canonical_code(line)
     text = _canonical_prefix(_clean(line))
     text = _volatile(text)
     if form is Form.GENERIC:
@@ -374,12 +517,15 @@ def normalise_line(line: str, form: Form = Form.SPECIFIC) -> str:
 
 
 def classify_line(line: str) -> tuple[str, str | None, int] | None:
-    """(family, tool, priority) of a cleaned line, or None when it is not decisive."""
-    text = _clean(line)
+    """(family, tool, priority) of a raw line, or None when it is not decisive."""
+    return _classify_clean(_clean(line))
+
+
+def _classify_clean(text: str) -> tuple[str, str | None, int] | None:
     if not text or _NOISE.search(text):
         return None
     for family, tool, priority, regex in _FAMILIES:
-        if regex.search(text) if family in {"pnpm", "yarn-berry"} else regex.match(text):
+        if regex.search(text) if family in _SEARCH_FAMILIES else regex.match(text):
             return family, tool, priority
     return None
 
@@ -395,11 +541,12 @@ def normalise_error(text: str) -> NormalisedError:
     if len(text) > MAX_INPUT_CHARS:
         text = text[-MAX_INPUT_CHARS:]
     raw_lines = text.splitlines()
+    clean_lines = join_wrapped([_clean(raw) for raw in raw_lines])
     found: list[DecisiveLine] = []
     seen: set[str] = set()
     tools: dict[int, str | None] = {}
     for index, raw in enumerate(raw_lines):
-        kind = classify_line(raw)
+        kind = _classify_clean(clean_lines[index])
         if kind is None:
             continue
         family, tool, priority = kind
@@ -427,7 +574,7 @@ def normalise_error(text: str) -> NormalisedError:
                 found.append(DecisiveLine(index, "message", specific, _generic(specific), 10))
                 tools[index] = None
     ranked = sorted(found, key=lambda d: (-d.priority, d.index))[:MAX_DECISIVE_LINES]
-    codes = error_codes(raw_lines)
+    codes = error_codes(clean_lines, cleaned=True)
     if not ranked:
         return NormalisedError(
             pattern="", error_hash=error_hash(""), tool=None, lines=(), codes=codes
@@ -443,6 +590,67 @@ def normalise_error(text: str) -> NormalisedError:
         lines=tuple(ranked),
         codes=codes,
     )
+
+
+# -- message cores ---------------------------------------------------------------------------
+
+_CORE_PREFIX = re.compile(
+    r"^(?:<path>:<line>:?\s*|<path>(?:\(\d+(?:,\d+)*\))?:\s*|npm error |gyp (?:ERR!|error) (?:stack )?"
+    r"|\[ERROR\] |(?:Uncaught |Usage |Internal )?(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*)?(?:Error|Exception)"
+    r"(?: \[[A-Z0-9_]+\])?:\s+|(?:fatal error|error|ERROR|Error|fatal|FATAL|E|warning|Warning)"
+    r"(?:\[\w+\])?\s*:\s+|\((?:Mix|Hex)\) |! |(?:go|cabal|stack|mix|brew|composer|bundler|gem|cargo"
+    r"|uv|bun|deno|Deno|pip|npm|pnpm|yarn|cpanm|pod|julia):\s+)"
+)
+MIN_CORE_CHARS: Final = 12
+"""A shorter message core (`error: x`) says too little to match on."""
+
+
+def message_core(pattern: str) -> str:
+    """
+    The message of a normalised line without its location, tool and level prefixes
+    (`<path>:<line>: fatal error: Python.h: No such file or directory` and `fatal error:
+    Python.h: No such file or directory` both give `Python.h: No such file or directory`;
+    `java.lang.IllegalArgumentException: Unsupported class file major version 61` gives
+    `Unsupported class file major version 61`), trailing `.`/`:` dropped; `""` when what is left
+    is shorter than `MIN_CORE_CHARS`. Idempotent.
+    """
+    text = pattern
+    for _ in range(4):
+        stripped = _CORE_PREFIX.sub("", text, count=1)
+        if stripped == text:
+            break
+        text = stripped
+    text = text.strip().rstrip(".:").strip()
+    return text if len(text) >= MIN_CORE_CHARS else ""
+
+
+_CLAUSE_END = re.compile(r"(?=[,;(]|\. | - )")
+MIN_PREFIX_CHARS: Final = 20
+
+
+def core_prefixes(core: str) -> list[str]:
+    """The leading clauses of a message core, longest first, each at least `MIN_PREFIX_CHARS`
+    long (`Hex dependency resolution failed, relax the version requirements…` gives `Hex
+    dependency resolution failed`): a stored message the line starts with."""
+    cuts = [m.start() for m in _CLAUSE_END.finditer(core)]
+    out = [core[:i].rstrip(" .:") for i in reversed(cuts)]
+    return [p for p in dict.fromkeys(out) if len(p) >= MIN_PREFIX_CHARS and p != core]
+
+
+def pattern_core_keys(pattern: str) -> tuple[str, ...]:
+    """The cores a stored pattern is found under: its own and its generic form's."""
+    keys = [message_core(pattern), message_core(_generic(pattern))]
+    return tuple(dict.fromkeys(k for k in keys if k))
+
+
+_NAME_PLACEHOLDER = re.compile(r"['\"`‘“]?<(?:name|pkg|module)>['\"`’”]?")
+
+
+def fuzzy_key(pattern: str) -> str:
+    """What fuzzy matching compares: the generic form's core (the generic form when too short),
+    every name placeholder, quoted or not, spelt `<name>`."""
+    generic = _generic(pattern)
+    return _NAME_PLACEHOLDER.sub("<name>", message_core(generic) or generic)
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_+-]{2,}")

@@ -5,7 +5,15 @@ Resolution of a pasted error or log, in order:
 
 1. `domain.knowledge.error_patterns.normalise_error` finds the decisive lines and their two forms.
 2. **Exact hash**: every decisive line's specific and generic pattern is hashed and looked up
-   (confidence 0.97 specific, 0.90 generic).
+   (confidence 0.97 specific, 0.93 a tool's error code, 0.90 generic).
+2b. **Message core**: the same lines without their location, tool and level prefixes
+   (`message_core`) are looked up among the stored patterns' cores, so `Error: X`, `fatal error: X`
+   and `<file>:3:10: fatal error: X` find an entry written as any of them (0.91 specific, 0.88
+   generic); then the line's leading clauses (`X, relax the …` finds `X`; 0.86).
+
+Similar-but-different entries are vetoed in steps 2b–4 (`domain.knowledge.error_guards`): other
+quoted names than the line's, or a toolchain (in the pattern or the entry's tool) that the input
+does not name while it names another.
 3. **Full text**: the lines' words are searched in the store (SQLite FTS5 / PostgreSQL tsvector); each
    hit is kept when its pattern is similar enough to a decisive line (confidence ≤ 0.85, scaled by
    the rapidfuzz token-sort similarity).
@@ -19,21 +27,27 @@ Nothing at or above `min_confidence` → "no match", and the primary pattern is 
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final, Protocol
 
 from rapidfuzz import fuzz, process
 
 from pkgintel.domain.errors import ErrorEntryNotFound, InvalidInput, RateLimited
+from pkgintel.domain.knowledge.error_guards import similar_but_different, tools_differ, tools_in
 from pkgintel.domain.knowledge.error_patterns import (
     Form,
     NormalisedError,
+    core_prefixes,
     error_hash,
+    fuzzy_key,
     is_error_hash,
     normalise_error,
+    pattern_core_keys,
     search_terms,
 )
 from pkgintel.domain.knowledge.errors import (
@@ -52,6 +66,10 @@ from pkgintel.storage.base import ErrorStore
 EXACT_SPECIFIC: Final = 0.97
 EXACT_CODE: Final = 0.93
 EXACT_GENERIC: Final = 0.90
+CORE_SPECIFIC: Final = 0.91
+CORE_GENERIC: Final = 0.88
+CORE_PREFIX: Final = 0.86
+"""A stored message that the line starts with (the line goes on: `…failed, relax the …`)."""
 SIMILAR_MAX: Final = 0.85
 FULLTEXT_MIN_SIMILARITY: Final = 62.0
 FUZZY_MIN_SIMILARITY: Final = 78.0
@@ -96,7 +114,7 @@ class ErrorService:
         self._clock = clock
         self._min_confidence = min_confidence
         self._refresh_s = pattern_refresh_s
-        self._patterns: tuple[list[str], list[str]] | None = None
+        self._patterns: _PatternIndex | None = None
         self._patterns_at = 0.0
         self._lock = asyncio.Lock()
 
@@ -148,19 +166,20 @@ class ErrorService:
     async def count(self) -> int:
         return await self._store.count()
 
-    async def _pattern_index(self) -> tuple[list[str], list[str]]:
-        """(hashes, patterns) of every entry, cached for `pattern_refresh_s`."""
+    async def _pattern_index(self) -> _PatternIndex:
+        """Every entry's hash, pattern, fuzzy key and cores, cached for `pattern_refresh_s`."""
         now = time.monotonic()
         if self._patterns is not None and now - self._patterns_at < self._refresh_s:
             return self._patterns
         async with self._lock:
             if self._patterns is None or time.monotonic() - self._patterns_at >= self._refresh_s:
-                rows = await self._store.patterns()
-                self._patterns = ([h for h, _ in rows], [p for _, p in rows])
+                self._patterns = _PatternIndex.build(await self._store.patterns())
                 self._patterns_at = time.monotonic()
         return self._patterns
 
-    async def _match(self, normalised: NormalisedError, limit: int) -> list[ErrorMatch]:
+    async def _match(
+        self, normalised: NormalisedError, limit: int, text: str = ""
+    ) -> list[ErrorMatch]:
         candidates = normalised.candidate_patterns()
         if not candidates:
             return []
@@ -184,35 +203,53 @@ class ErrorService:
                 ),
                 matched_line=pattern,
             )
-        lines = [line.generic for line in normalised.lines[:FUZZY_LINES]]
+        index = await self._pattern_index()
+        specific_of = {line.index: line.specific for line in normalised.lines}
+        tools = tools_in(text[-20_000:])
+        cored: dict[str, tuple[float, str, int]] = {}
+        for key, form, idx in normalised.core_candidates():
+            whole = CORE_SPECIFIC if form is Form.SPECIFIC else CORE_GENERIC
+            for part, confidence in [(key, whole)] + [(p, CORE_PREFIX) for p in core_prefixes(key)]:
+                for h in index.cores.get(part, ()):
+                    if h in found or (h in cored and cored[h][0] >= confidence):
+                        continue
+                    if similar_but_different(specific_of[idx], index.pattern_of[h], tools):
+                        continue
+                    cored[h] = (confidence, part, idx)
+        decisive = normalised.lines[:FUZZY_LINES]
+        lines = [line.generic for line in decisive]
+        keys = [_sorted_tokens(fuzzy_key(line)) for line in lines]
+        specifics = {line.generic: line.specific for line in decisive}
         scored: dict[str, tuple[float, str, MatchMethod, str]] = {}
 
         terms = search_terms(normalised)
         text_hits = await self._store.search_text(terms, FULLTEXT_CANDIDATES)
-        hashes, patterns = await self._pattern_index()
-        pattern_of = dict(zip(hashes, patterns, strict=True))
         for h, _rank in text_hits:
-            if h in found or h not in pattern_of:
+            if h in found or h in cored or h not in index.fuzzy_of:
                 continue
-            best, line = _best_similarity(pattern_of[h], lines)
-            if best >= FULLTEXT_MIN_SIMILARITY:
+            best, line = _best_similarity(index.fuzzy_of[h], keys, lines)
+            if best >= FULLTEXT_MIN_SIMILARITY and not similar_but_different(
+                specifics[line], index.pattern_of[h], tools
+            ):
                 scored[h] = (
                     best,
                     line,
                     MatchMethod.FULLTEXT,
                     "full-text search on the error's words",
                 )
-        if patterns:
-            for line in lines:
+        if index.hashes:
+            for line, key in zip(lines, keys, strict=True):
                 for _p, score, i in process.extract(
-                    line,
-                    patterns,
-                    scorer=fuzz.token_sort_ratio,
+                    key,
+                    index.fuzzy,
+                    scorer=fuzz.ratio,  # on sorted tokens: token_sort_ratio, choices sorted once
                     limit=5,
                     score_cutoff=FUZZY_MIN_SIMILARITY,
                 ):
-                    h = hashes[i]
-                    if h in found or (h in scored and scored[h][0] >= score):
+                    h = index.hashes[i]
+                    if h in found or h in cored or (h in scored and scored[h][0] >= score):
+                        continue
+                    if similar_but_different(specifics[line], index.pattern_of[h], tools):
                         continue
                     scored[h] = (
                         float(score),
@@ -220,10 +257,20 @@ class ErrorService:
                         MatchMethod.FUZZY,
                         "fuzzy match on the pattern",
                     )
-        if scored:
-            entries = await self._store.get_entries(list(scored))
+        if scored or cored:
+            entries = await self._store.get_entries([*cored, *scored])
+            for h, (confidence, key, idx) in cored.items():
+                if h in entries and not tools_differ(tools, entries[h].tool):
+                    found[h] = ErrorMatch(
+                        entry=entries[h],
+                        confidence=confidence,
+                        method=MatchMethod.EXACT,
+                        why=f"line {idx + 1} of the input carries this entry's message "
+                        f"(location, tool and level prefixes left aside): {key!r}",
+                        matched_line=key,
+                    )
             for h, (score, line, method, how) in scored.items():
-                if h not in entries:
+                if h not in entries or tools_differ(tools, entries[h].tool):
                     continue
                 found[h] = ErrorMatch(
                     entry=entries[h],
@@ -254,7 +301,7 @@ class ErrorService:
         if status == "unavailable":
             # Nothing to search: a "no match" would say nothing, and is no miss of the knowledge.
             return ErrorResolution(normalised, (), unavailable=why)
-        matches = await self._match(normalised, limit)
+        matches = await self._match(normalised, limit, error)
         if matches:
             if record:
                 await self._store.record_hits([matches[0].entry.error_hash])
@@ -348,10 +395,55 @@ class ErrorService:
         return outcome
 
 
-def _best_similarity(pattern: str, lines: Sequence[str]) -> tuple[float, str]:
+def _best_similarity(
+    pattern_key: str, keys: Sequence[str], lines: Sequence[str]
+) -> tuple[float, str]:
+    """The best token-sort similarity of a stored pattern's fuzzy key to the lines' keys (both
+    token-sorted already), and the line it was found on."""
     best, best_line = 0.0, ""
-    for line in lines:
-        score = float(fuzz.token_sort_ratio(line, pattern))
+    for key, line in zip(keys, lines, strict=True):
+        score = float(fuzz.ratio(key, pattern_key))
         if score > best:
             best, best_line = score, line
     return best, best_line
+
+
+def _sorted_tokens(text: str) -> str:
+    """`text`'s whitespace-separated tokens sorted (`fuzz.ratio` of two such strings is their
+    `fuzz.token_sort_ratio`)."""
+    return " ".join(sorted(text.split()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _pattern_keys(pattern: str) -> tuple[str, tuple[str, ...]]:
+    """(token-sorted fuzzy key, message cores) of a stored pattern, remembered across refreshes."""
+    return _sorted_tokens(fuzzy_key(pattern)), pattern_core_keys(pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class _PatternIndex:
+    """The stored patterns as matching reads them: parallel lists of hashes and token-sorted fuzzy
+    keys, the fuzzy key and pattern per hash, and the hashes found under each message core."""
+
+    hashes: list[str]
+    fuzzy: list[str]
+    fuzzy_of: dict[str, str]
+    pattern_of: dict[str, str]
+    cores: dict[str, tuple[str, ...]]
+
+    @classmethod
+    def build(cls, rows: Sequence[tuple[str, str]]) -> _PatternIndex:
+        hashes = [h for h, _ in rows]
+        keyed = [_pattern_keys(p) for _, p in rows]
+        fuzzy = [k for k, _ in keyed]
+        cores: dict[str, list[str]] = {}
+        for h, (_, pattern_cores) in zip(hashes, keyed, strict=True):
+            for key in pattern_cores:
+                cores.setdefault(key, []).append(h)
+        return cls(
+            hashes=hashes,
+            fuzzy=fuzzy,
+            fuzzy_of=dict(zip(hashes, fuzzy, strict=True)),
+            pattern_of=dict(rows),
+            cores={k: tuple(v) for k, v in cores.items()},
+        )
