@@ -78,6 +78,7 @@ from pkgintel.domain.names.edits import (
     LONG_NAME,
     classify_edit,
     consonants,
+    digits_only,
     fold,
     skeleton,
     sorted_letters,
@@ -115,6 +116,9 @@ MIN_GLUED_BASE: Final = 5
 """A popular name with a word glued on (`web3tool`) is looked for from this many characters."""
 MIN_GLUED_WORD: Final = 3
 """The glued word has at least this many letters (`py` and `js` are the habit affixes' business)."""
+MISSPELT_WORD_TOP: Final = 1000
+"""A two-word name whose word is one of this many most popular names misspelt (`loadash-lint`)
+imitates it: the names users type most are the ones squatted with a word beside them."""
 NAMESPACE_NAMES: Final = 3
 """A popular name that at least this many popular names extend on the same side (`react-*`,
 `*-loader`) is a namespace: a new word beside it makes a plugin, not an imitation."""
@@ -165,6 +169,8 @@ class VariantIndex:
 
     __slots__ = (
         "_affixed",
+        "_flat_pool",
+        "_flat_positions",
         "_folded",
         "_names",
         "_namespaces",
@@ -187,6 +193,16 @@ class VariantIndex:
         self._scoped_parts: dict[str, int] = {}
         self._namespaces: dict[tuple[str, int], int] = {}
         self._sounds: dict[str, int] = {}
+        # Long popular names with separators, without them (`reactdndhtml5backend`), for the
+        # flattened names one edit from them that `delimiter_typo` cannot reach by whole strings.
+        flat_names: list[str] = []
+        self._flat_positions: list[int] = []
+        for i, name in enumerate(self._names):
+            flat = skeleton(name)
+            if flat != name and len(flat) > LONG_NAME and "/" not in flat:
+                flat_names.append(flat)
+                self._flat_positions.append(i)
+        self._flat_pool = NamePool(flat_names)
         for i, name in enumerate(self._names[:SOUND_TOP]):
             sound = consonants(name)
             if sound is not None:
@@ -322,6 +338,8 @@ class VariantIndex:
             head = query[: len(query) - len(query.rpartition("/")[2])]
             base = head + match.group("base")
             i = self._position.get(base)
+            if i is None and not head:
+                i = self._skeletons.get(skeleton(base))  # `chartjs-2` / `chart.js`
             if i is not None and len(match.group("base")) >= MIN_LENGTH - 1:
                 add(i, "version_suffix", f"the popular name with {match.group('version')!r} added")
         if MIN_LENGTH <= len(package_part) <= LONG_NAME and "/" not in query:
@@ -335,6 +353,23 @@ class VariantIndex:
                         "delimiter_typo",
                         "one edit from the popular name once separators are dropped",
                     )
+        flat = skeleton(query)
+        if len(flat) > LONG_NAME and "/" not in flat:
+            # A long name typed without its separators and with one slip besides
+            # (`reactdncdhtml5backend` / `react-dnd-html5-backend`): one edit once both are flat.
+            for j, dist in self._flat_pool.near(flat, 1, limit * 2):
+                if dist == 1:
+                    add(
+                        self._flat_positions[j],
+                        "delimiter_typo",
+                        "one edit from the popular name once separators are dropped",
+                    )
+        for i, word, base in self._misspelt_words(query):
+            add(
+                i,
+                "combosquat",
+                f"the popular name as {base!r}, with the word {word!r} added",
+            )
         if SHORT_TWO_EDITS <= len(package_part) <= LONG_NAME:
             # Two edits on a short name: only against the very top, where typos concentrate.
             for i, dist in self._pool.near(query, 2, limit * 2):
@@ -377,6 +412,31 @@ class VariantIndex:
             i = self._skeletons.get(base)
             if i is not None and word.isalpha() and self._not_namespace(i, 0):
                 out.append((i, word, 0))
+        return out
+
+    def _misspelt_words(self, query: str) -> list[tuple[int, str, str]]:
+        """`(pool index, word, base)` for a two-word name whose other word is one of the
+        `MISSPELT_WORD_TOP` most popular names misspelt by one edit, or carrying a habit affix
+        (`loadash-lint`, `ether-lint`, `expressjs-lint`), while that word is no popular name
+        itself. The added word makes the one-edit search miss it; the misspelling is what makes it
+        an imitation rather than a plugin (`lodash-lint` alone is judged as an extra word)."""
+        out: list[tuple[int, str, str]] = []
+        for base, word, _ in two_word_bases(query):
+            if base in self._position or len(base) < MIN_SLIPPED_BASE or not word.isalpha():
+                continue
+            for i, dist in self._pool.near(base, 1, 4):
+                target = self._names[i]
+                if (
+                    dist == 1
+                    and i < MISSPELT_WORD_TOP
+                    and "/" not in target
+                    and not digits_only(base, target)
+                ):
+                    out.append((i, word, base))
+            for plain, affix in affix_bases(base):
+                i = self._position.get(plain)
+                if affix in HABIT_AFFIXES and i is not None and i < MISSPELT_WORD_TOP:
+                    out.append((i, word, base))
         return out
 
     def _not_namespace(self, i: int, side: int) -> bool:
