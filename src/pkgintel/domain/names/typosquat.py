@@ -23,12 +23,18 @@ Techniques, tried in this order (a target keeps the first technique found):
 - `combosquat`: a known prefix or suffix added to, removed from or swapped on a popular name
   (`python3-dateutil` / `python-dateutil`, `cross-env.js` / `cross-env`, `node-fabric` / `fabric`),
   a word beside a popular name that is not a namespace (`crypto-jsonwebtoken`), or glued onto it in a
-  one-word name (`cloudscrapersafe`).
-- `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`).
+  one-word name (`cloudscrapersafe`); a word beside one of the `MISSPELT_WORD_TOP` most popular
+  names misspelt by one edit or carrying a habit affix (`loadash-lint`, `expressjs-lint`), or
+  beside such a name without its ecosystem affix (`rich-figlet` / `pyfiglet`); a word dropped from
+  a three-word name leaving a popular name with other separators (`easy-day-js` / `dayjs`).
+- `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`), also to a
+  popular name written with other separators (`chartjs-2` / `chart.js`).
 - `reorder`: the same letters cut in two and swapped (`libhtml5` / `html5lib`, `nmap-python` /
   `python-nmap`), each part at least `MIN_ROTATED` long.
 - `delimiter_typo`: a separator change plus one edit, for names too short for two edits
-  (`base_xd` / `base-x`): the names without separators are one edit apart.
+  (`base_xd` / `base-x`): the names without separators are one edit apart; and a long name typed
+  flat with one slip besides (`reactdncdhtml5backend` / `react-dnd-html5-backend`), which differs
+  from the original by every dropped separator too.
 - `scramble`: the same letters in another order, beyond one transposition (`rstseuqe` /
   `requests`), for names of at least `MIN_SCRAMBLE` letters.
 - `sound_alike`: the same consonants with other vowels (`consonants`: `chokader` / `chokidar`),
@@ -103,7 +109,7 @@ SHORT_TWO_EDITS: Final = 5
 `TWO_EDIT_TOP` most popular names only: users mistype most the names they type most (`reqest` /
 `requests`), and a short name is two edits from many others further down."""
 TWO_EDIT_TOP: Final = 100
-TWO_SLIP_TOP: Final = 1000
+TWO_SLIP_TOP: Final = 5000
 """Two edits that are both keyboard slips (`two_slips`: `fkaks` / `flask`, `toorc` / `torch`) are
 compared against this many most popular names: a slip is what a hurried user makes, a random pair of
 substitutions is not."""
@@ -321,6 +327,8 @@ class VariantIndex:
             )
         for base, word in token_bases(query):
             i = self._position.get(base)
+            if i is None and len(skeleton(base)) >= MIN_SLIPPED_BASE:
+                i = self._skeletons.get(skeleton(base))  # `easy-day-js` / `dayjs`
             if i is not None:
                 add(i, "combosquat", f"the popular name with the word {word!r} added")
         for base, word, side in two_word_bases(query):
@@ -331,6 +339,15 @@ class VariantIndex:
                 and self._namespaces.get((base, side), 0) < NAMESPACE_NAMES
             ):
                 add(i, "combosquat", f"the popular name with the word {word!r} added")
+            for j, other in self._affixed.get(base, ()):
+                # The popular name without its ecosystem affix, a word beside it (`rich-figlet`
+                # / `pyfiglet`): two steps, each a combosquat habit on its own.
+                if other in HABIT_AFFIXES and j < MISSPELT_WORD_TOP:
+                    add(
+                        j,
+                        "combosquat",
+                        f"the popular name without its {other!r}, with the word {word!r} added",
+                    )
         for i, word, _ in self._glued(query):
             add(i, "combosquat", f"the popular name with {word!r} glued on")
         match = _VERSION_SUFFIX.match(query.rpartition("/")[2])
