@@ -325,7 +325,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # Latency, in process.
         app = create_app(settings, runtime=rt)
         rng = random.Random(7)
-        probe = list(confirmed) + [
+        # The names of the earlier groups only, so that the figures stay comparable with those
+        # of earlier revisions (the OSV groups hold names the API refuses, such as `-d3-ushape`).
+        probe = [r for r in confirmed if r.get("added") not in ("osv", "blind")] + [
             {"ecosystem": "npm", "name": n} for n, _ in rng.sample(npm[:20000], 60)
         ]
         async with httpx.AsyncClient(

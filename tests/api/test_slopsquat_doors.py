@@ -88,7 +88,9 @@ async def test_a_name_first_asked_while_unknown_is_a_slopsquat_once_registered(
     body = (await client.get("/api/typosquat/npm/react-slop-helper")).json()
     slop = body["slopsquat"]
     assert body["is_suspected"] is True and slop["basis"] == "usage_log"
-    assert slop["first_asked"] == "2026-11-22" and "first asked for on 2026-11-22" in slop["evidence"]
+    assert (
+        slop["first_asked"] == "2026-11-22" and "first asked for on 2026-11-22" in slop["evidence"]
+    )
     assert slop["registered_on"] == "unknown" and slop["reported_as_llm_invented"] is False
     report = (await client.get("/api/check/npm/react-slop-helper")).json()["typosquat"]
     assert report["is_suspected"] is True

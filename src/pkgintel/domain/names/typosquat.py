@@ -109,7 +109,7 @@ SHORT_TWO_EDITS: Final = 5
 `TWO_EDIT_TOP` most popular names only: users mistype most the names they type most (`reqest` /
 `requests`), and a short name is two edits from many others further down."""
 TWO_EDIT_TOP: Final = 100
-TWO_SLIP_TOP: Final = 5000
+TWO_SLIP_TOP: Final = 1000
 """Two edits that are both keyboard slips (`two_slips`: `fkaks` / `flask`, `toorc` / `torch`) are
 compared against this many most popular names: a slip is what a hurried user makes, a random pair of
 substitutions is not."""
@@ -122,6 +122,7 @@ MIN_GLUED_BASE: Final = 5
 """A popular name with a word glued on (`web3tool`) is looked for from this many characters."""
 MIN_GLUED_WORD: Final = 3
 """The glued word has at least this many letters (`py` and `js` are the habit affixes' business)."""
+_HABIT_WORDS: Final = frozenset(a.strip("-_.") for a in HABIT_AFFIXES)
 MISSPELT_WORD_TOP: Final = 1000
 """A two-word name whose word is one of this many most popular names misspelt (`loadash-lint`)
 imitates it: the names users type most are the ones squatted with a word beside them."""
@@ -439,7 +440,12 @@ class VariantIndex:
         an imitation rather than a plugin (`lodash-lint` alone is judged as an extra word)."""
         out: list[tuple[int, str, str]] = []
         for base, word, _ in two_word_bases(query):
-            if base in self._position or len(base) < MIN_SLIPPED_BASE or not word.isalpha():
+            if (
+                base in self._position
+                or len(base) < MIN_SLIPPED_BASE
+                or not word.isalpha()
+                or word in _HABIT_WORDS  # `ethexs.js`: the habit-affix rule's business
+            ):
                 continue
             for i, dist in self._pool.near(base, 1, 4):
                 target = self._names[i]
@@ -451,9 +457,9 @@ class VariantIndex:
                 ):
                     out.append((i, word, base))
             for plain, affix in affix_bases(base):
-                i = self._position.get(plain)
-                if affix in HABIT_AFFIXES and i is not None and i < MISSPELT_WORD_TOP:
-                    out.append((i, word, base))
+                j = self._position.get(plain)
+                if affix in HABIT_AFFIXES and j is not None and j < MISSPELT_WORD_TOP:
+                    out.append((j, word, base))
         return out
 
     def _not_namespace(self, i: int, side: int) -> bool:

@@ -308,8 +308,7 @@ def slopsquat(
             return None
         if first_release is not None and first_release < first_asked:
             return None
-        after = None if first_release is None else True
-        return Slopsquat(None, True, after, on, first_asked)
+        return Slopsquat(None, True, None if first_release is None else True, on, first_asked)
     after: bool | None = None
     if first_release is not None and report.reported_in:
         month = first_release.strftime("%Y-%m")

@@ -34,9 +34,7 @@ class NameService:
         self.index = NameIndex(store, self.states, self.pools, clock=clock)
         self.first_asked = FirstAsked()
         """Names asked for while unknown (fed by the usage log; see `names.first_asked`)."""
-        self.judge = TyposquatJudge(
-            store, self.states, self.pools, self.index, self.first_asked
-        )
+        self.judge = TyposquatJudge(store, self.states, self.pools, self.index, self.first_asked)
 
     async def exists(
         self, ecosystem: Ecosystem, name: str, *, suggestions: bool = True
