@@ -219,6 +219,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         log_level="warning",
         initial_ingest=False,
         bulk_hint_threshold=1_000_000,
+        rate_limit_anonymous="10000000/minute",  # the latency loop is one client
     )
     out: dict[str, Any] = {}
     async with build_runtime(settings) as rt:
@@ -271,7 +272,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "heldout4": "heldout4",
                 "heldout5": "heldout5",
                 "heldout6": "heldout6",
+                "osv": "osv",
+                "blind": "blind",
             }.get(row.get("added") or "", "original")
+            # Everything but the blind group is the development part; blind misses are counted,
+            # never listed, so that nobody tunes on them.
+            part = "blind part" if subset == "blind" else "dev part"
             in_pool = normalise_name(eco, row["target"]) in pools[eco]
             in_index = normalise_name(eco, row["target"]) in indexed[eco]
             fresh = await rt.names.typosquat(eco, row["name"], lookup=False)
@@ -285,6 +291,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 for group in (
                     "all",
                     eco.value,
+                    part,
+                    f"{part} {eco.value}",
                     subset,
                     f"{subset} {eco.value}",
                     *(("popular_target", f"{subset} popular_target") if in_pool else ()),
@@ -293,7 +301,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     cell = modes[mode].setdefault(group, [0, 0])
                     cell[0] += hit
                     cell[1] += 1
-                if not hit and mode in missed:
+                if not hit and mode in missed and subset != "blind":
                     missed[mode].append(f"{eco.value}:{row['name']}")
             if fresh.is_suspected:
                 caught_sets.append({technique_of(m) for m in fresh.matches if m.suspected})
@@ -317,7 +325,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # Latency, in process.
         app = create_app(settings, runtime=rt)
         rng = random.Random(7)
-        probe = list(confirmed) + [
+        # The names of the earlier groups only, so that the figures stay comparable with those
+        # of earlier revisions (the OSV groups hold names the API refuses, such as `-d3-ushape`).
+        probe = [r for r in confirmed if r.get("added") not in ("osv", "blind")] + [
             {"ecosystem": "npm", "name": n} for n, _ in rng.sample(npm[:20000], 60)
         ]
         async with httpx.AsyncClient(
@@ -440,6 +450,15 @@ def report(out: dict[str, Any]) -> str:
         "heldout6",
         "heldout6 npm",
         "heldout6 pypi",
+        "osv",
+        "osv npm",
+        "osv pypi",
+        "dev part",
+        "dev part npm",
+        "dev part pypi",
+        "blind part",
+        "blind part npm",
+        "blind part pypi",
     ]
     groups += ["popular_target", "target_indexed"]
     subsets = (
@@ -451,6 +470,8 @@ def report(out: dict[str, Any]) -> str:
         "heldout4",
         "heldout5",
         "heldout6",
+        "osv",
+        "blind",
     )
     groups += [f"{g} popular_target" for g in subsets]
     groups += [f"{g} target_indexed" for g in subsets]

@@ -146,7 +146,11 @@ async def test_check_bulk_marks_slopsquats(client: httpx.AsyncClient, runtime: R
         json={"items": [{"ecosystem": "pypi", "package": "huggingface-cli"}]},
     )
     (result,) = resp.json()["results"]
-    assert result["status"] == "typosquat_suspect" and result["slopsquat"] is True
+    assert result["status"] == "typosquat_suspect"
+    # The evidence object of every door (it was a bare `true` before).
+    slop = result["slopsquat"]
+    assert slop["basis"] == "report" and slop["source"].startswith("https://")
+    assert slop["registered"] is True and slop["registered_on"] == "unknown"
 
 
 async def test_a_live_sighting_does_not_clear_a_suspect(

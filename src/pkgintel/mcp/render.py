@@ -169,7 +169,12 @@ def typosquat(data: dict[str, Any]) -> str:
             f"{t.get('edit_distance')}): {t.get('why')}"
             for t in targets[:5]
         ),
-        f"slopsquat: {data['slopsquat'].get('source')}" if data.get("slopsquat") else None,
+        (
+            f"slopsquat: {data['slopsquat'].get('evidence')}; registered on "
+            f"{data['slopsquat'].get('registered_on')}"
+        )
+        if data.get("slopsquat")
+        else None,
     )
 
 

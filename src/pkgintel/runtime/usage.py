@@ -6,6 +6,7 @@ savings, GDPR, hallucination benchmark, anomaly reports, page views, translation
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pkgintel.cache.base import Cache
 from pkgintel.config import Settings
-from pkgintel.domain.errors import PackageNotFound, PkgIntelError
+from pkgintel.domain.errors import PackageNotFound, PkgIntelError, StorageError
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.privacy import Retention
 from pkgintel.services.community.anomaly import AnomalyService
@@ -76,6 +77,16 @@ def build_usage_services(
 
     flush = usage.flush if usage is not None else None
     reads = SqlUsageReads(engine)
+    if usage is not None:
+        # Names asked for while unknown, for the slopsquat check once they are registered.
+        usage.watch_unknown(names.first_asked.note)
+
+        async def first_asked() -> dict[tuple[str, str], datetime]:
+            with contextlib.suppress(StorageError):
+                await usage.flush()
+            return await reads.first_asked()
+
+        names.first_asked.attach(first_asked)
     community = SqlCommunityStore(engine)
     return UsageServices(
         figures=UsageFiguresService(reads, cache, flush=flush, clock=clock),

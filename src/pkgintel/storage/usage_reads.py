@@ -169,6 +169,25 @@ class SqlUsageReads:
             for r in rows
         ]
 
+    async def first_asked(self, *, limit: int = 200_000) -> dict[tuple[str, str], datetime]:
+        """`(ecosystem, package)` → when it was first asked for while it did not exist, for the
+        `limit` names asked most recently (one grouped query; `names.first_asked` caches it)."""
+        c = usage_event.c
+        first = func.min(c.at).label("first")
+        stmt = (
+            select(c.ecosystem, c.package, first)
+            .where(c.found.is_(False), c.ecosystem.is_not(None), c.package.is_not(None))
+            .group_by(c.ecosystem, c.package)
+            .order_by(first.desc())
+            .limit(limit)
+        )
+        try:
+            async with self._engine.connect() as conn:
+                rows = (await conn.execute(stmt)).all()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"could not read the corpus: {exc.__class__.__name__}") from exc
+        return {(r.ecosystem, r.package): _aware(r.first) for r in rows}
+
     async def corpus_hits(self, ecosystem: str, package: str) -> int:
         """How many times `package` (normalised) was asked for while it did not exist."""
         c = usage_event.c

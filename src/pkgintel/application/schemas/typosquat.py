@@ -56,17 +56,7 @@ def typosquat_wire(hint: TyposquatHint) -> dict[str, Any]:
             }
             for m in hint.matches
         ],
-        "slopsquat": None
-        if slop is None
-        else {
-            "reported_as_llm_invented": True,
-            "registered": slop.registered,
-            "registered_after_report": slop.registered_after_report,
-            "reported_in": slop.report.reported_in,
-            "real_package": slop.report.meant,
-            "note": slop.report.note,
-            "source": slop.report.source,
-        },
+        "slopsquat": None if slop is None else slop.facts(),
     }
 
 

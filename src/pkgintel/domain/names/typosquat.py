@@ -23,12 +23,18 @@ Techniques, tried in this order (a target keeps the first technique found):
 - `combosquat`: a known prefix or suffix added to, removed from or swapped on a popular name
   (`python3-dateutil` / `python-dateutil`, `cross-env.js` / `cross-env`, `node-fabric` / `fabric`),
   a word beside a popular name that is not a namespace (`crypto-jsonwebtoken`), or glued onto it in a
-  one-word name (`cloudscrapersafe`).
-- `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`).
+  one-word name (`cloudscrapersafe`); a word beside one of the `MISSPELT_WORD_TOP` most popular
+  names misspelt by one edit or carrying a habit affix (`loadash-lint`, `expressjs-lint`), or
+  beside such a name without its ecosystem affix (`rich-figlet` / `pyfiglet`); a word dropped from
+  a three-word name leaving a popular name with other separators (`easy-day-js` / `dayjs`).
+- `version_suffix`: a version number appended (`requests2`, `lodash-4`, `django-v5`), also to a
+  popular name written with other separators (`chartjs-2` / `chart.js`).
 - `reorder`: the same letters cut in two and swapped (`libhtml5` / `html5lib`, `nmap-python` /
   `python-nmap`), each part at least `MIN_ROTATED` long.
 - `delimiter_typo`: a separator change plus one edit, for names too short for two edits
-  (`base_xd` / `base-x`): the names without separators are one edit apart.
+  (`base_xd` / `base-x`): the names without separators are one edit apart; and a long name typed
+  flat with one slip besides (`reactdncdhtml5backend` / `react-dnd-html5-backend`), which differs
+  from the original by every dropped separator too.
 - `scramble`: the same letters in another order, beyond one transposition (`rstseuqe` /
   `requests`), for names of at least `MIN_SCRAMBLE` letters.
 - `sound_alike`: the same consonants with other vowels (`consonants`: `chokader` / `chokidar`),
@@ -78,6 +84,7 @@ from pkgintel.domain.names.edits import (
     LONG_NAME,
     classify_edit,
     consonants,
+    digits_only,
     fold,
     skeleton,
     sorted_letters,
@@ -115,6 +122,10 @@ MIN_GLUED_BASE: Final = 5
 """A popular name with a word glued on (`web3tool`) is looked for from this many characters."""
 MIN_GLUED_WORD: Final = 3
 """The glued word has at least this many letters (`py` and `js` are the habit affixes' business)."""
+_HABIT_WORDS: Final = frozenset(a.strip("-_.") for a in HABIT_AFFIXES)
+MISSPELT_WORD_TOP: Final = 1000
+"""A two-word name whose word is one of this many most popular names misspelt (`loadash-lint`)
+imitates it: the names users type most are the ones squatted with a word beside them."""
 NAMESPACE_NAMES: Final = 3
 """A popular name that at least this many popular names extend on the same side (`react-*`,
 `*-loader`) is a namespace: a new word beside it makes a plugin, not an imitation."""
@@ -165,6 +176,8 @@ class VariantIndex:
 
     __slots__ = (
         "_affixed",
+        "_flat_pool",
+        "_flat_positions",
         "_folded",
         "_names",
         "_namespaces",
@@ -187,6 +200,16 @@ class VariantIndex:
         self._scoped_parts: dict[str, int] = {}
         self._namespaces: dict[tuple[str, int], int] = {}
         self._sounds: dict[str, int] = {}
+        # Long popular names with separators, without them (`reactdndhtml5backend`), for the
+        # flattened names one edit from them that `delimiter_typo` cannot reach by whole strings.
+        flat_names: list[str] = []
+        self._flat_positions: list[int] = []
+        for i, name in enumerate(self._names):
+            flat = skeleton(name)
+            if flat != name and len(flat) > LONG_NAME and "/" not in flat:
+                flat_names.append(flat)
+                self._flat_positions.append(i)
+        self._flat_pool = NamePool(flat_names)
         for i, name in enumerate(self._names[:SOUND_TOP]):
             sound = consonants(name)
             if sound is not None:
@@ -305,6 +328,8 @@ class VariantIndex:
             )
         for base, word in token_bases(query):
             i = self._position.get(base)
+            if i is None and len(skeleton(base)) >= MIN_SLIPPED_BASE:
+                i = self._skeletons.get(skeleton(base))  # `easy-day-js` / `dayjs`
             if i is not None:
                 add(i, "combosquat", f"the popular name with the word {word!r} added")
         for base, word, side in two_word_bases(query):
@@ -315,6 +340,15 @@ class VariantIndex:
                 and self._namespaces.get((base, side), 0) < NAMESPACE_NAMES
             ):
                 add(i, "combosquat", f"the popular name with the word {word!r} added")
+            for j, other in self._affixed.get(base, ()):
+                # The popular name without its ecosystem affix, a word beside it (`rich-figlet`
+                # / `pyfiglet`): two steps, each a combosquat habit on its own.
+                if other in HABIT_AFFIXES and j < MISSPELT_WORD_TOP:
+                    add(
+                        j,
+                        "combosquat",
+                        f"the popular name without its {other!r}, with the word {word!r} added",
+                    )
         for i, word, _ in self._glued(query):
             add(i, "combosquat", f"the popular name with {word!r} glued on")
         match = _VERSION_SUFFIX.match(query.rpartition("/")[2])
@@ -322,6 +356,8 @@ class VariantIndex:
             head = query[: len(query) - len(query.rpartition("/")[2])]
             base = head + match.group("base")
             i = self._position.get(base)
+            if i is None and not head:
+                i = self._skeletons.get(skeleton(base))  # `chartjs-2` / `chart.js`
             if i is not None and len(match.group("base")) >= MIN_LENGTH - 1:
                 add(i, "version_suffix", f"the popular name with {match.group('version')!r} added")
         if MIN_LENGTH <= len(package_part) <= LONG_NAME and "/" not in query:
@@ -335,6 +371,23 @@ class VariantIndex:
                         "delimiter_typo",
                         "one edit from the popular name once separators are dropped",
                     )
+        flat = skeleton(query)
+        if len(flat) > LONG_NAME and "/" not in flat:
+            # A long name typed without its separators and with one slip besides
+            # (`reactdncdhtml5backend` / `react-dnd-html5-backend`): one edit once both are flat.
+            for j, dist in self._flat_pool.near(flat, 1, limit * 2):
+                if dist == 1:
+                    add(
+                        self._flat_positions[j],
+                        "delimiter_typo",
+                        "one edit from the popular name once separators are dropped",
+                    )
+        for i, word, base in self._misspelt_words(query):
+            add(
+                i,
+                "combosquat",
+                f"the popular name as {base!r}, with the word {word!r} added",
+            )
         if SHORT_TWO_EDITS <= len(package_part) <= LONG_NAME:
             # Two edits on a short name: only against the very top, where typos concentrate.
             for i, dist in self._pool.near(query, 2, limit * 2):
@@ -377,6 +430,36 @@ class VariantIndex:
             i = self._skeletons.get(base)
             if i is not None and word.isalpha() and self._not_namespace(i, 0):
                 out.append((i, word, 0))
+        return out
+
+    def _misspelt_words(self, query: str) -> list[tuple[int, str, str]]:
+        """`(pool index, word, base)` for a two-word name whose other word is one of the
+        `MISSPELT_WORD_TOP` most popular names misspelt by one edit, or carrying a habit affix
+        (`loadash-lint`, `ether-lint`, `expressjs-lint`), while that word is no popular name
+        itself. The added word makes the one-edit search miss it; the misspelling is what makes it
+        an imitation rather than a plugin (`lodash-lint` alone is judged as an extra word)."""
+        out: list[tuple[int, str, str]] = []
+        for base, word, _ in two_word_bases(query):
+            if (
+                base in self._position
+                or len(base) < MIN_SLIPPED_BASE
+                or not word.isalpha()
+                or word in _HABIT_WORDS  # `ethexs.js`: the habit-affix rule's business
+            ):
+                continue
+            for i, dist in self._pool.near(base, 1, 4):
+                target = self._names[i]
+                if (
+                    dist == 1
+                    and i < MISSPELT_WORD_TOP
+                    and "/" not in target
+                    and not digits_only(base, target)
+                ):
+                    out.append((i, word, base))
+            for plain, affix in affix_bases(base):
+                j = self._position.get(plain)
+                if affix in HABIT_AFFIXES and j is not None and j < MISSPELT_WORD_TOP:
+                    out.append((j, word, base))
         return out
 
     def _not_namespace(self, i: int, side: int) -> bool:

@@ -203,7 +203,7 @@ class BulkCheckService:
                     "reason": hint.reason,
                     "similar_to": [n for n, _ in hint.targets[:3]],
                     "techniques": [m.technique for m in hint.matches if m.suspected][:3],
-                    **({"slopsquat": True} if hint.slopsquat is not None else {}),
+                    **({"slopsquat": hint.slopsquat.facts()} if hint.slopsquat is not None else {}),
                 }
         if historical is not None:
             return historical

@@ -283,11 +283,17 @@ def slopsquat(
     entry: NameEntry | None,
     state: NameIndexState | None,
     first_release: datetime | None,
+    first_asked: datetime | None = None,
 ) -> Slopsquat | None:
-    """The report of `name` as invented by language models, with whether it is registered (and
-    since when, relative to the report); None when it was never reported."""
+    """The evidence that `name` was invented before it existed, with whether it is registered
+    (and since when, relative to the evidence); None when there is none.
+
+    Evidence is a public report of LLM-invented names (`knowledge.slopsquats`), or else the first
+    time our usage log recorded the name asked for while it did not exist (`first_asked`). The log
+    alone counts only for a registered name whose first release, when known, came after that ask:
+    a release before it means the name existed and only our index missed it."""
     report = hallucinated(ecosystem, name)
-    if report is None:
+    if report is None and first_asked is None:
         return None
     registered: bool | None
     if entry is not None or first_release is not None:
@@ -296,24 +302,41 @@ def slopsquat(
         registered = False
     else:
         registered = None
+    on = first_release.date() if first_release is not None else None
+    if report is None:
+        if first_asked is None or registered is not True:
+            return None
+        if first_release is not None and first_release < first_asked:
+            return None
+        return Slopsquat(None, True, None if first_release is None else True, on, first_asked)
     after: bool | None = None
     if first_release is not None and report.reported_in:
         month = first_release.strftime("%Y-%m")
         after = None if month == report.reported_in else month > report.reported_in
-    return Slopsquat(report, registered, after)
+    return Slopsquat(report, registered, after, on)
 
 
 def with_slop(hint: TyposquatHint, slop: Slopsquat | None) -> TyposquatHint:
-    """A registered name reported as LLM-invented is a suspect whatever its popularity:
-    its downloads come from the invented recommendations themselves."""
+    """A registered name invented before it existed is a suspect whatever its popularity: its
+    downloads come from the invented recommendations themselves."""
     if slop is None:
         return hint
     if slop.registered:
-        why = (
-            f"a name language models were reported to invent ({slop.report.source}), "
-            "now registered"
-            + (" after the report" if slop.registered_after_report else "")
-            + (f"; the real package is {slop.report.meant}" if slop.report.meant else "")
+        registered_on = (
+            f" (first release {slop.registered_on.isoformat()})" if slop.registered_on else ""
+        )
+        meant = slop.report.meant if slop.report is not None else None
+        if slop.report is not None:
+            why = (
+                f"a name language models were reported to invent ({slop.report.source}), "
+                "now registered"
+            )
+        else:
+            why = f"a slopsquat: {slop.evidence}; now registered"
+        why += (
+            registered_on
+            + (" after the report" if slop.registered_after_report and slop.report else "")
+            + (f"; the real package is {meant}" if meant else "")
         )
         return replace(hint, is_suspected=True, slopsquat=slop, reason=why)
     return replace(

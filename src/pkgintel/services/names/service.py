@@ -15,6 +15,7 @@ from datetime import datetime
 
 from pkgintel.domain.names.rules import NameEntry, NameIndexState
 from pkgintel.domain.packages import Ecosystem, PackageInfo
+from pkgintel.services.names.first_asked import FirstAsked
 from pkgintel.services.names.hints import TyposquatHint
 from pkgintel.services.names.index import ExistsAnswer, NameIndex
 from pkgintel.services.names.pools import PopularPools
@@ -31,7 +32,9 @@ class NameService:
         self.states = IndexStates(store, clock=clock)
         self.pools = PopularPools(store, self.states, clock=clock)
         self.index = NameIndex(store, self.states, self.pools, clock=clock)
-        self.judge = TyposquatJudge(store, self.states, self.pools, self.index)
+        self.first_asked = FirstAsked()
+        """Names asked for while unknown (fed by the usage log; see `names.first_asked`)."""
+        self.judge = TyposquatJudge(store, self.states, self.pools, self.index, self.first_asked)
 
     async def exists(
         self, ecosystem: Ecosystem, name: str, *, suggestions: bool = True

@@ -23,6 +23,7 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.knowledge.import_names import ImportName, provided_as
 from pkgintel.scoring.typosquat import Popularity, young
 from pkgintel.scoring.verdicts import established
+from pkgintel.services.names.first_asked import FirstAsked
 from pkgintel.services.names.hints import TyposquatHint
 from pkgintel.services.names.index import NameIndex
 from pkgintel.services.names.judgement import (
@@ -43,8 +44,14 @@ class TyposquatJudge:
     """See the module docstring."""
 
     def __init__(
-        self, store: NameStore, states: IndexStates, pools: PopularPools, index: NameIndex
+        self,
+        store: NameStore,
+        states: IndexStates,
+        pools: PopularPools,
+        index: NameIndex,
+        first_asked: FirstAsked | None = None,
     ) -> None:
+        self._first_asked = first_asked if first_asked is not None else FirstAsked()
         self._store = store
         self._states = states
         self._pools = pools
@@ -70,7 +77,9 @@ class TyposquatJudge:
         must not be established (`scoring.verdicts.established`, from its name-index `entry` —
         looked up when not given, unless `lookup` is False because the caller knows there is none —
         and the registry facts a report passes). A name publicly reported as invented by language
-        models (`knowledge.slopsquats`) that is registered is a suspect whatever its popularity.
+        models (`knowledge.slopsquats`), or first asked for by our callers while it did not exist
+        (`names.first_asked`, the usage log), that is registered is a suspect whatever its
+        popularity (a slopsquat, with the evidence and the first release date when known).
 
         `status` is `unavailable` (and `checked` False) when the ecosystem has no popularity data
         loaded: which of two similar names is the original cannot then be told. `use_established`
@@ -82,7 +91,12 @@ class TyposquatJudge:
         if entry is None and lookup:
             entry = (await self._index.exists(ecosystem, name, suggestions=False)).entry
         state = await self._states.get(ecosystem)
-        slop = slopsquat(ecosystem, name, entry, state, first_release)
+        asked = (
+            await self._first_asked.get(ecosystem.value, key)
+            if entry is not None or first_release is not None
+            else None
+        )
+        slop = slopsquat(ecosystem, name, entry, state, first_release, asked)
         if not len(pool.names) or pool.variants is None:
             reason = (
                 self._states.not_loaded(ecosystem)

@@ -83,7 +83,13 @@ class UsageLog:
         self._last_flush = time.monotonic()
         self._last_prune = 0.0
         self._task: asyncio.Task[int] | None = None
+        self._on_unknown: list[Callable[[str, str, datetime], None]] = []
         self.dropped = 0
+
+    def watch_unknown(self, callback: Callable[[str, str, datetime], None]) -> None:
+        """Call `callback(ecosystem, package, at)` (synchronously, so it must be O(1) and never
+        raise) for each recorded call that answered that the package does not exist."""
+        self._on_unknown.append(callback)
 
     @property
     def retention_days(self) -> int:
@@ -105,9 +111,13 @@ class UsageLog:
         if ecosystem is not None and package is not None:
             with contextlib.suppress(ValueError):
                 package = normalise_name(Ecosystem(ecosystem), package)
+        at = self._clock()
+        if outcome is not None and outcome.found is False and ecosystem and package:
+            for callback in self._on_unknown:
+                callback(ecosystem, package, at)
         self._buffer.append(
             UsageEvent(
-                self._clock(),
+                at,
                 source,
                 ecosystem,
                 package,

@@ -105,7 +105,13 @@ def render_prompt(report: PackageReport) -> str:
     lines.extend(_ids(report, 5))
     if report.malicious.is_malicious:
         lines.append("MALICIOUS: reported as a malicious package.")
-    if report.typosquat.is_suspected:
+    slop = report.typosquat.slopsquat
+    if slop is not None and slop.registered:
+        lines.append(
+            f"SLOPSQUAT: {slop.evidence}; registered (first release "
+            f"{slop.registered_on.isoformat() if slop.registered_on else 'unknown'})."
+        )
+    elif report.typosquat.is_suspected:
         targets = ", ".join(t for t, _ in report.typosquat.targets[:3])
         lines.append(f"Possible typosquat of: {targets}. Check the name.")
     if report.deprecated:
