@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import httpx
-import pytest
+import gzip
 
+import brotli
+import httpx
+import orjson
+import pytest
+from starlette.requests import Request
+
+from pkgintel.api.http import large_json
 from pkgintel.domain.names.rules import NameEntry
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.ecosystems import ADAPTERS
@@ -152,3 +158,21 @@ async def test_install_matches_the_version_by_ecosystem_equality(client: httpx.A
     body = (await client.get("/api/install/pypi/demo-pkg", params={"version": "1.0"})).json()
     assert body["version"] == "1.0.0"
     assert body["commands"]["pip"] == "pip install Demo_Pkg==1.0.0"
+
+
+@pytest.mark.parametrize(
+    ("accept", "encoding"), [("gzip, deflate, br", "br"), ("gzip", "gzip"), ("", None)]
+)
+async def test_a_large_answer_is_compressed_as_the_client_accepts(
+    accept: str, encoding: str | None
+) -> None:
+    payload = {"packages": [{"name": f"dep-{i}", "version": "1.0.0"} for i in range(5000)]}
+    scope = {"type": "http", "headers": [(b"accept-encoding", accept.encode())] if accept else []}
+    response = await large_json(Request(scope), payload)
+    assert response.headers.get("content-encoding") == encoding
+    assert response.headers["vary"] == "Accept-Encoding"
+    body = bytes(response.body)
+    plain = {"br": brotli.decompress, "gzip": gzip.decompress}.get(encoding or "", lambda b: b)(
+        body
+    )
+    assert orjson.loads(plain) == payload

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import hmac
 import ipaddress
 import secrets
 from typing import Any
 
+import brotli
 import orjson
 from fastapi import Request
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from pkgintel.application.answer import NO_STORE, PACKAGE_CACHE, STALE_CACHE, Answer, aged_sources
 from pkgintel.application.exists import etag_of
@@ -139,3 +142,25 @@ class ClientIdentity:
     def key(self, request: Request) -> str:
         """HMAC-SHA256 of the client address, hex, 32 characters."""
         return self.hash(self._address(request))
+
+
+async def large_json(request: Request, payload: Any, *, cache_control: str = NO_STORE) -> Response:
+    """
+    A JSON answer too large to encode or compress on the event loop (a scan of tens of thousands of
+    packages): encoded and, when the client accepts it, compressed (brotli quality 4, else gzip 6,
+    as the compressor layer would) in a worker thread, so other requests are not stalled meanwhile.
+    The compressor layer passes an answer that already has a `Content-Encoding` through untouched.
+    """
+    encoded = await run_in_threadpool(orjson.dumps, payload)
+    headers = {"Cache-Control": cache_control, "Vary": "Accept-Encoding"}
+    accepted = {
+        part.split(";")[0].strip().lower()
+        for part in request.headers.get("accept-encoding", "").split(",")
+    }
+    if "br" in accepted:
+        encoded = await run_in_threadpool(brotli.compress, encoded, quality=4)
+        headers["Content-Encoding"] = "br"
+    elif "gzip" in accepted:
+        encoded = await run_in_threadpool(gzip.compress, encoded, 6)
+        headers["Content-Encoding"] = "gzip"
+    return Response(encoded, media_type="application/json", headers=headers)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import orjson
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
@@ -15,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from pkgintel.api.deps import RuntimeDep
 from pkgintel.api.errors import problem, validation_error
-from pkgintel.api.http import plain_json
+from pkgintel.api.http import large_json, plain_json
 from pkgintel.application.answer import NO_STORE
 from pkgintel.application.audit import (
     OFF_LOOP_BYTES,
@@ -98,9 +97,9 @@ async def scan(request: Request, runtime: RuntimeDep) -> Response:
         return problem(500, "SBOM could not be built", str(exc), kind="sbom-invalid")
     packages = payload.get("packages")
     if isinstance(packages, list) and len(packages) > LARGE_ANSWER_PACKAGES:
-        # Encoding tens of thousands of entries takes long enough to stall other requests.
-        encoded = await run_in_threadpool(orjson.dumps, payload)
-        return Response(encoded, media_type="application/json", headers={"Cache-Control": NO_STORE})
+        # Encoding (and compressing) tens of thousands of entries takes long enough to stall
+        # other requests: done in a thread.
+        return await large_json(request, payload)
     return plain_json(payload)
 
 
