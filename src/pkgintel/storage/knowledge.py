@@ -84,6 +84,19 @@ def _breaking_json(items: Sequence[BreakingChange]) -> str:
     ).decode()
 
 
+_SQLITE_USAGE_INSERT = (
+    "INSERT INTO usage_event (at, source, ecosystem, package, ua_class, client, status, found, "
+    "latency_ms, cache, account_id, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _sqlite_datetime(at: datetime) -> str:
+    """`at` as SQLAlchemy's SQLite `DateTime` stores it: UTC, naive, microseconds."""
+    if at.tzinfo is not None:
+        at = at.astimezone(UTC).replace(tzinfo=None)
+    return at.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
 READ_TTL_S = 30.0
 """How long a per-package read (curated rows, bugs, harvest states) is reused by this process. A
 write through this store drops it at once; a write by another process is seen within this time."""
@@ -484,8 +497,36 @@ class SqlKnowledgeStore:
 
     # -- usage log -------------------------------------------------------------------------
     async def write_usage(self, events: Sequence[UsageEvent]) -> int:
+        """Append `events` in one transaction. On SQLite the rows go to the driver as tuples in one
+        `executemany` (about 3 µs a row instead of ~30 µs through the expression layer's per-row
+        parameter processing: every API call writes one); the stored forms are the ones the
+        `DateTime` and `Boolean` types write there, so reads are unchanged."""
         if not events:
             return 0
+        if self._dialect == "sqlite":
+            rows = [
+                (
+                    _sqlite_datetime(e.at),
+                    e.source[:128],
+                    e.ecosystem,
+                    e.package[:256] if e.package else None,
+                    e.ua_class,
+                    e.client[:32],
+                    e.status,
+                    None if e.found is None else int(e.found),
+                    e.latency_ms,
+                    e.cache[:16] if e.cache else None,
+                    e.account_id,
+                    e.key_id,
+                )
+                for e in events
+            ]
+            try:
+                async with self._engine.begin() as conn:
+                    await conn.exec_driver_sql(_SQLITE_USAGE_INSERT, rows)
+            except SQLAlchemyError as exc:
+                raise StorageError(f"could not write usage events: {exc.__class__.__name__}") from exc
+            return len(rows)
         values = [
             {
                 "at": e.at,
