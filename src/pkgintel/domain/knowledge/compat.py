@@ -14,6 +14,7 @@ backtracking resolver (`resolvelib`) over the published versions it is given.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -313,6 +314,13 @@ def _label(ecosystem: Ecosystem, kind: str) -> str:
     return "dependencies"
 
 
+@functools.lru_cache(maxsize=16384)
+def _curated_met(ecosystem: Ecosystem, version: str, requirement: str) -> bool | None:
+    """`requirement_met`, memoised: the matrix's ranges are few and fixed, and parsing a range
+    costs far more than testing a version against it."""
+    return satisfies(ecosystem, version, requirement)
+
+
 def apply_breakages(
     ecosystem: Ecosystem,
     items: Sequence[StackItem],
@@ -329,6 +337,7 @@ def apply_breakages(
     version does not apply (the loader refuses entries whose ranges do not parse).
     """
     index = breakages if isinstance(breakages, BreakageIndex) else BreakageIndex.of(breakages)
+    met = _curated_met
     stated = runtimes or {}
     by_key = {key(ecosystem, i.name): i for i in items}
     out: list[Conflict] = []
@@ -343,7 +352,7 @@ def apply_breakages(
                 grammar = ecosystem
             if other_version is None:
                 continue
-            if satisfies(ecosystem, a.version, b.versions) and satisfies(
+            if met(ecosystem, a.version, b.versions) and met(
                 grammar, other_version, b.other_versions
             ):
                 out.append(
