@@ -183,7 +183,9 @@ class StackService:
         Declared and curated conflicts among the versioned packages of each ecosystem that
         `CompatService` covers (registry metadata, cached): each conflict becomes a `replace`-free
         `upgrade` or `review` item on the package whose constraint breaks; unknown compatibility is
-        said, never read as compatible. Ecosystems checked against curated breakages only
+        said, never read as compatible. Each entry lists its conflicts (`details`: who breaks what,
+        declared or curated, the source and, for curated ones, the fix) so that a conflict stays
+        visible when the package already has an action item of the same kind. Ecosystems checked against curated breakages only
         (`CURATED_ONLY`) add their conflicts but no "unknown" item per package (their declarations
         are never read, which the entry's `checked` says once).
         """
@@ -211,6 +213,19 @@ class StackService:
                     "compatible": report.compatible,
                     "conflicts": len(report.conflicts),
                     "unavailable": [u.package for u in report.unavailable],
+                    "details": [
+                        {
+                            "package": c.package,
+                            "version": c.package_version,
+                            "requires": c.requires,
+                            "found_version": c.found_version,
+                            "origin": c.origin,
+                            "source": c.source,
+                            "message": c.message,
+                            "fix": c.fix or None,
+                        }
+                        for c in report.conflicts
+                    ],
                 }
                 | ({"checked": "curated breakages only"} if curated_only else {})
             )
