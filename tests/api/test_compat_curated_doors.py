@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import httpx
 
-from pkgintel.config import Settings
+from pkgintel.domain.packages import Ecosystem
 from pkgintel.mcp.render import compat as render_compat
+from pkgintel.mcp.tools import check_compatibility
 from pkgintel.runtime.container import Runtime
-from tests.mcp.test_mcp_arguments import connect
 
 STACK = {"axum": "0.6.20", "hyper": "1.0.0"}
 
@@ -21,7 +21,7 @@ def essentials(conflicts: list[dict]) -> list[tuple[str, str, str, str, str]]:
 
 
 async def test_every_door_names_the_curated_breakage_with_its_fix(
-    client: httpx.AsyncClient, settings: Settings, runtime: Runtime
+    client: httpx.AsyncClient, runtime: Runtime
 ) -> None:
     get = await client.get(
         "/api/compat", params={"stack": "axum@0.6.20,hyper@1.0.0", "ecosystem": "cargo"}
@@ -29,12 +29,8 @@ async def test_every_door_names_the_curated_breakage_with_its_fix(
     post = await client.post("/api/compat", json={"ecosystem": "cargo", "packages": STACK})
     assert get.status_code == post.status_code == 200, get.text
     bodies = [get.json(), post.json()]
-    async with connect(settings, runtime) as mcp:
-        result = await mcp.call_tool(
-            "check_compatibility", {"packages": STACK, "ecosystem": "cargo"}
-        )
-    assert not result.is_error
-    bodies.append(result.structured_content or {})
+    # The MCP tool's own function (its transport is covered by tests/mcp).
+    bodies.append(await check_compatibility(runtime, packages=STACK, ecosystem=Ecosystem.CARGO))
     expected = essentials(bodies[0]["conflicts"])
     assert expected and expected[0][:3] == ("axum", "hyper", "curated")
     assert expected[0][3].startswith("https://") and "axum to 0.7" in expected[0][4]
