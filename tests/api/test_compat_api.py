@@ -149,9 +149,20 @@ async def test_ai_stack_includes_compatibility_conflicts(client: httpx.AsyncClie
     resp = await client.post("/api/ai/stack", json=body)
     assert resp.status_code == 200, resp.text
     out = resp.json()
-    assert out["compatibility"] == [
-        {"ecosystem": "npm", "compatible": False, "conflicts": 1, "unavailable": []}
-    ]
+    [entry] = out["compatibility"]
+    assert {k: v for k, v in entry.items() if k != "details"} == {
+        "ecosystem": "npm",
+        "compatible": False,
+        "conflicts": 1,
+        "unavailable": [],
+    }
+    [detail] = entry["details"]
+    assert (detail["package"], detail["requires"], detail["origin"]) == (
+        "react-dom",
+        "react",
+        "declared",
+    )
+    assert detail["fix"] is None
     item = next(
         a for a in out["action_items"] if a["package"] == "react-dom" and a["action"] == "upgrade"
     )

@@ -206,7 +206,13 @@ async def test_fastapi_0_95_unreadable_is_unknown_never_compatible(
     assert audit.status_code == 200, audit.text
     out = audit.json()
     assert out["compatibility"] == [
-        {"ecosystem": "pypi", "compatible": None, "conflicts": 0, "unavailable": ["fastapi"]}
+        {
+            "ecosystem": "pypi",
+            "compatible": None,
+            "conflicts": 0,
+            "unavailable": ["fastapi"],
+            "details": [],
+        }
     ]
     assert any(a["package"] == "fastapi" and a["action"] == "review" for a in out["action_items"])
 

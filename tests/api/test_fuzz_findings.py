@@ -22,7 +22,7 @@ from pkgintel.runtime.container import Runtime
 from tests.mcp.test_mcp_arguments import connect
 
 
-@pytest.mark.parametrize("ecosystem", ["jsr", "cargo", "maven"])
+@pytest.mark.parametrize("ecosystem", ["jsr", "nuget", "hex"])
 async def test_compat_for_an_ecosystem_without_rules_is_422(
     client: httpx.AsyncClient, ecosystem: str
 ) -> None:
@@ -36,7 +36,8 @@ async def test_compat_for_an_ecosystem_without_rules_is_422(
         assert resp.status_code == 422, resp.text
         [error] = resp.json()["detail"]
         assert error["loc"][-1] == "ecosystem"
-        assert "npm and pypi only" in error["msg"] and ecosystem in error["msg"]
+        assert "npm, pypi, rubygems, composer, maven, cargo only" in error["msg"]
+        assert ecosystem in error["msg"]
 
 
 async def test_compat_tool_says_the_same(settings: Settings, runtime: Runtime) -> None:
@@ -47,7 +48,7 @@ async def test_compat_tool_says_the_same(settings: Settings, runtime: Runtime) -
     assert result.is_error
     problem = result.structured_content or {}
     assert problem["status"] == 422 and problem["field"] == "ecosystem"
-    assert "npm and pypi only" in problem["detail"]
+    assert "npm, pypi, rubygems, composer, maven, cargo only" in problem["detail"]
 
 
 def _free_port() -> int:

@@ -11,7 +11,7 @@ from pkgintel.application.schemas.compat import compat_wire
 from pkgintel.domain.errors import EcosystemNotSupported, InvalidInput
 from pkgintel.domain.packages import Ecosystem
 from pkgintel.runtime.container import Runtime
-from pkgintel.services.knowledge.compatibility import SUPPORTED, CompatService
+from pkgintel.services.knowledge.compatibility import CHECKED, CompatService
 
 COMPAT_CACHE = "public, max-age=21600, stale-while-revalidate=86400"
 
@@ -48,12 +48,12 @@ async def compat_answer(
     rules) and `EcosystemNotSupported` (no compatibility service in this runtime).
     """
     started = time.perf_counter()
-    if ecosystem is not None and ecosystem not in SUPPORTED:
+    if ecosystem is not None and ecosystem not in CHECKED:
         # Compatibility rules exist for some ecosystems only: asking about another is a question
         # this service cannot answer, said as a 422 naming the supported ones (not a 501).
         raise InvalidInput(
             "ecosystem",
-            f"compatibility is checked for {' and '.join(e.value for e in SUPPORTED)} only, "
+            f"compatibility is checked for {', '.join(e.value for e in CHECKED)} only, "
             f"not {ecosystem.value}",
         )
     report = await compat_service(runtime).check(packages, ecosystem=ecosystem)

@@ -237,17 +237,26 @@ def resolution(data: dict[str, Any]) -> str:
     return _lines(*lines)
 
 
+def _conflict_line(c: dict[str, Any]) -> str:
+    if c.get("origin") == "curated":
+        # A known breakage: what breaks and the fix (in `message`), and where it is reported.
+        return (
+            f"conflict: {c.get('package')}@{c.get('version')} with {c.get('requires')} "
+            f"{c.get('found_version')} (curated): {c.get('message')} [{c.get('source')}]"
+        )
+    return (
+        f"conflict: {c.get('package')}@{c.get('version')} needs {c.get('requires')} "
+        f"{c.get('constraint')}, found {c.get('found_version')} ({c.get('kind')})"
+    )
+
+
 def compat(data: dict[str, Any]) -> str:
     stack = ", ".join(f"{n}@{v}" for n, v in (data.get("packages") or {}).items())
     runtimes = ", ".join(f"{n} {v}" for n, v in (data.get("runtimes") or {}).items())
     return _lines(
         f"{data.get('ecosystem')}: {stack}" + (f" ({runtimes})" if runtimes else ""),
         str(data.get("verdict")),
-        *(
-            f"conflict: {c.get('package')}@{c.get('version')} needs {c.get('requires')} "
-            f"{c.get('constraint')}, found {c.get('found_version')} ({c.get('kind')})"
-            for c in data.get("conflicts") or []
-        ),
+        *(_conflict_line(c) for c in data.get("conflicts") or []),
         *(
             f"unavailable: {u.get('package')}@{u.get('version')}: {u.get('message')}"
             for u in data.get("unavailable") or []

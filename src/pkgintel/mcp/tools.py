@@ -466,8 +466,9 @@ async def check_compatibility(
         WithJsonSchema(
             {
                 "anyOf": [{"type": "string", "enum": ECOSYSTEM_IDS}, {"type": "null"}],
-                "description": "Ecosystem (npm and pypi have constraint data); detected from the "
-                "names and registries when omitted.",
+                "description": "Ecosystem (npm and pypi: declared constraints and curated "
+                "breakages; rubygems, composer, maven, cargo: curated breakages only); detected "
+                "from the names, runtimes and registries when omitted.",
             }
         ),
     ] = None,
@@ -480,8 +481,10 @@ async def check_compatibility(
 ) -> dict[str, Any]:
     """
     Whether exact versions work together: declared peer dependencies, requirements and engines
-    (Node.js, Python) among them, plus curated known breakages; conflicts name the constraint and
-    where it is written, and `suggested_versions` gives whole published sets that satisfy them.
+    (Node.js, Python) among them, plus curated known breakages that no constraint declares (each
+    with its source and `fix`, the versions that work again; `ruby@3.2`, `php@8.1`, `java@21` in
+    the stack are runtimes too); conflicts name the constraint and where it is written, and
+    `suggested_versions` gives whole published sets that satisfy the declared ones.
     Call it before writing versions into a manifest or bumping one package of a stack (react with
     react-dom, next, ...). `compatible: null` means some metadata was unavailable (not "yes").
     Same answer as GET/POST /api/compat.

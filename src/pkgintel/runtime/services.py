@@ -234,14 +234,14 @@ def build_compat_service(
     settings: Settings, packages: PackageService, adapters: Any
 ) -> CompatService:
     """Stack compatibility over the npm adapter's packuments and PyPI snapshots."""
-    from pkgintel.knowledge.breakages import load_breakages
+    from pkgintel.knowledge.breakages import load_breakage_index
 
     npm = adapters.get(Ecosystem.NPM)
     source: NpmConstraintSource | None = npm if hasattr(npm, "fetch_constraints") else None
     return CompatService(
         packages,
         source,
-        breakages=load_breakages,
+        breakages=load_breakage_index,
         default_python=settings.compat_default_python,
         max_packages=settings.compat_max_packages,
         ttl_s=settings.cache_ttl_s,

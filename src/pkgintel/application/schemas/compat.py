@@ -26,6 +26,7 @@ def conflict_wire(c: Conflict) -> dict[str, Any]:
         "origin": c.origin,
         "source": c.source,
         "message": c.message,
+        "fix": c.fix or None,
     }
 
 
@@ -110,6 +111,10 @@ class ConflictOut(_Open):
     origin: str = Field(description="declared (registry metadata) or curated (our knowledge)")
     source: str = Field(description="where the constraint is written (metadata field or a URL)")
     message: str
+    fix: str | None = Field(
+        default=None,
+        description="curated conflicts: the versions that work together again (null if declared)",
+    )
 
 
 class CompatWarningOut(_Open):

@@ -14,6 +14,7 @@ backtracking resolver (`resolvelib`) over the published versions it is given.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,8 +29,17 @@ from pkgintel.domain.packages import Ecosystem
 from pkgintel.domain.ranges import major_of
 from pkgintel.domain.ranges import requirement_met as satisfies
 
-RUNTIMES: Final = {"node": Ecosystem.NPM, "python": Ecosystem.PYPI}
-"""Runtime names a stack may contain, and the ecosystem whose packages declare them."""
+RUNTIMES: Final = {
+    "node": Ecosystem.NPM,
+    "python": Ecosystem.PYPI,
+    "ruby": Ecosystem.RUBYGEMS,
+    "php": Ecosystem.COMPOSER,
+    "java": Ecosystem.MAVEN,
+}
+"""Runtime names a stack may contain, and the ecosystem whose packages (and range grammar) go with
+them: a runtime's version is compared in that ecosystem's grammar. Registry metadata declares node
+(`engines.node`) and python (`requires_python`); ruby, php and java versions are checked against
+curated breakages only."""
 MAX_ROUNDS: Final = 400
 
 _EXTRA = re.compile(r"""\bextra\s*==\s*['"]""")
@@ -93,6 +103,8 @@ class Conflict:
     origin: str = "declared"
     """`declared` (registry metadata) or `curated` (our knowledge, with `source` a URL)."""
     message: str = ""
+    fix: str = ""
+    """Curated conflicts: the versions that work together again (empty for declared ones)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +132,30 @@ class Breakage:
 
 
 def key(ecosystem: Ecosystem, name: str) -> str:
-    return (
-        "node"
-        if name == "node"
-        else ("python" if name == "python" else normalise_name(ecosystem, name))
-    )
+    return name if name in RUNTIMES else normalise_name(ecosystem, name)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakageIndex:
+    """
+    Curated breakages indexed by (ecosystem, package key): a stack's lookup costs one dictionary
+    probe per stack item plus the few entries of the packages it names, however large the matrix.
+    """
+
+    by_package: Mapping[tuple[Ecosystem, str], tuple[Breakage, ...]]
+    size: int
+
+    @classmethod
+    def of(cls, breakages: Iterable[Breakage]) -> BreakageIndex:
+        grouped: dict[tuple[Ecosystem, str], list[Breakage]] = {}
+        n = 0
+        for b in breakages:
+            grouped.setdefault((b.ecosystem, key(b.ecosystem, b.package)), []).append(b)
+            n += 1
+        return cls({k: tuple(v) for k, v in grouped.items()}, n)
+
+    def for_package(self, ecosystem: Ecosystem, name: str) -> tuple[Breakage, ...]:
+        return self.by_package.get((ecosystem, key(ecosystem, name)), ())
 
 
 def marker_applies(marker: str | None, python: str) -> bool | None:
@@ -283,35 +314,61 @@ def _label(ecosystem: Ecosystem, kind: str) -> str:
     return "dependencies"
 
 
+@functools.lru_cache(maxsize=16384)
+def _curated_met(ecosystem: Ecosystem, version: str, requirement: str) -> bool | None:
+    """`requirement_met`, memoised: the matrix's ranges are few and fixed, and parsing a range
+    costs far more than testing a version against it."""
+    return satisfies(ecosystem, version, requirement)
+
+
 def apply_breakages(
-    ecosystem: Ecosystem, items: Sequence[StackItem], breakages: Iterable[Breakage]
+    ecosystem: Ecosystem,
+    items: Sequence[StackItem],
+    breakages: BreakageIndex | Iterable[Breakage],
+    *,
+    runtimes: Mapping[str, str] | None = None,
 ) -> list[Conflict]:
-    """Curated incompatibilities that hold for this stack."""
+    """
+    Curated incompatibilities that hold for this stack: the entry's package is in the stack at a
+    version in `versions`, and its `other` side — another stack item, or a runtime the stack states
+    (`python@3.12`, `node@18`, `ruby@3.2`, `php@8.1`, `java@21`; a runtime's version is compared in
+    the grammar of its ecosystem, see `RUNTIMES`) — is at a version in `other_versions`. A runtime
+    the stack does not state is never assumed here. A range that cannot be evaluated for the asked
+    version does not apply (the loader refuses entries whose ranges do not parse).
+    """
+    index = breakages if isinstance(breakages, BreakageIndex) else BreakageIndex.of(breakages)
+    met = _curated_met
+    stated = runtimes or {}
     by_key = {key(ecosystem, i.name): i for i in items}
     out: list[Conflict] = []
-    for b in breakages:
-        if b.ecosystem is not ecosystem:
-            continue
-        a = by_key.get(key(ecosystem, b.package))
-        other = by_key.get(key(ecosystem, b.other))
-        if a is None or other is None:
-            continue
-        if satisfies(ecosystem, a.version, b.versions) and satisfies(
-            ecosystem, other.version, b.other_versions
-        ):
-            out.append(
-                Conflict(
-                    package=a.name,
-                    package_version=a.version,
-                    requires=other.name,
-                    constraint=f"not {b.other_versions}",
-                    found_version=other.version,
-                    kind="curated",
-                    source=b.source,
-                    origin="curated",
-                    message=f"{b.reason} Fix: {b.fix}",
+    for a in items:
+        for b in index.for_package(ecosystem, a.name):
+            if b.other in RUNTIMES:
+                other_name, other_version = b.other, stated.get(b.other)
+                grammar = RUNTIMES[b.other]
+            else:
+                hit = by_key.get(key(ecosystem, b.other))
+                other_name, other_version = (hit.name, hit.version) if hit else (b.other, None)
+                grammar = ecosystem
+            if other_version is None:
+                continue
+            if met(ecosystem, a.version, b.versions) and met(
+                grammar, other_version, b.other_versions
+            ):
+                out.append(
+                    Conflict(
+                        package=a.name,
+                        package_version=a.version,
+                        requires=other_name,
+                        constraint=f"not {b.other_versions}",
+                        found_version=other_version,
+                        kind="curated",
+                        source=b.source,
+                        origin="curated",
+                        message=f"{b.reason} Fix: {b.fix}",
+                        fix=b.fix,
+                    )
                 )
-            )
     return out
 
 

@@ -41,7 +41,7 @@ from pkgintel.scoring.verdicts import VERDICT_GATE, at_or_above
 from pkgintel.services.advisories.verdicts import VerdictService, with_published_fixes
 from pkgintel.services.advisories.vulnerabilities import AdvisoryLookup, VulnerabilityReport
 from pkgintel.services.audit.bulk import BulkCheckService
-from pkgintel.services.knowledge.compatibility import SUPPORTED as COMPAT_ECOSYSTEMS
+from pkgintel.services.knowledge.compatibility import CHECKED as COMPAT_ECOSYSTEMS
 from pkgintel.services.knowledge.compatibility import CompatService, Suggestion
 from pkgintel.services.packages.service import PackageService
 from pkgintel.transport.memo import one_answer
@@ -183,7 +183,11 @@ class StackService:
         Declared and curated conflicts among the versioned packages of each ecosystem that
         `CompatService` covers (registry metadata, cached): each conflict becomes a `replace`-free
         `upgrade` or `review` item on the package whose constraint breaks; unknown compatibility is
-        said, never read as compatible.
+        said, never read as compatible. Each entry lists its conflicts (`details`: who breaks what,
+        declared or curated, the source and, for curated ones, the fix) so that a conflict stays
+        visible when the package already has an action item of the same kind. Ecosystems checked against curated breakages only
+        (`CURATED_ONLY`) add their conflicts but no "unknown" item per package (their declarations
+        are never read, which the entry's `checked` says once).
         """
         if self._compat is None:
             return []
@@ -200,13 +204,30 @@ class StackService:
             except PkgIntelError as exc:
                 out.append({"ecosystem": eco.value, "compatible": None, "reason": exc.message})
                 continue
+            curated_only = bool(report.unavailable) and all(
+                u.reason == "unsupported" for u in report.unavailable
+            )
             out.append(
                 {
                     "ecosystem": eco.value,
                     "compatible": report.compatible,
                     "conflicts": len(report.conflicts),
                     "unavailable": [u.package for u in report.unavailable],
+                    "details": [
+                        {
+                            "package": c.package,
+                            "version": c.package_version,
+                            "requires": c.requires,
+                            "found_version": c.found_version,
+                            "origin": c.origin,
+                            "source": c.source,
+                            "message": c.message,
+                            "fix": c.fix or None,
+                        }
+                        for c in report.conflicts
+                    ],
                 }
+                | ({"checked": "curated breakages only"} if curated_only else {})
             )
             fix = _forward_fix(eco, stack, report.suggestions)
             for conflict in report.conflicts:
@@ -228,7 +249,7 @@ class StackService:
                     )
                 else:
                     act("review", eco, conflict.package, f"compatibility: {detail}", **extra)
-            if report.compatible is None:
+            if report.compatible is None and not curated_only:
                 names = ", ".join(u.package for u in report.unavailable) or "some packages"
                 for u in report.unavailable or ():
                     act(

@@ -12,10 +12,17 @@
    document, a version's document or core metadata file, a downloads count) is asked for once,
    however many of detection, loading and the suggestions' candidates read it
    (`upstream_memo.one_answer`).
-3. `domain.knowledge.compat.check_stack` finds declared conflicts; curated breakages (data with sources) are
-   applied on top and marked `curated`.
-4. With conflicts, `domain.knowledge.compat.suggest_versions` (resolvelib) finds the nearest published
-   versions that satisfy every declared constraint, once per conflicting package kept fixed.
+3. `domain.knowledge.compat.check_stack` finds declared conflicts; curated breakages (data with sources,
+   `knowledge/compat/breakages.yaml`, looked up by package through a `BreakageIndex`) are applied on
+   top and marked `curated`, each with the versions that fix it. A curated breakage with a runtime
+   (`python@3.12`, `node@17`, `ruby@3.2`, `php@8`, `java@21`) applies only when the stack states it.
+4. With declared conflicts, `domain.knowledge.compat.suggest_versions` (resolvelib) finds the nearest
+   published versions that satisfy every declared constraint, once per conflicting package kept
+   fixed (curated conflicts carry their own fix; the resolver knows no more than the declarations).
+
+`CURATED_ONLY` ecosystems (RubyGems, Composer, Maven, Cargo): their registries' declarations are not
+read here, so the check applies the curated breakages alone and answers `compatible: false` when one
+holds, otherwise `null` with every package named as `unsupported` in `unavailable` — never "true".
 
 `compatible` is False with any conflict; None when some package's metadata, or part of it, could
 not be read (`unavailable`, each naming the package, version, the fields not read and why) or a
@@ -45,6 +52,7 @@ from pkgintel.domain.errors import (
 from pkgintel.domain.knowledge.compat import (
     RUNTIMES,
     Breakage,
+    BreakageIndex,
     CompatWarning,
     Conflict,
     PublishedConstraints,
@@ -63,6 +71,10 @@ from pkgintel.ecosystems.pypi_metadata import same_version
 from pkgintel.transport.memo import SharedFetches, one_answer
 
 SUPPORTED: Final = (Ecosystem.NPM, Ecosystem.PYPI)
+"""Ecosystems whose declared constraints are read (and curated breakages applied)."""
+CURATED_ONLY: Final = (Ecosystem.RUBYGEMS, Ecosystem.COMPOSER, Ecosystem.MAVEN, Ecosystem.CARGO)
+"""Ecosystems checked against curated breakages only (their declarations are not read here)."""
+CHECKED: Final = SUPPORTED + CURATED_ONLY
 PYPI_CANDIDATES: Final = 8
 """Nearest versions per conflicting PyPI package whose metadata is fetched for suggestions."""
 _RUNTIME_ALIASES: Final = {
@@ -70,6 +82,8 @@ _RUNTIME_ALIASES: Final = {
     "node.js": "node",
     "python3": "python",
     "cpython": "python",
+    "jdk": "java",
+    "openjdk": "java",
 }
 
 
@@ -181,7 +195,7 @@ class CompatService:
         packages: Snapshots,
         npm: NpmConstraintSource | None,
         *,
-        breakages: Callable[[], Sequence[Breakage]] = tuple,
+        breakages: Callable[[], BreakageIndex | Sequence[Breakage]] = tuple,
         default_python: str = "3.13",
         max_packages: int = 25,
         ttl_s: float = 21600.0,
@@ -247,6 +261,9 @@ class CompatService:
             return Ecosystem.NPM, "a scoped name or the node runtime names npm"
         if "python" in runtimes:
             return Ecosystem.PYPI, "the python runtime names PyPI"
+        for runtime in ("ruby", "php", "java"):
+            if runtime in runtimes:
+                return RUNTIMES[runtime], f"the {runtime} runtime names {RUNTIMES[runtime].value}"
         npm_ok, pypi_ok = await asyncio.gather(
             self._exists_everywhere(Ecosystem.NPM, items),
             self._exists_everywhere(Ecosystem.PYPI, items),
@@ -306,13 +323,15 @@ class CompatService:
             ecosystem, detection = await self._detect(items, runtimes)
         else:
             detection = "given"
-        if ecosystem not in SUPPORTED:
+        if ecosystem not in CHECKED:
             raise EcosystemNotSupported(ecosystem.value)
         for name, version in items.items():
             if not is_valid(ecosystem, version):
                 raise InvalidInput(
                     "packages", f"{name}: {version!r} is not an exact {ecosystem.value} version"
                 )
+        if ecosystem in CURATED_ONLY:
+            return self._curated_only(ecosystem, items, runtimes, detected, detection)
         python = runtimes.get("python") or self._default_python
         python_assumed = None if "python" in runtimes or ecosystem is not Ecosystem.PYPI else python
 
@@ -398,7 +417,7 @@ class CompatService:
             python=python,
             source_of=lambda _n: "registry.npmjs.org" if ecosystem is Ecosystem.NPM else "pypi.org",
         )
-        conflicts += apply_breakages(ecosystem, stack, self._breakages())
+        conflicts += apply_breakages(ecosystem, stack, self._breakages(), runtimes=runtimes)
         if (
             ecosystem is Ecosystem.NPM
             and "node" not in runtimes
@@ -419,7 +438,8 @@ class CompatService:
         else:
             compatible = True
         suggestions: list[Suggestion] = []
-        if conflicts and suggest and not unavailable:
+        declared = any(c.origin != "curated" for c in conflicts)
+        if declared and suggest and not unavailable:
             suggestions = await self._suggest(
                 ecosystem, stack, conflicts, published, runtimes, python
             )
@@ -436,6 +456,43 @@ class CompatService:
             unavailable=unavailable,
             suggestions=suggestions,
             sources=sources,
+        )
+
+    def _curated_only(
+        self,
+        ecosystem: Ecosystem,
+        items: Mapping[str, str],
+        runtimes: Mapping[str, str],
+        detected: bool,
+        detection: str,
+    ) -> CompatReport:
+        """A `CURATED_ONLY` ecosystem: curated breakages alone (see the module docstring)."""
+        stack = [StackItem(n, v) for n, v in items.items()]
+        conflicts = apply_breakages(ecosystem, stack, self._breakages(), runtimes=runtimes)
+        unavailable = [
+            Unavailable(
+                i.name,
+                i.version,
+                "unsupported",
+                f"{ecosystem.value} declarations are not read by this check; "
+                "only curated breakages were applied",
+                ("declared dependencies",),
+            )
+            for i in stack
+        ]
+        return CompatReport(
+            ecosystem=ecosystem,
+            ecosystem_detected=detected,
+            detection=detection,
+            packages=dict(items),
+            runtimes=dict(runtimes),
+            python_assumed=None,
+            compatible=False if conflicts else None,
+            conflicts=conflicts,
+            warnings=[],
+            unavailable=unavailable,
+            suggestions=[],
+            sources=[],
         )
 
     async def _suggest(
