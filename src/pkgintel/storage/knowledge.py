@@ -525,7 +525,9 @@ class SqlKnowledgeStore:
                 async with self._engine.begin() as conn:
                     await conn.exec_driver_sql(_SQLITE_USAGE_INSERT, rows)
             except SQLAlchemyError as exc:
-                raise StorageError(f"could not write usage events: {exc.__class__.__name__}") from exc
+                raise StorageError(
+                    f"could not write usage events: {exc.__class__.__name__}"
+                ) from exc
             return len(rows)
         values = [
             {
