@@ -19,7 +19,7 @@ from pkgintel.runtime.bootstrap import prepare_database
 from pkgintel.services.knowledge.error_resolver import ErrorService
 from pkgintel.storage.errors import SqlErrorStore
 
-DEV_RECALL_AT_1_FLOOR = 85
+DEV_RECALL_AT_1_FLOOR = 101
 """Dev texts answered right at rank 1 with the knowledge shipped on this branch (of 108)."""
 
 

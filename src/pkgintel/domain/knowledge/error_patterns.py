@@ -148,6 +148,37 @@ _FAMILIES: Final[tuple[tuple[str, str | None, int, re.Pattern[str]], ...]] = (
         ),
     ),
     (
+        # Bun's installer: `error: <pkg>@<range> failed to resolve`, `error: No version matching …`.
+        "bun",
+        "bun",
+        82,
+        re.compile(
+            r"^Blocked \d+ postinstalls?\. Run `bun pm|^error: (?:\S+@\S* failed to resolve|No version matching \"|Package \".*\" with tag "
+            r"|lockfile had changes|lockfile is invalid|Bun could not find|IntegrityCheckFailed "
+            r"|\w+ (?:downloading|extracting|installing) |postinstall script from|Workspace dependency "
+            r"|\d+ scripts ran)"
+        ),
+    ),
+    (
+        # Deno: module resolution, permissions, lock file, npm:/jsr: specifiers.
+        "deno",
+        "deno",
+        82,
+        re.compile(
+            r"^error: (?:Relative import path \"|Module not found \"|Integrity check failed for"
+            r"|Uncaught (?:\(in promise\) )?(?:PermissionDenied|NotCapable)\b|JSR package not found"
+            r"|npm package '|Could not find (?:npm package|constraint|a matching package)"
+            r"|Unable to parse contents of lockfile|The lockfile is out of date|Import '\S+' failed)"
+        ),
+    ),
+    (
+        # TypeScript: `src/a.ts(3,20): error TS2307: …`, `a.ts:3:20 - error TS2307: …`, `TS2307: …`.
+        "tsc",
+        "tsc",
+        80,
+        re.compile(r"^(?:\S+?(?:\(\d+,\d+\)|:\d+:\d+)\s*(?::|-)\s*)?(?:error\s+)?TS\d{4}: \S"),
+    ),
+    (
         "bundler",
         "bundler",
         80,
@@ -389,6 +420,11 @@ _SUBS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
         ),
         "<path>:<line>",
     ),
+    # TypeScript's `src/app.ts(3,20)` location form.
+    (
+        re.compile(r"(?<![\w@.+~\\/-])(?:[\w@.+~-]+[/\\])*[\w@.+-]+\.[A-Za-z]{1,5}\(\d+,\d+\)"),
+        "<path>:<line>",
+    ),
     (re.compile(r"(?<![\w<])[A-Za-z]:\\[^\s'\"`<>|:(),;]*"), "<path>"),
     (re.compile(r"(?<![\w<>@:])(?:~|\.{1,2})?/(?:[^\s'\"`<>(),;:]+)"), "<path>"),
     (re.compile(r"\bline \d+\b"), "line <n>"),
@@ -418,7 +454,7 @@ _QUOTED = re.compile(
 )
 _NPM_SPEC = re.compile(
     r"(?<![\w<])(?:@[\w.-]+/)?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*@"
-    r"""(?:"[^"\n]*"|'[^'\n]*'|(?=[~^<>=*v\d]|<version>)[^\s,'"`)]+)"""
+    r"""(?:"[^"\n]*"|'[^'\n]*'|(?=[~^<>=*v\d]|<version>|(?:latest|next|beta|canary)\b)[^\s,'"`)]+)"""
 )
 _PIP_REQ = re.compile(
     r"(?<!\w)(requirement|found for|wheels? for|Cannot install|<pkg> and) "
@@ -595,10 +631,10 @@ def normalise_error(text: str) -> NormalisedError:
 # -- message cores ---------------------------------------------------------------------------
 
 _CORE_PREFIX = re.compile(
-    r"^(?:<path>:<line>:?\s*|<path>(?:\(\d+(?:,\d+)*\))?:\s*|npm error |gyp (?:ERR!|error) (?:stack )?"
+    r"^(?:<path>:<line>(?::|\s+-)?\s*|<path>(?:\(\d+(?:,\d+)*\))?:\s*|npm error |gyp (?:ERR!|error) (?:stack )?"
     r"|\[ERROR\] |(?:Uncaught |Usage |Internal )?(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*)?(?:Error|Exception)"
     r"(?: \[[A-Z0-9_]+\])?:\s+|(?:fatal error|error|ERROR|Error|fatal|FATAL|E|warning|Warning)"
-    r"(?:\[\w+\])?\s*:\s+|\((?:Mix|Hex)\) |! |(?:go|cabal|stack|mix|brew|composer|bundler|gem|cargo"
+    r"(?:\[\w+\])?\s*:\s+|(?:error\s+)?TS\d{4}:\s+|\((?:Mix|Hex)\) |! |(?:go|cabal|stack|mix|brew|composer|bundler|gem|cargo"
     r"|uv|bun|deno|Deno|pip|npm|pnpm|yarn|cpanm|pod|julia):\s+)"
 )
 MIN_CORE_CHARS: Final = 12
