@@ -752,11 +752,17 @@ end
 
 
 def run_wrk(
-    args: argparse.Namespace, label: str, base: str, paths: list[str], workdir: Path
+    args: argparse.Namespace,
+    label: str,
+    base: str,
+    paths: list[str],
+    workdir: Path,
+    script_text: str | None = None,
 ) -> Figure:
-    """`wrk -t2 -c32 -d<duration>s --latency`, rotating over `paths` with a Lua script."""
+    """`wrk -t2 -c32 -d<duration>s --latency`, rotating over `paths` with a Lua script (or running
+    `script_text`, a whole wrk Lua script, when given; `paths[0]` is then only wrk's URL)."""
     script = workdir / f"wrk-{len(list(workdir.glob('wrk-*.lua')))}.lua"
-    script.write_text(LUA_ROTATE % ", ".join(json.dumps(p) for p in paths))
+    script.write_text(script_text or LUA_ROTATE % ", ".join(json.dumps(p) for p in paths))
     cmd = [
         "wrk",
         f"-t{args.wrk_threads}",
