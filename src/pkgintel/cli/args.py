@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Final
+from typing import Annotated, Final
 
 import typer
 from rich.console import Console
@@ -46,6 +46,20 @@ PACKAGE_TARGET_HELP: Final = (
     "golang, gem, packagist, ...; docs/api.md, Ecosystem names); or a Package URL naming the "
     "package, e.g. pkg:npm/lodash@4.17.15 or pkg:maven/org.slf4j/slf4j-api (then no PACKAGE)."
 )
+
+TargetArgument = Annotated[
+    str, typer.Argument(metavar="ECOSYSTEM|PURL", help=PACKAGE_TARGET_HELP, show_default=False)
+]
+"""The first argument of a command about one package: an ecosystem, or a package URL."""
+PackageArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="PACKAGE",
+        help="Package name (omit it when the first argument is a package URL).",
+        show_default=False,
+    ),
+]
+"""The package name after an ecosystem (absent after a package URL)."""
 
 
 def parse_package_target(target: str, package: str | None, version: str | None) -> PackageRef:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import orjson
 import typer
 
-from pkgintel.cli.args import PACKAGE_TARGET_HELP, parse_package_target
+from pkgintel.cli.args import PackageArgument, TargetArgument, parse_package_target
 from pkgintel.config import Settings
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.names.rules import validate_name
@@ -85,17 +85,8 @@ def snapshot(
 
 
 def tree(
-    target: Annotated[
-        str, typer.Argument(metavar="ECOSYSTEM|PURL", help=PACKAGE_TARGET_HELP, show_default=False)
-    ],
-    package: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PACKAGE",
-            help="Package name (omit it when the first argument is a package URL).",
-            show_default=False,
-        ),
-    ] = None,
+    target: TargetArgument,
+    package: PackageArgument = None,
     version: Annotated[
         str | None, typer.Option("--version", help="Resolve the tree of this version.")
     ] = None,

@@ -25,7 +25,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pkgintel.cli.args import (
     ECOSYSTEM_HELP,
-    PACKAGE_TARGET_HELP,
+    PackageArgument,
+    TargetArgument,
     parse_ecosystem,
     parse_package_target,
 )
@@ -79,17 +80,8 @@ def migrate() -> None:
 
 @app.command()
 def check(
-    target: Annotated[
-        str, typer.Argument(metavar="ECOSYSTEM|PURL", help=PACKAGE_TARGET_HELP, show_default=False)
-    ],
-    package: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PACKAGE",
-            help="Package name (omit it when the first argument is a package URL).",
-            show_default=False,
-        ),
-    ] = None,
+    target: TargetArgument,
+    package: PackageArgument = None,
     version: Annotated[
         str | None,
         typer.Option(
