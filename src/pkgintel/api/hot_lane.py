@@ -33,7 +33,7 @@ from starlette.types import Receive, Scope, Send
 
 from pkgintel.api.edge import access_logger, log_access
 from pkgintel.api.http import ClientIdentity
-from pkgintel.api.rate_limits import VERDICT_KEY, RequestCounter, limit_headers, refusal
+from pkgintel.api.rate_limits import VERDICT_KEY, RequestCounter, limit_header_pairs, refusal
 from pkgintel.application.exists import ExistsBytes
 from pkgintel.application.packages import EXISTS_CACHE
 from pkgintel.domain.accounts import anonymous
@@ -132,9 +132,7 @@ class HotLane:
             (b"vary", _VARY),
         ]
         if verdict is not None:
-            headers.extend(
-                (k.lower().encode(), v.encode()) for k, v in limit_headers(verdict).items()
-            )
+            headers += limit_header_pairs(verdict)
         status = 304 if etags is not None and _matches(etags, encoded.etag) else 200
         if status == 200:
             headers.append((b"content-length", str(len(body)).encode()))

@@ -35,12 +35,14 @@ from pkgintel.api.http import ClientIdentity
 from pkgintel.domain.accounts import SESSION_COOKIE, Principal, anonymous, is_api_key
 from pkgintel.domain.errors import PkgIntelError
 from pkgintel.domain.operations.usage import classify_user_agent
-from pkgintel.domain.rate_limits import LimitRule, exempt
+from pkgintel.domain.rate_limits import LimitPolicy, LimitRule, exempt
 from pkgintel.services.accounts.limits import Verdict
 from pkgintel.services.accounts.service import Accounts
 
 log = logging.getLogger(__name__)
 _WARN_EVERY_S = 60.0
+_PATHS_MAX = 16_384
+"""Distinct (path, method) pairs whose path rules are memoised before the memo starts afresh."""
 
 
 def _headers(scope: Scope) -> dict[bytes, list[bytes]]:
@@ -82,6 +84,15 @@ def limit_headers(verdict: Verdict) -> dict[str, str]:
     }
 
 
+def limit_header_pairs(verdict: Verdict) -> list[tuple[bytes, bytes]]:
+    """`limit_headers` as ASGI header pairs (lower-case names), for the hot lane."""
+    return [
+        (b"ratelimit-limit", str(verdict.limit).encode()),
+        (b"ratelimit-remaining", str(verdict.remaining).encode()),
+        (b"ratelimit-reset", str(verdict.reset_s).encode()),
+    ]
+
+
 VERDICT_KEY = "rate_verdict"
 """`scope["state"]` key under which a layer before this one leaves the request's verdict when it
 counted the request already (the hot lane handing a request on): it is not counted twice."""
@@ -108,6 +119,21 @@ class RequestCounter:
 
     def __init__(self) -> None:
         self._warned = 0.0
+        self._policy: LimitPolicy | None = None
+        self._path_rules: dict[tuple[str, str], tuple[LimitRule, ...]] = {}
+
+    def _rules_of(self, policy: LimitPolicy, path: str, method: str) -> tuple[LimitRule, ...]:
+        """`policy.path_rules`, memoised per path and method (bounded; reset when the policy
+        object changes)."""
+        if policy is not self._policy:
+            self._policy, self._path_rules = policy, {}
+        key = (path, method)
+        found = self._path_rules.get(key)
+        if found is None:
+            if len(self._path_rules) >= _PATHS_MAX:
+                self._path_rules.clear()
+            found = self._path_rules[key] = tuple(policy.path_rules(path, method))
+        return found
 
     async def count(
         self,
@@ -120,7 +146,8 @@ class RequestCounter:
         policy = accounts.limiter.policy
         caller = policy.caller_rule(principal, classify_user_agent(user_agent))
         rules: list[tuple[LimitRule, str]] = [(caller, _key_of(caller, principal))]
-        rules.extend((rule, principal.client_hash) for rule in policy.path_rules(path, method))
+        for rule in self._rules_of(policy, path, method):
+            rules.append((rule, principal.client_hash))
         try:
             return await accounts.limiter.hit_all(rules)
         except Exception as exc:  # the counter store (Redis) failed: serve, say so in one log line

@@ -52,11 +52,19 @@ class ExistsBytes:
     def __init__(self, entries: int = _ENTRIES) -> None:
         self._entries = entries
         self._memo: OrderedDict[tuple[Ecosystem, str], EncodedExists] = OrderedDict()
+        self._names: dict[tuple[Ecosystem, str], str] = {}
+        """Asked spelling → validated name (`validate_name` is pure)."""
 
     async def get(self, runtime: Runtime, ecosystem: Ecosystem, package: str) -> EncodedExists:
         """The encoded answer for `package`; raises `InvalidInput` for a name the ecosystem cannot
         have (as `exists_body` does)."""
-        name = validate_name(ecosystem, package)
+        key = (ecosystem, package)
+        name = self._names.get(key)
+        if name is None:
+            name = validate_name(ecosystem, package)  # raises for a name refused
+            if len(self._names) >= self._entries:
+                self._names.clear()
+            self._names[key] = name
         answer = await runtime.names.exists(ecosystem, name)
         runtime.status.stats.count("exists")
         key = (ecosystem, name)

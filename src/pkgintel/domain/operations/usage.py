@@ -60,9 +60,9 @@ def classify_user_agent(user_agent: str | None) -> str:
     return "other"
 
 
-@dataclass(frozen=True, slots=True)
-class UsageEvent:
-    """One recorded call. `client` is a keyed hash of the caller's address, never the address."""
+class UsageEvent(NamedTuple):
+    """One recorded call. `client` is a keyed hash of the caller's address, never the address. A
+    named tuple: every API call makes one, and it costs a fifth of a frozen dataclass."""
 
     at: datetime
     source: str

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from limits import RateLimitItem, parse
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -18,9 +18,9 @@ from pkgintel.domain.rate_limits import LimitPolicy, LimitRule
 from pkgintel.services.accounts.local_windows import LocalWindows
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """One rule's count after a request: what the `RateLimit-*` headers say."""
+class Verdict(NamedTuple):
+    """One rule's count after a request: what the `RateLimit-*` headers say. A named tuple: one is
+    made per counted request."""
 
     rule: str
     allowed: bool

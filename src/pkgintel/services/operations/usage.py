@@ -45,6 +45,7 @@ MAX_BUFFER = 50_000
 """Default bound of the events kept while the database is failing; older ones are dropped (counted
 in `dropped` and logged once per overflow)."""
 _PRUNE_EVERY_S = 3600.0
+_ECOSYSTEMS: dict[str | None, Ecosystem] = {e.value: e for e in Ecosystem}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,7 @@ class UsageLog:
         store: KnowledgeStore,
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-        batch_size: int = 200,
+        batch_size: int = 1000,
         flush_interval_s: float = 2.0,
         retention_days: int = 90,
         enabled: bool = True,
@@ -108,9 +109,8 @@ class UsageLog:
         """Queue one call (with its `outcome` when the door knows it); never blocks, never raises."""
         if not self._enabled:
             return
-        if ecosystem is not None and package is not None:
-            with contextlib.suppress(ValueError):
-                package = normalise_name(Ecosystem(ecosystem), package)
+        if package is not None and (known := _ECOSYSTEMS.get(ecosystem)) is not None:
+            package = normalise_name(known, package)
         at = self._clock()
         if outcome is not None and outcome.found is False and ecosystem and package:
             for callback in self._on_unknown:
