@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Any
 
 from pkgintel.application.answer import PACKAGE_CACHE, STALE_CACHE, Answer
@@ -33,6 +34,26 @@ BULK_WINDOW_S = 60
 
 def cache_control_for(cache_status: str) -> str:
     return STALE_CACHE if cache_status == "stale" else PACKAGE_CACHE
+
+
+_WIRES: OrderedDict[tuple[int, str], tuple[PackageReport, dict[str, Any]]] = OrderedDict()
+_WIRES_MAX = 1_024
+
+
+def _report_body(report: PackageReport, public_url: str) -> dict[str, Any]:
+    """`report_wire` of `report` (a fresh top-level dict the caller may add keys to). A report
+    served again from the report service's memo is the same object, and its wire form is reused;
+    the entry holds the report, so its `id` is not reused while the entry lives."""
+    key = (id(report), public_url)
+    held = _WIRES.get(key)
+    if held is not None and held[0] is report:
+        _WIRES.move_to_end(key)
+        return dict(held[1])
+    body = report_wire(report, public_url=public_url)
+    _WIRES[key] = (report, body)
+    while len(_WIRES) > _WIRES_MAX:
+        _WIRES.popitem(last=False)
+    return dict(body)
 
 
 async def package_report(
@@ -66,7 +87,7 @@ async def check_answer(
     """
     started = time.perf_counter()
     report = await package_report(runtime, ecosystem, package, version, artifacts=True)
-    body = report_wire(report, public_url=runtime.public_url)
+    body = _report_body(report, runtime.public_url)
     meta = meta_wire(
         endpoint="/api/check/{ecosystem}/{package}",
         tier="full",

@@ -137,6 +137,13 @@ def assemble(
     bugs = BugService(knowledge_store)
     trust = build_trust_signals(settings, client, cache, packages, adapters, clock)
     scorecard, provenance, artifacts = build_artifact_services(settings, client, cache, packages)
+
+    async def report_inputs() -> tuple[object, int]:
+        """What a report is built from that can change while its registry data does not: the
+        advisory data loaded (any process's ingestion changes the coverage token) and the curated
+        rows, bugs and harvest states written through this process."""
+        return (await advisory_service.coverage()).token, knowledge_store.generation
+
     reports = ReportService(
         packages,
         names,
@@ -149,6 +156,7 @@ def assemble(
         artifacts_pending=artifacts.pending,
         signal_wait_s=settings.report_signal_wait_s,
         deprecations=CuratedDeprecations(knowledge_store),
+        memo_inputs=None if "advisories" in overrides else report_inputs,
     )
     bulk = BulkCheckService(names, advisory_service, VerdictService(advisory_service))
     compat = build_compat_service(settings, packages, adapters)

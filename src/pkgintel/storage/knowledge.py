@@ -130,6 +130,9 @@ class SqlKnowledgeStore:
         self._reads: MemoryLRU[tuple[Any, ...], tuple[Any, ...] | dict[str, HarvestState]] = (
             MemoryLRU(20_000, ttl_s=read_ttl_s)
         )
+        self.generation = 0
+        """Bumped by every write through this store that a report reads (curated rows, bugs,
+        harvest states): what a memo of answers built from those reads is keyed on."""
 
     @property
     def is_postgres(self) -> bool:
@@ -172,6 +175,7 @@ class SqlKnowledgeStore:
             await self._write("curated knowledge", stmts)
         finally:
             self._reads.clear()
+            self.generation += 1
         return len(values)
 
     @staticmethod
@@ -345,6 +349,7 @@ class SqlKnowledgeStore:
             await self._write("known bugs", stmts)
         finally:
             self._reads.pop(("bugs", ecosystem, package))
+            self.generation += 1
         return len(values)
 
     @staticmethod
@@ -448,6 +453,7 @@ class SqlKnowledgeStore:
             await self._write("harvest state", [stmt])
         finally:
             self._reads.pop(("harvest", state.ecosystem, state.package))
+            self.generation += 1
 
     async def harvest_states(self, ecosystem: Ecosystem, package: str) -> dict[str, HarvestState]:
         found = self._reads.get(("harvest", ecosystem, package))

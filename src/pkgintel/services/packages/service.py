@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -44,6 +45,10 @@ from pkgintel.transport.side_tasks import abandon
 logger = logging.getLogger(__name__)
 
 _NOT_FOUND = b"\x00404"
+DECODED_MAX = 2_048
+DECODED_MAX_BYTES = 64 * 1024 * 1024
+"""Decoded cached snapshots kept (the most recently served packages), at most this many and with
+their encoded bytes (held to compare with what the cache returns) at most this large in all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,8 @@ class PackageService:
         self._on_seen = on_seen
         self._clock = clock
         self._flights = SharedFetches[Snapshot]()
+        self._decoded: OrderedDict[str, tuple[bytes, Snapshot]] = OrderedDict()
+        self._decoded_bytes = 0
         self._background: set[asyncio.Task[None]] = set()
 
     def supports(self, ecosystem: Ecosystem) -> bool:
@@ -118,7 +125,7 @@ class PackageService:
         if entry is not None:
             if entry.value == _NOT_FOUND:
                 raise PackageNotFound(ecosystem.value, name)
-            snap = self._from_bytes(entry.value, adapter)
+            snap = self._from_bytes(key, entry.value, adapter)
             if snap is not None:
                 if entry.is_fresh(now):
                     return replace(snap, cache_status="hit")
@@ -139,19 +146,34 @@ class PackageService:
         except CacheUnavailable as exc:
             logger.warning("cache unavailable on set: %s", exc)
 
-    def _from_bytes(self, raw: bytes, adapter: RegistryAdapter) -> Snapshot | None:
+    def _from_bytes(self, key: str, raw: bytes, adapter: RegistryAdapter) -> Snapshot | None:
+        """The cached bytes decoded; the decoding of the same bytes under the same key is reused
+        (the same bytes decode to the same snapshot, so this is never older than the cache)."""
+        held = self._decoded.get(key)
+        if held is not None and (held[0] is raw or held[0] == raw):
+            return held[1]
         try:
             info, downloads, dl_status, fetched = decode_snapshot(raw)
         except (ValueError, KeyError, TypeError):
             logger.warning("dropping an undecodable cached snapshot")
             return None
-        return Snapshot(
+        snap = Snapshot(
             info,
             downloads,
             fetched,
             self._sources(adapter, fetched, dl_status, SourceState.OK, secondary=info.sources),
             "hit",
         )
+        if held is not None:
+            self._decoded_bytes -= len(held[0])
+        self._decoded[key] = (raw, snap)
+        self._decoded.move_to_end(key)
+        self._decoded_bytes += len(raw)
+        while self._decoded and (
+            len(self._decoded) > DECODED_MAX or self._decoded_bytes > DECODED_MAX_BYTES
+        ):
+            self._decoded_bytes -= len(self._decoded.popitem(last=False)[1][0])
+        return snap
 
     @staticmethod
     def _sources(

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pkgintel.domain.errors import VersionNotFound
@@ -174,6 +175,19 @@ def vulnerability_summary(
     )
 
 
+MEMO_TTL = timedelta(seconds=10)
+"""How long a built report is served again (see `ReportService.get_report`): well inside how long
+this process already reuses what a report is built from (advisory coverage 5 s after another
+process's ingestion, curated rows and bugs 30 s)."""
+MEMO_MAX = 4_096
+
+
+@dataclass(frozen=True, slots=True)
+class _Memo:
+    report: PackageReport
+    inputs: Hashable
+
+
 class ReportService:
     """Builds `PackageReport`s. `clock` returns the current UTC time (injected for tests)."""
 
@@ -191,6 +205,7 @@ class ReportService:
         artifacts_pending: ArtifactsPending | None = None,
         signal_wait_s: float | None = None,
         deprecations: DeprecationFacts | None = None,
+        memo_inputs: Callable[[], Awaitable[Hashable]] | None = None,
     ) -> None:
         self._packages = packages
         self._names = names
@@ -206,6 +221,8 @@ class ReportService:
         # Second-round lookups a report stopped waiting for, kept until they finish (their results
         # land in the caches, for the next ask).
         self._completing: set[asyncio.Future[Any]] = set()
+        self._memo_inputs = memo_inputs
+        self._memo: OrderedDict[tuple[Any, ...], _Memo] = OrderedDict()
 
     @property
     def packages(self) -> PackageService:
@@ -237,13 +254,39 @@ class ReportService:
 
         Raises `InvalidInput` for an unparseable version, `VersionNotFound`, `PackageNotFound`,
         `EcosystemNotSupported` and `RegistryUnavailable` (nothing cached or stored).
+
+        With `memo_inputs`, a report built from a fresh cache hit is served again for up to
+        `MEMO_TTL` (its `generated_at` says when it was built) while the registry data is the very
+        same cached entry and `memo_inputs()` answers the same; a report whose second round was
+        still pending, or whose vulnerability data was unavailable, is never served again.
         """
         if version is not None and version.strip().lower() == "latest":
             version = None
         if version is not None:
             version = validate_version(ecosystem, version)
-        history = self._trust.prefetch(ecosystem, name) if self._trust is not None else None
+        memo_key = (ecosystem, name, version, artifacts)
+        held = self._memo.get(memo_key)
+        if held is not None and self._clock() - held.report.generated_at >= MEMO_TTL:
+            held = None
+        # Without a memo to check, the history lookup starts before the registry's answer.
+        history = (
+            self._trust.prefetch(ecosystem, name)
+            if self._trust is not None and held is None
+            else None
+        )
         snapshot = await self._packages.get_snapshot(ecosystem, name, version)
+        inputs: Hashable = None
+        if self._memo_inputs is not None and snapshot.cache_status == "hit":
+            inputs = await self._memo_inputs()
+            if (
+                held is not None
+                and held.report.snapshot.info is snapshot.info
+                and held.inputs == inputs
+            ):
+                self._memo.move_to_end(memo_key)
+                return held.report
+        if held is not None and self._trust is not None:
+            history = self._trust.prefetch(ecosystem, name)
         info = snapshot.info
         if version is not None:
             version = resolve_version(info, version)
@@ -343,6 +386,7 @@ class ReportService:
             )
             if trust is not None:
                 maintainers = trust.maintainers
+        complete = all(f is None or f.done() for f in (trust_future, artifacts_task))
         now = self._clock()
         signals = self._signals(
             info, snapshot, evaluated, evaluated_vulns, malicious, plan, known_deprecation
@@ -350,7 +394,7 @@ class ReportService:
         if maintainers is not None:
             signals = community_signals(signals, maintainers)
         health = compute_health(signals, now=now)
-        return PackageReport(
+        report = PackageReport(
             ecosystem=ecosystem,
             package=name,
             snapshot=snapshot,
@@ -371,6 +415,16 @@ class ReportService:
             artifacts=report_artifacts,
             known_deprecation=known_deprecation,
         )
+        if (
+            inputs is not None
+            and complete
+            and "unavailable" not in (latest_vulns.status, evaluated_vulns.status)
+        ):
+            self._memo[memo_key] = _Memo(report, inputs)
+            self._memo.move_to_end(memo_key)
+            while len(self._memo) > MEMO_MAX:
+                self._memo.popitem(last=False)
+        return report
 
     async def _second_round(
         self,
