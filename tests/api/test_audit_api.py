@@ -325,3 +325,27 @@ async def test_cli_scan_exit_codes(
     assert (await run(str(broken))).exit_code == 3  # an unparseable lockfile (was 2)
     out = await run(str(vulnerable), "--format", "cyclonedx", "--fail-on", "critical")
     assert out.exit_code == 0 and '"specVersion": "1.6"' in out.stdout
+
+
+async def test_a_lockfile_larger_than_the_advisory_cache_is_matched_from_one_load(
+    client: httpx.AsyncClient, loaded: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The advisory cache holds 5 packages; the scan names 40. Every package's advisories come from
+    # the one prefetch, none from a query of its own (which made 50,000-package scans quadratic).
+    monkeypatch.setattr(loaded.advisories, "_max_cached", 5)
+    store = loaded.advisories._store
+    single: list[str] = []
+    one = store.records_for
+
+    async def records_for(eco, key):  # type: ignore[no-untyped-def]
+        single.append(key)
+        return await one(eco, key)
+
+    monkeypatch.setattr(store, "records_for", records_for)
+    packages = {f"pkg-{i:02d}": "1.0.0" for i in range(38)} | {"other": "1.0.0", "demo": "1"}
+    resp = await client.post("/api/scan", json={"ecosystem": "npm", "packages": packages})
+    assert resp.status_code == 200, resp.text
+    by_name = {p["name"]: p for p in resp.json()["packages"]}
+    assert by_name["other"]["status"] == "vulnerable"  # GHSA-none: every version of `other`
+    assert single == []
+    assert loaded.advisories._pins == []  # released when the scan ended

@@ -26,9 +26,10 @@ vulnerability carry `kev: null` / `epss: null` when that enrichment is not loade
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -108,6 +109,8 @@ class AdvisoryService:
         self._coverage_at = 0.0
         self._coverage_lock = asyncio.Lock()
         self._cache: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
+        self._pins: list[dict[tuple[str, str, str], _Entry]] = []
+        """What `pinned` blocks hold (one dict per block running)."""
         self._api_flights = SharedFetches[list[Advisory]]()
         self._reports: OrderedDict[
             tuple[str, str, str], tuple[tuple[Any, ...], VulnerabilityReport, float]
@@ -205,29 +208,55 @@ class AdvisoryService:
         if entry is not None and entry.token == cov.token:
             self._cache.move_to_end(cache_key)
             return entry.advisories
+        for pins in self._pins:
+            pinned = pins.get(cache_key)
+            if pinned is not None and pinned.token == cov.token:
+                return pinned.advisories
         parsed = _parse_records(await self._store.records_for(ecosystem, key))
         self._remember(cache_key, _Entry(cov.token, parsed))
         return parsed
 
     async def prefetch(self, ecosystem: Ecosystem, names: Sequence[str]) -> None:
         """Load the stored advisories of many packages in a few queries (before auditing a project);
-        later `for_version`/`malicious` calls for them need no database round trip."""
+        later `for_version`/`malicious` calls for them need no database round trip while they stay
+        in the bounded cache (`pinned` keeps them for a block, however many)."""
+        await self._prefetched(ecosystem, names)
+
+    async def _prefetched(
+        self, ecosystem: Ecosystem, names: Sequence[str]
+    ) -> dict[tuple[str, str, str], _Entry]:
+        """`prefetch`, returning the entry of every name (cached or loaded now)."""
         cov = await self.coverage()
         if not cov.advisory_runs.get(ecosystem) and not cov.malicious_runs.get(ecosystem):
-            return
-        keys = {normalise_name(ecosystem, n) for n in names}
-        wanted = [
-            k
-            for k in keys
-            if (e := self._cache.get(("db", ecosystem.value, k))) is None or e.token != cov.token
-        ]
-        if not wanted:
-            return
-        found = await self._store.records_for_many(ecosystem, wanted)
-        for key in wanted:
-            self._remember(
-                ("db", ecosystem.value, key), _Entry(cov.token, _parse_records(found.get(key, [])))
-            )
+            return {}
+        held: dict[tuple[str, str, str], _Entry] = {}
+        wanted = []
+        for k in {normalise_name(ecosystem, n) for n in names}:
+            cache_key = ("db", ecosystem.value, k)
+            e = self._cache.get(cache_key)
+            if e is not None and e.token == cov.token:
+                held[cache_key] = e
+            else:
+                wanted.append(k)
+        if wanted:
+            found = await self._store.records_for_many(ecosystem, wanted)
+            for key in wanted:
+                entry = _Entry(cov.token, _parse_records(found.get(key, [])))
+                held[("db", ecosystem.value, key)] = entry
+                self._remember(("db", ecosystem.value, key), entry)
+        return held
+
+    @contextlib.asynccontextmanager
+    async def pinned(self, ecosystem: Ecosystem, names: Sequence[str]) -> AsyncIterator[None]:
+        """`prefetch`, and the loaded advisories answered from memory until the block ends, even
+        past the cache's bound (`max_cached_packages`): a lockfile may name more packages than the
+        cache holds. Still only while the coverage token is unchanged."""
+        pins = await self._prefetched(ecosystem, names)
+        self._pins.append(pins)
+        try:
+            yield
+        finally:
+            self._pins.remove(pins)
 
     def _remember(self, key: tuple[str, str, str], entry: _Entry) -> None:
         self._cache[key] = entry

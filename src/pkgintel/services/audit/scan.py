@@ -190,10 +190,18 @@ class AuditService:
         """Audit `parsed`. Findings an active entry of `ignore` names are marked suppressed and
         left out of the summary's counts (`domain/suppressions.py`); expired entries are returned
         in `expired` and named in `warnings`."""
+        names = sorted({p.name for p in parsed.packages})
+        # The stored advisories of every package stay at hand for the whole audit, however many
+        # packages the lockfile names (a bounded cache evicted the first ones of a 50,000-package
+        # lockfile before they were matched: one database query each, then).
+        async with self._advisories.pinned(parsed.ecosystem, names):
+            return await self._audit(parsed, ignore, names)
+
+    async def _audit(
+        self, parsed: ParsedLockfile, ignore: Sequence[Suppression], names: list[str]
+    ) -> AuditResult:
         eco = parsed.ecosystem
         resolved = [p for p in parsed.packages if p.resolved and p.version]
-        names = sorted({p.name for p in parsed.packages})
-        await self._advisories.prefetch(eco, names)
         stored = await self._packages.stored_many(eco, names)
         reports: list[Any] = []
         malicious: list[Any] = []
