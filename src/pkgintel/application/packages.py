@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from typing import Any
 
 from pkgintel.application.answer import PACKAGE_CACHE, STALE_CACHE, Answer
@@ -16,6 +15,7 @@ from pkgintel.application.schemas.wire import (
     report_wire,
     sources_wire,
 )
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import PackageNotFound, VersionNotFound
 from pkgintel.domain.install.commands import install_commands
 from pkgintel.domain.names.rules import validate_name
@@ -36,8 +36,7 @@ def cache_control_for(cache_status: str) -> str:
     return STALE_CACHE if cache_status == "stale" else PACKAGE_CACHE
 
 
-_WIRES: OrderedDict[tuple[int, str], tuple[PackageReport, dict[str, Any]]] = OrderedDict()
-_WIRES_MAX = 1_024
+_WIRES: MemoryLRU[tuple[int, str], tuple[PackageReport, dict[str, Any]]] = MemoryLRU(1_024)
 
 
 def _report_body(report: PackageReport, public_url: str) -> dict[str, Any]:
@@ -47,12 +46,9 @@ def _report_body(report: PackageReport, public_url: str) -> dict[str, Any]:
     key = (id(report), public_url)
     held = _WIRES.get(key)
     if held is not None and held[0] is report:
-        _WIRES.move_to_end(key)
         return dict(held[1])
     body = report_wire(report, public_url=public_url)
-    _WIRES[key] = (report, body)
-    while len(_WIRES) > _WIRES_MAX:
-        _WIRES.popitem(last=False)
+    _WIRES.set(key, (report, body))
     return dict(body)
 
 

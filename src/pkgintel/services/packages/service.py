@@ -20,12 +20,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from pkgintel.cache.base import Cache, CacheEntry, CacheUnavailable
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import (
     EcosystemNotSupported,
     PackageNotFound,
@@ -46,9 +46,7 @@ logger = logging.getLogger(__name__)
 
 _NOT_FOUND = b"\x00404"
 DECODED_MAX = 2_048
-DECODED_MAX_BYTES = 64 * 1024 * 1024
-"""Decoded cached snapshots kept (the most recently served packages), at most this many and with
-their encoded bytes (held to compare with what the cache returns) at most this large in all."""
+"""Decoded cached snapshots kept (the most recently served packages)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +85,7 @@ class PackageService:
         self._on_seen = on_seen
         self._clock = clock
         self._flights = SharedFetches[Snapshot]()
-        self._decoded: OrderedDict[str, tuple[bytes, Snapshot]] = OrderedDict()
-        self._decoded_bytes = 0
+        self._decoded: MemoryLRU[str, tuple[tuple[int, int], Snapshot]] = MemoryLRU(DECODED_MAX)
         self._background: set[asyncio.Task[None]] = set()
 
     def supports(self, ecosystem: Ecosystem) -> bool:
@@ -147,10 +144,11 @@ class PackageService:
             logger.warning("cache unavailable on set: %s", exc)
 
     def _from_bytes(self, key: str, raw: bytes, adapter: RegistryAdapter) -> Snapshot | None:
-        """The cached bytes decoded; the decoding of the same bytes under the same key is reused
-        (the same bytes decode to the same snapshot, so this is never older than the cache)."""
+        """The cached bytes decoded; the decoding of the same bytes (same length and hash) under
+        the same key is reused, so it is never older than the cache."""
+        digest = (len(raw), hash(raw))
         held = self._decoded.get(key)
-        if held is not None and (held[0] is raw or held[0] == raw):
+        if held is not None and held[0] == digest:
             return held[1]
         try:
             info, downloads, dl_status, fetched = decode_snapshot(raw)
@@ -164,15 +162,7 @@ class PackageService:
             self._sources(adapter, fetched, dl_status, SourceState.OK, secondary=info.sources),
             "hit",
         )
-        if held is not None:
-            self._decoded_bytes -= len(held[0])
-        self._decoded[key] = (raw, snap)
-        self._decoded.move_to_end(key)
-        self._decoded_bytes += len(raw)
-        while self._decoded and (
-            len(self._decoded) > DECODED_MAX or self._decoded_bytes > DECODED_MAX_BYTES
-        ):
-            self._decoded_bytes -= len(self._decoded.popitem(last=False)[1][0])
+        self._decoded.set(key, (digest, snap))
         return snap
 
     @staticmethod

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from pkgintel.cache.memory_lru import MemoryLRU
 from pkgintel.domain.errors import VersionNotFound
 from pkgintel.domain.knowledge.bugs import KnownIssues
 from pkgintel.domain.packages import Ecosystem, PackageInfo
@@ -222,7 +222,7 @@ class ReportService:
         # land in the caches, for the next ask).
         self._completing: set[asyncio.Future[Any]] = set()
         self._memo_inputs = memo_inputs
-        self._memo: OrderedDict[tuple[Any, ...], _Memo] = OrderedDict()
+        self._memo: MemoryLRU[tuple[Any, ...], _Memo] = MemoryLRU(MEMO_MAX)
 
     @property
     def packages(self) -> PackageService:
@@ -283,7 +283,6 @@ class ReportService:
                 and held.report.snapshot.info is snapshot.info
                 and held.inputs == inputs
             ):
-                self._memo.move_to_end(memo_key)
                 return held.report
         if held is not None and self._trust is not None:
             history = self._trust.prefetch(ecosystem, name)
@@ -420,10 +419,7 @@ class ReportService:
             and complete
             and "unavailable" not in (latest_vulns.status, evaluated_vulns.status)
         ):
-            self._memo[memo_key] = _Memo(report, inputs)
-            self._memo.move_to_end(memo_key)
-            while len(self._memo) > MEMO_MAX:
-                self._memo.popitem(last=False)
+            self._memo.set(memo_key, _Memo(report, inputs))
         return report
 
     async def _second_round(
